@@ -1,0 +1,53 @@
+// Key hashing in one place: every filter takes a Hash128 made here, one MurmurHash3_x64_128
+// per key, and derives what it needs from those 128 bits.
+#ifndef BLOOMCUCKOO_HASHING_H_
+#define BLOOMCUCKOO_HASHING_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "bloomcuckoo/murmur3.h"
+
+namespace bloomcuckoo {
+
+// The seed every filter uses unless told otherwise (stored in serialized bytes).
+inline constexpr uint32_t kDefaultSeed = 0x9747b28cu;
+
+// Hash function ids as stored in serialized bytes.
+inline constexpr uint8_t kHashMurmur3x64_128 = 1;
+
+inline Hash128 HashKey(const void* key, size_t len, uint32_t seed) {
+  return MurmurHash3_x64_128(key, len, seed);
+}
+
+// Many keys packed back to back: key i is data[offsets[i], offsets[i + 1]).
+// `offsets` has count + 1 entries, non-decreasing. This is how keys cross the JS→wasm boundary.
+struct KeyBatch {
+  const uint8_t* data;
+  const uint32_t* offsets;
+  size_t count;
+
+  const uint8_t* key(size_t i) const { return data + offsets[i]; }
+  size_t length(size_t i) const { return offsets[i + 1] - offsets[i]; }
+};
+
+// Hashes every key of `batch` with `seed` and calls fn(i, hash) in order.
+template <typename Fn>
+inline void ForEachHash(const KeyBatch& batch, uint32_t seed, Fn&& fn) {
+  for (size_t i = 0; i < batch.count; ++i) {
+    fn(i, HashKey(batch.key(i), batch.length(i), seed));
+  }
+}
+
+// Multiply-shift reduction of a 32-bit hash onto [0, n) without division (Lemire).
+inline uint32_t Reduce32(uint32_t hash, uint32_t n) {
+  return static_cast<uint32_t>((static_cast<uint64_t>(hash) * n) >> 32);
+}
+// 64-bit variant: maps a 64-bit hash onto [0, n).
+inline uint64_t Reduce64(uint64_t hash, uint64_t n) {
+  return static_cast<uint64_t>((static_cast<unsigned __int128>(hash) * n) >> 64);
+}
+
+}  // namespace bloomcuckoo
+
+#endif  // BLOOMCUCKOO_HASHING_H_

@@ -1,0 +1,26 @@
+// MurmurHash3 (Austin Appleby, public domain), bit-exact with the SMHasher reference.
+#ifndef BLOOMCUCKOO_MURMUR3_H_
+#define BLOOMCUCKOO_MURMUR3_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace bloomcuckoo {
+
+// 32-bit hash of `len` bytes at `key`, as the reference MurmurHash3_x86_32.
+uint32_t MurmurHash3_x86_32(const void* key, size_t len, uint32_t seed);
+
+// 128-bit hash as the reference MurmurHash3_x64_128. The reference writes h1 then h2 as
+// little-endian 64-bit words to its 16-byte `out`; here they are returned as values.
+struct Hash128 {
+  uint64_t h1;
+  uint64_t h2;
+};
+Hash128 MurmurHash3_x64_128(const void* key, size_t len, uint32_t seed);
+
+// Writes the 16 bytes the reference writes to `out` (h1 LE, then h2 LE).
+void MurmurHash3_x64_128_Bytes(const void* key, size_t len, uint32_t seed, uint8_t out[16]);
+
+}  // namespace bloomcuckoo
+
+#endif  // BLOOMCUCKOO_MURMUR3_H_

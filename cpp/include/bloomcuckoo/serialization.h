@@ -1,0 +1,42 @@
+// The serialized form shared by every filter (docs/FORMAT.md is the byte-level spec):
+//   magic "BCFL" | u16 format version | u8 kind | u8 hash id | u32 seed | u64 body length |
+//   body (kind-specific) | u32 CRC-32 of everything before it.
+// All integers little-endian, written field by field.
+#ifndef BLOOMCUCKOO_SERIALIZATION_H_
+#define BLOOMCUCKOO_SERIALIZATION_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "bloomcuckoo/status.h"
+
+namespace bloomcuckoo {
+
+// The format version this build writes. It reads every version from 1 up to this one.
+inline constexpr uint16_t kFormatVersion = 1;
+inline constexpr size_t kHeaderSize = 20;   // magic .. body length
+inline constexpr size_t kTrailerSize = 4;   // CRC-32
+
+enum class FilterKind : uint8_t {
+  kBloom = 1,
+  kBlockedBloom = 2,
+  kCountingBloom = 3,
+  kScalableBloom = 4,
+  kCuckoo = 5,
+  kBinaryFuse = 6,
+};
+
+// Name of a kind as used in messages and by the JS layer ("bloom", "cuckoo", ...).
+const char* FilterKindName(FilterKind kind);
+
+// Checks the frame of `data` (magic, version, body length, checksum, known kind) and reports its
+// kind. Used to pick the class to deserialize into. Reads nothing past `size`.
+Status PeekFilterKind(const uint8_t* data, size_t size, FilterKind* kind);
+
+// CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320, init and final xor 0xFFFFFFFF),
+// the checksum of the trailer. Check value: Crc32("123456789") == 0xCBF43926.
+uint32_t Crc32(const uint8_t* data, size_t size);
+
+}  // namespace bloomcuckoo
+
+#endif  // BLOOMCUCKOO_SERIALIZATION_H_

@@ -1,0 +1,118 @@
+#include "bloomcuckoo/serialization.h"
+
+#include <array>
+
+#include "bloomcuckoo/hashing.h"
+#include "frame.h"
+
+namespace bloomcuckoo {
+namespace {
+
+constexpr uint8_t kMagic[4] = {'B', 'C', 'F', 'L'};
+
+constexpr std::array<uint32_t, 256> MakeCrcTable() {
+  std::array<uint32_t, 256> table{};
+  for (uint32_t i = 0; i < 256; ++i) {
+    uint32_t c = i;
+    for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    table[i] = c;
+  }
+  return table;
+}
+constexpr std::array<uint32_t, 256> kCrcTable = MakeCrcTable();
+
+bool KnownKind(uint8_t k) { return k >= 1 && k <= 6; }
+
+}  // namespace
+
+const char* FilterKindName(FilterKind kind) {
+  switch (kind) {
+    case FilterKind::kBloom: return "bloom";
+    case FilterKind::kBlockedBloom: return "blocked";
+    case FilterKind::kCountingBloom: return "counting";
+    case FilterKind::kScalableBloom: return "scalable";
+    case FilterKind::kCuckoo: return "cuckoo";
+    case FilterKind::kBinaryFuse: return "fuse";
+  }
+  return "unknown";
+}
+
+uint32_t Crc32(const uint8_t* data, size_t size) {
+  uint32_t c = 0xFFFFFFFFu;
+  for (size_t i = 0; i < size; ++i) c = kCrcTable[(c ^ data[i]) & 0xFFu] ^ (c >> 8);
+  return c ^ 0xFFFFFFFFu;
+}
+
+namespace internal {
+
+void WriteHeader(ByteWriter& w, FilterKind kind, uint32_t seed, uint8_t hash_id,
+                 uint64_t body_size) {
+  w.Bytes(kMagic, 4);
+  w.U16(kFormatVersion);
+  w.U8(static_cast<uint8_t>(kind));
+  w.U8(hash_id);
+  w.U32(seed);
+  w.U64(body_size);
+}
+
+Status OpenFrame(const uint8_t* data, size_t size, FilterKind expected, FrameInfo* info,
+                 ByteReader* body) {
+  if (data == nullptr || size < kHeaderSize + kTrailerSize) {
+    return Status(StatusCode::kCorruptData, "serialized filter is truncated (shorter than its header)");
+  }
+  ByteReader r(data, size);
+  const uint8_t* magic = r.Bytes(4);
+  for (int i = 0; i < 4; ++i) {
+    if (magic[i] != kMagic[i]) {
+      return Status(StatusCode::kCorruptData, "not a bloomcuckoo filter (bad magic bytes)");
+    }
+  }
+  const uint16_t version = r.U16();
+  if (version == 0) return Status(StatusCode::kCorruptData, "format version 0 is invalid");
+  if (version > kFormatVersion) {
+    return Status(StatusCode::kUnsupportedVersion,
+                  "serialized filter uses a newer format version than this build reads");
+  }
+  const uint8_t kind = r.U8();
+  const uint8_t hash_id = r.U8();
+  const uint32_t seed = r.U32();
+  const uint64_t body_size = r.U64();
+  if (body_size != size - kHeaderSize - kTrailerSize) {
+    return Status(StatusCode::kCorruptData,
+                  "serialized filter is truncated or has trailing bytes (body length mismatch)");
+  }
+  const size_t crc_at = size - kTrailerSize;
+  ByteReader trailer(data + crc_at, kTrailerSize);
+  if (trailer.U32() != Crc32(data, crc_at)) {
+    return Status(StatusCode::kCorruptData, "serialized filter fails its checksum (corrupt bytes)");
+  }
+  if (!KnownKind(kind)) return Status(StatusCode::kCorruptData, "unknown filter kind");
+  if (hash_id != kHashMurmur3x64_128) {
+    return Status(StatusCode::kUnsupportedVersion, "unknown hash function id");
+  }
+  if (static_cast<FilterKind>(kind) != expected) {
+    return Status(StatusCode::kInvalidArgument, "serialized filter is of another kind");
+  }
+  info->version = version;
+  info->kind = static_cast<FilterKind>(kind);
+  info->hash_id = hash_id;
+  info->seed = seed;
+  *body = ByteReader(data + kHeaderSize, static_cast<size_t>(body_size));
+  return Status::Ok();
+}
+
+}  // namespace internal
+
+Status PeekFilterKind(const uint8_t* data, size_t size, FilterKind* kind) {
+  // Open the frame as a bloom filter; a kind mismatch is the one error that still tells the kind.
+  internal::FrameInfo info{};
+  internal::ByteReader body(nullptr, 0);
+  Status s = internal::OpenFrame(data, size, FilterKind::kBloom, &info, &body);
+  if (s.code() == StatusCode::kInvalidArgument || s.ok()) {
+    *kind = static_cast<FilterKind>(data[6]);
+    return Status::Ok();
+  }
+  return s;
+}
+
+}  // namespace bloomcuckoo

@@ -1,0 +1,210 @@
+// The conformance suite every filter joins: one typed test over an Adapter per filter class.
+//
+// A filter joins by defining an adapter and instantiating the suite in its own test file:
+//   struct MyAdapter {
+//     using Filter = MyFilter;
+//     static constexpr const char* kName = "my";
+//     // Creates *f sized for (capacity, error_rate) with `seed` and inserts every key
+//     // (dynamic filters: Init + Add; static filters: Build).
+//     static Status Create(Filter* f, uint64_t capacity, double error_rate, uint32_t seed,
+//                          const std::vector<std::string>& keys);
+//     // The false-positive rate the filter promises for this shape once it holds `n` keys.
+//     static double ExpectedFpr(const Filter& f, double error_rate, uint64_t n);
+//     // Upper bound on bits per key at (error_rate) for n >= 10^4 (checked, and reported).
+//     static double MaxBitsPerKey(double error_rate);
+//   };
+//   INSTANTIATE_TYPED_TEST_SUITE_P(My, Conformance, MyAdapter);
+//
+// Every filter provides: bool Contains(Hash128) const; void ContainsBatch(const KeyBatch&,
+// uint8_t* out) const; uint32_t seed() const; size_t byte_length() const;
+// size_t SerializedSize() const; Status Serialize(uint8_t*, size_t) const;
+// Status Deserialize(const uint8_t*, size_t).
+#ifndef BLOOMCUCKOO_TESTS_CPP_CONFORMANCE_H_
+#define BLOOMCUCKOO_TESTS_CPP_CONFORMANCE_H_
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bloomcuckoo/hashing.h"
+#include "bloomcuckoo/serialization.h"
+#include "bloomcuckoo/status.h"
+
+namespace bloomcuckoo {
+namespace testing_util {
+
+inline std::vector<std::string> MakeKeys(const std::string& prefix, uint64_t n) {
+  std::vector<std::string> keys;
+  keys.reserve(n);
+  for (uint64_t i = 0; i < n; ++i) keys.push_back(prefix + std::to_string(i));
+  return keys;
+}
+
+template <typename F>
+bool Has(const F& f, const std::string& key) {
+  return f.Contains(HashKey(key.data(), key.size(), f.seed()));
+}
+
+// Packs keys the way the JS layer does: bytes back to back plus count + 1 offsets.
+struct PackedKeys {
+  std::vector<uint8_t> data;
+  std::vector<uint32_t> offsets;
+  explicit PackedKeys(const std::vector<std::string>& keys) {
+    offsets.push_back(0);
+    for (const std::string& k : keys) {
+      data.insert(data.end(), k.begin(), k.end());
+      offsets.push_back(static_cast<uint32_t>(data.size()));
+    }
+    if (data.empty()) data.push_back(0);
+  }
+  KeyBatch batch() const { return KeyBatch{data.data(), offsets.data(), offsets.size() - 1}; }
+};
+
+// Upper end of a one-sided binomial check: p + 5 sigma (+ a small absolute slack for tiny p).
+inline double FprUpperBound(double p, uint64_t trials) {
+  return p + 5.0 * std::sqrt(p * (1.0 - p) / static_cast<double>(trials)) + 2.0 / trials;
+}
+
+template <typename F>
+std::vector<uint8_t> SerializeToVector(const F& f) {
+  std::vector<uint8_t> out(f.SerializedSize());
+  Status s = f.Serialize(out.data(), out.size());
+  EXPECT_TRUE(s.ok()) << s.message();
+  return out;
+}
+
+}  // namespace testing_util
+
+template <typename Adapter>
+class Conformance : public ::testing::Test {};
+TYPED_TEST_SUITE_P(Conformance);
+
+// No false negatives and FPR within a binomial bound, at the three shapes.
+TYPED_TEST_P(Conformance, NoFalseNegativesAndFprWithinBound) {
+  using A = TypeParam;
+  struct Shape { uint64_t n; double p; };
+  for (Shape shape : {Shape{10000, 0.01}, Shape{100000, 0.001}, Shape{1000000, 0.01}}) {
+    const auto keys = testing_util::MakeKeys("key:", shape.n);
+    typename A::Filter f;
+    Status s = A::Create(&f, shape.n, shape.p, kDefaultSeed, keys);
+    ASSERT_TRUE(s.ok()) << s.message();
+    uint64_t missing = 0;
+    for (const auto& k : keys) missing += testing_util::Has(f, k) ? 0 : 1;
+    EXPECT_EQ(missing, 0u) << A::kName << " n=" << shape.n;
+
+    testing_util::PackedKeys packed(keys);
+    std::vector<uint8_t> out(keys.size());
+    f.ContainsBatch(packed.batch(), out.data());
+    uint64_t batch_missing = 0;
+    for (uint8_t v : out) batch_missing += v ? 0 : 1;
+    EXPECT_EQ(batch_missing, 0u);
+
+    const uint64_t probes = 1000000;
+    uint64_t fp = 0;
+    for (uint64_t i = 0; i < probes; ++i) {
+      const std::string k = "absent:" + std::to_string(i);
+      fp += testing_util::Has(f, k) ? 1 : 0;
+    }
+    const double measured = static_cast<double>(fp) / probes;
+    const double expected = A::ExpectedFpr(f, shape.p, shape.n);
+    const double bits = 8.0 * f.byte_length() / static_cast<double>(shape.n);
+    ::testing::Test::RecordProperty(std::string(A::kName) + "_fpr_" + std::to_string(shape.n),
+                                    std::to_string(measured));
+    std::printf("[conformance] %-9s n=%-8llu target=%.4f expected=%.5f measured=%.5f bits/key=%.2f\n",
+                A::kName, static_cast<unsigned long long>(shape.n), shape.p, expected, measured, bits);
+    EXPECT_LE(measured, testing_util::FprUpperBound(expected, probes)) << A::kName;
+    EXPECT_LE(bits, A::MaxBitsPerKey(shape.p)) << A::kName;
+  }
+}
+
+TYPED_TEST_P(Conformance, TinySizes) {
+  using A = TypeParam;
+  for (uint64_t n : {0, 1, 2}) {
+    const auto keys = testing_util::MakeKeys("tiny:", n);
+    typename A::Filter f;
+    Status s = A::Create(&f, n == 0 ? 1 : n, 0.01, kDefaultSeed, keys);
+    ASSERT_TRUE(s.ok()) << s.message();
+    for (const auto& k : keys) EXPECT_TRUE(testing_util::Has(f, k)) << n;
+    // An empty batch is fine.
+    testing_util::PackedKeys empty({});
+    f.ContainsBatch(empty.batch(), nullptr);
+  }
+}
+
+TYPED_TEST_P(Conformance, DuplicateKeysAreFine) {
+  using A = TypeParam;
+  std::vector<std::string> keys = testing_util::MakeKeys("dup:", 100);
+  const std::vector<std::string> once = keys;
+  keys.insert(keys.end(), once.begin(), once.end());
+  keys.insert(keys.end(), once.begin(), once.end());
+  typename A::Filter f;
+  Status s = A::Create(&f, 1000, 0.01, kDefaultSeed, keys);
+  ASSERT_TRUE(s.ok()) << s.message();
+  for (const auto& k : once) EXPECT_TRUE(testing_util::Has(f, k));
+}
+
+TYPED_TEST_P(Conformance, SeedChangesHashesButNotCorrectness) {
+  using A = TypeParam;
+  const auto keys = testing_util::MakeKeys("seed:", 2000);
+  typename A::Filter a, b;
+  ASSERT_TRUE(A::Create(&a, 2000, 0.01, 1, keys).ok());
+  ASSERT_TRUE(A::Create(&b, 2000, 0.01, 2, keys).ok());
+  EXPECT_EQ(a.seed(), 1u);
+  EXPECT_EQ(b.seed(), 2u);
+  for (const auto& k : keys) {
+    EXPECT_TRUE(testing_util::Has(a, k));
+    EXPECT_TRUE(testing_util::Has(b, k));
+  }
+  EXPECT_NE(testing_util::SerializeToVector(a), testing_util::SerializeToVector(b));
+}
+
+TYPED_TEST_P(Conformance, SerializeRoundTrip) {
+  using A = TypeParam;
+  const auto keys = testing_util::MakeKeys("rt:", 5000);
+  typename A::Filter f;
+  ASSERT_TRUE(A::Create(&f, 5000, 0.01, 77, keys).ok());
+  const std::vector<uint8_t> bytes = testing_util::SerializeToVector(f);
+  typename A::Filter g;
+  Status s = g.Deserialize(bytes.data(), bytes.size());
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(g.seed(), 77u);
+  EXPECT_EQ(testing_util::SerializeToVector(g), bytes);
+  for (const auto& k : keys) EXPECT_TRUE(testing_util::Has(g, k));
+  for (int i = 0; i < 20000; ++i) {
+    const std::string k = "other:" + std::to_string(i);
+    EXPECT_EQ(testing_util::Has(f, k), testing_util::Has(g, k));
+  }
+  FilterKind kind;
+  ASSERT_TRUE(PeekFilterKind(bytes.data(), bytes.size(), &kind).ok());
+}
+
+// Corrupt input never crashes, and a failed Deserialize leaves the target as it was.
+TYPED_TEST_P(Conformance, CorruptBytesAreRejected) {
+  using A = TypeParam;
+  const auto keys = testing_util::MakeKeys("c:", 300);
+  typename A::Filter f;
+  ASSERT_TRUE(A::Create(&f, 300, 0.01, 5, keys).ok());
+  const std::vector<uint8_t> bytes = testing_util::SerializeToVector(f);
+  typename A::Filter g;
+  ASSERT_TRUE(A::Create(&g, 300, 0.01, 5, keys).ok());
+  for (size_t n = 0; n < bytes.size(); n += (n < 64 ? 1 : 97)) {
+    EXPECT_FALSE(g.Deserialize(bytes.data(), n).ok()) << "truncated to " << n;
+  }
+  for (size_t i = 0; i < bytes.size(); i += (i < 128 ? 1 : 61)) {
+    std::vector<uint8_t> b = bytes;
+    b[i] ^= 0x10;
+    EXPECT_FALSE(g.Deserialize(b.data(), b.size()).ok()) << "flip at " << i;
+  }
+  for (const auto& k : keys) EXPECT_TRUE(testing_util::Has(g, k));
+}
+
+REGISTER_TYPED_TEST_SUITE_P(Conformance, NoFalseNegativesAndFprWithinBound, TinySizes,
+                            DuplicateKeysAreFine, SeedChangesHashesButNotCorrectness,
+                            SerializeRoundTrip, CorruptBytesAreRejected);
+
+}  // namespace bloomcuckoo
+
+#endif  // BLOOMCUCKOO_TESTS_CPP_CONFORMANCE_H_
