@@ -1,0 +1,41 @@
+// Embind: module-wide functions (hash utilities, status messages, kind detection).
+// Filters bind themselves in bindings/<family>.cc. Adapters only; no algorithms here.
+#include <emscripten/bind.h>
+
+#include <string>
+
+#include "binding_util.h"
+#include "bloomcuckoo/murmur3.h"
+#include "bloomcuckoo/serialization.h"
+
+namespace bloomcuckoo {
+namespace bindings {
+namespace {
+
+uint32_t Murmur3X86_32(uintptr_t key, uint32_t len, uint32_t seed) {
+  return MurmurHash3_x86_32(Ptr<const uint8_t>(key), len, seed);
+}
+void Murmur3X64_128(uintptr_t key, uint32_t len, uint32_t seed, uintptr_t out) {
+  MurmurHash3_x64_128_Bytes(Ptr<const uint8_t>(key), len, seed, Ptr<uint8_t>(out));
+}
+std::string LastStatusMessage() { return LastMessage(); }
+// Returns the kind (1..6) or the negated status code.
+int PeekKind(uintptr_t data, uint32_t len) {
+  FilterKind kind;
+  Status s = PeekFilterKind(Ptr<const uint8_t>(data), len, &kind);
+  return s.ok() ? static_cast<int>(kind) : -Report(s);
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(bloomcuckoo_core) {
+  emscripten::function("murmur3_x86_32", &Murmur3X86_32);
+  emscripten::function("murmur3_x64_128", &Murmur3X64_128);
+  emscripten::function("lastStatusMessage", &LastStatusMessage);
+  emscripten::function("peekKind", &PeekKind);
+  emscripten::constant("formatVersion", static_cast<int>(kFormatVersion));
+  emscripten::constant("defaultSeed", kDefaultSeed);
+}
+
+}  // namespace bindings
+}  // namespace bloomcuckoo

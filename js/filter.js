@@ -1,0 +1,145 @@
+// The base of every filter class: ownership of the wasm object, and the verbs every filter
+// shares (has, hasAll, size, byteLength, serialize, clear, free).
+import { FilterError, statusName } from './errors.js';
+import { requireWasm } from './loader.js';
+import { copyOut, encodeKey, inputBytes, keyPointer, queryAll } from './keys.js';
+
+const disposeSymbol = Symbol.dispose ?? Symbol.for('Symbol.dispose');
+
+// Safety net only: frees the wasm object of a filter that was garbage-collected without free().
+const registry = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry((core) => { try { core.delete(); } catch { /* already gone */ } })
+  : null;
+
+/** Throws FilterError for a non-zero status code from the core. */
+export function check(status, context) {
+  if (status === 0) return;
+  const m = requireWasm();
+  throw new FilterError(statusName(status), `${context}: ${m.lastStatusMessage()}`);
+}
+
+/**
+ * Runs `fn(ptr)` with `bytes` copied into a temporary wasm allocation, then frees it.
+ */
+export function withBytesInWasm(bytes, fn) {
+  const m = requireWasm();
+  const view = inputBytes(bytes);
+  const ptr = m._malloc(Math.max(1, view.length));
+  if (!ptr) throw new FilterError('OUT_OF_MEMORY', `cannot allocate ${view.length} bytes to read a filter`);
+  try {
+    m.HEAPU8.set(view, ptr);
+    return fn(ptr, view.length);
+  } finally {
+    m._free(ptr);
+  }
+}
+
+export class Filter {
+  /** @internal use a subclass constructor or a static factory */
+  constructor(core) {
+    this._c = core;
+    registry?.register(this, core, this);
+  }
+
+  /** @internal the wasm object; throws FilterError('DISPOSED') after free(). */
+  get _core() {
+    const c = this._c;
+    if (c === null) throw new FilterError('DISPOSED', `${this.constructor.name} was freed; it cannot be used after free()`);
+    return c;
+  }
+
+  /** Frees the filter's wasm memory. Idempotent; any later use throws FilterError('DISPOSED'). */
+  free() {
+    const c = this._c;
+    if (c === null) return;
+    this._c = null;
+    registry?.unregister(this);
+    c.delete();
+  }
+
+  /** True once free() was called. */
+  get freed() {
+    return this._c === null;
+  }
+
+  [disposeSymbol]() {
+    this.free();
+  }
+
+  /** false: the key is certainly absent; true: it may be present (false positives by design). */
+  has(key) {
+    const c = this._core;
+    const len = encodeKey(key);
+    return c.contains(keyPointer(), len);
+  }
+
+  /** One byte per key, 1 = maybe present, 0 = certainly absent; one boundary crossing per chunk. */
+  hasAll(keys) {
+    const c = this._core;
+    return queryAll(keys, (data, offsets, count, out) => c.containsBatch(data, offsets, count, out));
+  }
+
+  /** Number of keys the filter holds (see each class for what counts). */
+  get size() {
+    return this._core.size();
+  }
+
+  /** Bytes of filter storage in wasm memory. */
+  get byteLength() {
+    return this._core.byteLength();
+  }
+
+  /** The hash seed (stored in the serialized bytes). */
+  get seed() {
+    return this._core.seed() >>> 0;
+  }
+
+  /** Empties the filter, keeping its shape and options. */
+  clear() {
+    this._core.clear();
+  }
+
+  /** A standalone ArrayBuffer with the filter's bytes (docs/FORMAT.md): transferable, storable. */
+  serialize() {
+    const c = this._core;
+    const m = requireWasm();
+    const n = c.serializedSize();
+    const ptr = m._malloc(n);
+    if (!ptr) throw new FilterError('OUT_OF_MEMORY', `cannot allocate ${n} bytes to serialize`);
+    try {
+      check(c.serialize(ptr, n), 'serialize');
+      return copyOut(ptr, n);
+    } finally {
+      m._free(ptr);
+    }
+  }
+
+  /**
+   * @internal Makes a filter of class `Cls` from serialized bytes, using the wasm class `coreName`.
+   */
+  static _deserializeAs(Cls, coreName, bytes) {
+    const m = requireWasm();
+    const core = new m[coreName]();
+    try {
+      const status = withBytesInWasm(bytes, (ptr, len) => core.deserialize(ptr, len));
+      check(status, `${Cls.name}.deserialize`);
+    } catch (err) {
+      core.delete();
+      throw err;
+    }
+    return new Cls(core);
+  }
+}
+
+/** Calls `fn` with a freshly made core; deletes it and rethrows if fn throws. */
+export function makeCore(coreName, fn) {
+  const m = requireWasm();
+  const core = new m[coreName]();
+  try {
+    fn(core, m);
+  } catch (err) {
+    core.delete();
+    throw err;
+  }
+  return core;
+}

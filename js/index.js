@@ -1,0 +1,4 @@
+// bloomcuckoo: Bloom, Cuckoo and Binary Fuse filters in WebAssembly. Public exports.
+export { init, getWasmModule } from './loader.js';
+export { FilterError } from './errors.js';
+export { murmur3 } from './murmur3.js';

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds the wasm module (js/wasm/) and the native library + tests (build/native).
+#   BUILD_NATIVE=0 skips the native build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=${JOBS:-2}
+log() { printf '[build] %s\n' "$*" >&2; }
+
+if [ ! -f build/wasm/CMakeCache.txt ]; then
+  emcmake cmake -B build/wasm -S . -DCMAKE_BUILD_TYPE=Release >/dev/null
+fi
+log "wasm"
+cmake --build build/wasm -j"$jobs" 2>&1 | grep -vE '^\[ *[0-9]+%\]' || true
+test -f js/wasm/bloomcuckoo.wasm || { log "wasm build failed"; exit 1; }
+# the status of the pipeline above hides cmake's; check it explicitly
+cmake --build build/wasm -j"$jobs" >/dev/null
+
+if [ "${BUILD_NATIVE:-1}" = "1" ]; then
+  if [ ! -f build/native/CMakeCache.txt ]; then
+    cmake -B build/native -S . -DCMAKE_BUILD_TYPE=Release >/dev/null
+  fi
+  log "native"
+  cmake --build build/native -j"$jobs" >/dev/null
+fi

@@ -1,0 +1,70 @@
+// Shared by the e2e tests and the npm-pack smoke test: Debian's Chromium driven by
+// playwright-core, a Vite preview server on 127.0.0.1, and a tiny assertion counter.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { build, preview } from 'vite';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export async function launchBrowser() {
+  const profile = mkdtempSync(join(tmpdir(), 'bloomcuckoo-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1280, height: 900 },
+    acceptDownloads: true,
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Builds the Vite app at `root` and serves it on 127.0.0.1 (a free port). */
+export async function buildAndServe(root) {
+  await build({ root, configFile: join(root, 'vite.config.js'), logLevel: 'warn' });
+  const server = await preview({ root, configFile: join(root, 'vite.config.js'), preview: { host: '127.0.0.1', port: 0 } });
+  const url = server.resolvedUrls.local[0];
+  return { url, close: () => new Promise((resolve) => server.httpServer.close(resolve)) };
+}
+
+/** Collects console errors and page errors of a page. */
+export function watchConsole(page) {
+  const errors = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+  page.on('pageerror', (err) => errors.push(String(err)));
+  return errors;
+}
+
+/** A minimal test runner: named checks, printed as they go, and a final summary line. */
+export function makeRunner() {
+  let passed = 0;
+  let failed = 0;
+  return {
+    async check(name, fn) {
+      try {
+        await fn();
+        passed++;
+        console.log(`  ok   ${name}`);
+      } catch (err) {
+        failed++;
+        console.log(`  FAIL ${name}: ${err?.stack ?? err}`);
+      }
+    },
+    summary() {
+      console.log(`${passed} passed, ${failed} failed`);
+      return failed;
+    },
+  };
+}
+
+export function assert(cond, message) {
+  if (!cond) throw new Error(message);
+}

@@ -1,0 +1,48 @@
+import { execFileSync } from 'node:child_process';
+import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+import { init, getWasmModule, murmur3 } from '../../js/index.js';
+
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+
+test('init() returns one cached promise; after it everything is synchronous', async () => {
+  const a = init();
+  const b = init();
+  expect(a).toBe(b);
+  expect(init({ url: 'ignored-once-loaded.wasm' })).toBe(a);
+  await a;
+  expect(typeof murmur3.x86_32('x')).toBe('number');
+  expect(getWasmModule()).toBeInstanceOf(WebAssembly.Module);
+});
+
+test('init rejects clearly where WebAssembly is missing', () => {
+  const out = execFileSync(process.execPath, [here('./fixtures/no-webassembly.mjs')], { encoding: 'utf8' });
+  expect(out).toMatch(/REJECTED: bloomcuckoo needs WebAssembly/);
+});
+
+test('a fresh module instance accepts init({ module }) and init({ url })', () => {
+  // Each run is a separate Node process so the loader cache starts empty.
+  const script = (initCall) => `
+    import { init, murmur3 } from ${JSON.stringify(new URL('../../js/index.js', import.meta.url).href)};
+    import { readFile } from 'node:fs/promises';
+    ${initCall}
+    console.log(murmur3.x86_32('hello', 1));`;
+  const wasmUrl = new URL('../../js/wasm/bloomcuckoo.wasm', import.meta.url);
+  const withModule = script(`await init({ module: await WebAssembly.compile(await readFile(${JSON.stringify(fileURLToPath(wasmUrl))})) });`);
+  const withUrl = script(`await init({ url: ${JSON.stringify(wasmUrl.href)} });`);
+  const badUrl = script(`await init({ url: 'file:///nonexistent/bloomcuckoo.wasm' }).catch((e) => { console.log('ERR ' + e.code); }); await init();`);
+  const run = (src) => execFileSync(process.execPath, ['--input-type=module', '-e', src], { encoding: 'utf8' }).trim();
+  const expected = String(murmur3.x86_32('hello', 1));
+  expect(run(withModule)).toBe(expected);
+  expect(run(withUrl)).toBe(expected);
+  // a failed init is not cached: the next init() tries again and succeeds
+  expect(run(badUrl)).toBe(`ERR ENOENT\n${expected}`);
+});
+
+test('a worker_threads worker loads from the compiled module it is sent', async () => {
+  await init();
+  const worker = new Worker(here('./fixtures/thread-worker.mjs'), { workerData: { module: getWasmModule(), key: 'abc' } });
+  const msg = await new Promise((resolve, reject) => { worker.once('message', resolve); worker.once('error', reject); });
+  await worker.terminate();
+  expect(msg.hash).toBe(murmur3.x86_32('abc', 5));
+});
