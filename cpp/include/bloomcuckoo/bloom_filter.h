@@ -1,0 +1,131 @@
+// BloomFilter: the classic Bloom filter, m bits and k probes per key (enhanced double hashing of
+// one MurmurHash3_x64_128 per key), sized from (capacity, error_rate) or given (bits, hashes).
+#ifndef BLOOMCUCKOO_BLOOM_FILTER_H_
+#define BLOOMCUCKOO_BLOOM_FILTER_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "bloomcuckoo/hashing.h"
+#include "bloomcuckoo/status.h"
+#include "../../src/buffer.h"  // IWYU pragma: keep (internal::Buffer member)
+
+namespace bloomcuckoo {
+
+namespace internal {
+class ByteReader;
+class ByteWriter;
+}  // namespace internal
+
+class ScalableBloomFilter;
+
+// Give exactly one of the two forms: (capacity, error_rate) or (bits, hashes).
+struct BloomOptions {
+  uint64_t capacity = 0;    // keys the filter is sized for (>= 1)
+  double error_rate = 0;    // target false-positive rate at `capacity` keys, in (0, 1)
+  uint64_t bits = 0;        // direct form: number of bits m (>= 1)
+  uint32_t hashes = 0;      // direct form: probes per key k (1..64)
+  uint32_t seed = kDefaultSeed;
+};
+
+class BloomFilter {
+ public:
+  // The most probes a key may use.
+  static constexpr uint32_t kMaxHashes = 64;
+
+  // An un-initialised filter: Contains() is false, size() is 0, Add() does nothing.
+  BloomFilter() = default;
+  BloomFilter(BloomFilter&&) noexcept = default;
+  BloomFilter& operator=(BloomFilter&&) noexcept = default;
+  BloomFilter(const BloomFilter&) = delete;
+  BloomFilter& operator=(const BloomFilter&) = delete;
+
+  // The optimal shape for `capacity` keys at `error_rate`:
+  //   bits = ceil(-capacity * ln(error_rate) / ln(2)^2), hashes = max(1, round(bits/capacity*ln 2)).
+  // kInvalidArgument for a bad capacity/error_rate (or an error_rate so small that more than
+  // 64 hashes would be needed); kOutOfMemory when the bit count cannot be allocated.
+  static Status OptimalShape(uint64_t capacity, double error_rate, uint64_t* bits,
+                             uint32_t* hashes);
+
+  // Validates `options` and allocates an empty filter. On failure *this is unchanged; the
+  // message names the bad option. kOutOfMemory when the filter is too large to allocate.
+  Status Init(const BloomOptions& options);
+
+  // Inserts the key hashed as `h` (use HashKey(key, len, seed())). Returns true when at least
+  // one bit changed, i.e. the key was certainly not in the filter before.
+  bool Add(Hash128 h);
+  // Hashes and inserts every key of `keys`; returns how many were certainly new.
+  size_t AddBatch(const KeyBatch& keys);
+  // True when the key may be present; false when it certainly is not.
+  bool Contains(Hash128 h) const;
+  // out[i] = 1 when key i may be present, 0 when it certainly is not. `out` holds keys.count.
+  void ContainsBatch(const KeyBatch& keys, uint8_t* out) const;
+
+  // ORs `other` into this filter (the union of both key sets). Both must have the same bits,
+  // hashes and seed, else kInvalidArgument and nothing changes. size() becomes the sum.
+  Status Union(const BloomFilter& other);
+  // ANDs `other` into this filter. The result contains every key in both sets (and may answer
+  // true for some keys only in one). Same shape rules as Union. size() becomes the smaller size.
+  Status Intersect(const BloomFilter& other);
+
+  // Empties the filter, keeping its shape and seed.
+  void Clear();
+
+  // Estimated number of distinct keys from the fill (Swamidass & Baldi 2007):
+  // -(m/k) * ln(1 - X/m), X = set bits. When every bit is set the estimate is unbounded; it is
+  // then clamped to the value for X = m - 1/2, i.e. (m/k) * ln(2m), which is finite.
+  double EstimatedSize() const;
+  // False-positive rate at the current fill: (X/m)^k.
+  double EstimatedErrorRate() const;
+
+  uint64_t bits() const { return bits_; }
+  uint32_t hashes() const { return hashes_; }
+  // Number of bits that are 1.
+  uint64_t set_bits() const { return set_bits_; }
+  // X/m, in [0, 1].
+  double fill_ratio() const;
+  // The capacity it was sized for; 0 when built from (bits, hashes).
+  uint64_t capacity() const { return capacity_; }
+  // The target error rate it was sized for; 0 when built from (bits, hashes).
+  double error_rate() const { return error_rate_; }
+  // Number of Add calls (every key added, new or not) since Init/Clear.
+  uint64_t size() const { return size_; }
+  // Bytes of filter storage (whole 64-bit words).
+  size_t byte_length() const { return words_.bytes(); }
+  uint32_t seed() const { return seed_; }
+  bool initialized() const { return bits_ != 0; }
+
+  // Exact serialized size (frame included); 0 for an un-initialised filter.
+  size_t SerializedSize() const;
+  // Writes SerializedSize() bytes to `out`. kInvalidArgument if `capacity` is too small or the
+  // filter is not initialised.
+  Status Serialize(uint8_t* out, size_t capacity) const;
+  // Replaces *this with the filter serialized in `data` (untrusted). On failure *this is
+  // unchanged: kCorruptData, kUnsupportedVersion, kInvalidArgument (other filter kind) or
+  // kOutOfMemory.
+  Status Deserialize(const uint8_t* data, size_t size);
+
+ private:
+  friend class ScalableBloomFilter;
+
+  Status Allocate(uint64_t bits, uint32_t hashes, uint32_t seed, const char* too_large);
+  Status CheckSameShape(const BloomFilter& other) const;
+  void RecountSetBits();
+  // The body without the frame (shared with ScalableBloomFilter, which stores layers).
+  size_t BodySize() const;
+  void WriteBody(internal::ByteWriter& w) const;
+  Status ReadBody(internal::ByteReader& r, uint32_t seed);
+
+  internal::Buffer<uint64_t> words_;
+  uint64_t bits_ = 0;
+  uint32_t hashes_ = 0;
+  uint32_t seed_ = kDefaultSeed;
+  uint64_t capacity_ = 0;
+  double error_rate_ = 0;
+  uint64_t size_ = 0;
+  uint64_t set_bits_ = 0;
+};
+
+}  // namespace bloomcuckoo
+
+#endif  // BLOOMCUCKOO_BLOOM_FILTER_H_

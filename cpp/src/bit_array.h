@@ -1,0 +1,53 @@
+// internal: helpers shared by the Bloom family (bit twiddling over 64-bit words, the probe
+// sequence of the classic and counting Bloom filters).
+#ifndef BLOOMCUCKOO_SRC_BIT_ARRAY_H_
+#define BLOOMCUCKOO_SRC_BIT_ARRAY_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "bloomcuckoo/hashing.h"
+
+namespace bloomcuckoo {
+namespace internal {
+
+inline uint32_t PopCount64(uint64_t x) { return static_cast<uint32_t>(__builtin_popcountll(x)); }
+inline uint32_t PopCount32(uint32_t x) { return static_cast<uint32_t>(__builtin_popcount(x)); }
+
+// Number of 64-bit words holding `bits` bits.
+inline uint64_t WordsForBits(uint64_t bits) { return bits / 64 + (bits % 64 != 0 ? 1 : 0); }
+
+// Sets bit i of `words`; returns true when it was clear before.
+inline bool SetBit(uint64_t* words, uint64_t i) {
+  uint64_t& w = words[static_cast<size_t>(i >> 6)];
+  const uint64_t mask = uint64_t{1} << (i & 63);
+  const bool was_clear = (w & mask) == 0;
+  w |= mask;
+  return was_clear;
+}
+
+inline bool TestBit(const uint64_t* words, uint64_t i) {
+  return (words[static_cast<size_t>(i >> 6)] >> (i & 63)) & 1;
+}
+
+// Calls fn(index) for the k probe positions of `h` in a table of m slots (m >= 1, k >= 1),
+// stopping early when fn returns false. Returns false if it stopped early.
+// Enhanced double hashing (Dillinger & Manolios, "Bloom filters in probabilistic verification",
+// 2004): g_i = h1 + i*h2 + (i^3 - i)/6 in wrapping 64-bit arithmetic, computed incrementally,
+// then mapped onto [0, m) by Reduce64 (multiply-shift, no modulo).
+template <typename Fn>
+inline bool ForEachProbe(Hash128 h, uint64_t m, uint32_t k, Fn&& fn) {
+  uint64_t a = h.h1;
+  uint64_t b = h.h2;
+  for (uint32_t i = 0; i < k; ++i) {
+    if (!fn(Reduce64(a, m))) return false;
+    a += b;
+    b += static_cast<uint64_t>(i) + 1;
+  }
+  return true;
+}
+
+}  // namespace internal
+}  // namespace bloomcuckoo
+
+#endif  // BLOOMCUCKOO_SRC_BIT_ARRAY_H_

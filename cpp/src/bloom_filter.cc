@@ -1,0 +1,265 @@
+#include "bloomcuckoo/bloom_filter.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "bit_array.h"
+#include "bloomcuckoo/serialization.h"
+#include "buffer.h"
+#include "byte_io.h"
+#include "frame.h"
+
+namespace bloomcuckoo {
+namespace {
+
+constexpr double kLn2 = 0.69314718055994530942;
+// Fixed part of the body: bits u64, hashes u32, capacity u64, error_rate f64, size u64.
+constexpr size_t kBodyFixedSize = 8 + 4 + 8 + 8 + 8;
+
+bool ValidErrorRate(double p) { return p > 0.0 && p < 1.0; }  // false for NaN too
+
+}  // namespace
+
+Status BloomFilter::OptimalShape(uint64_t capacity, double error_rate, uint64_t* bits,
+                                 uint32_t* hashes) {
+  if (capacity == 0) {
+    return Status(StatusCode::kInvalidArgument, "capacity must be a positive integer");
+  }
+  if (!ValidErrorRate(error_rate)) {
+    return Status(StatusCode::kInvalidArgument,
+                  "errorRate must be a number greater than 0 and less than 1");
+  }
+  const double n = static_cast<double>(capacity);
+  const double m = std::ceil(-n * std::log(error_rate) / (kLn2 * kLn2));
+  const double k = std::max(1.0, std::round(m / n * kLn2));
+  if (!(k <= kMaxHashes)) {
+    return Status(StatusCode::kInvalidArgument,
+                  "errorRate too small: a Bloom filter would need more than 64 hashes");
+  }
+  // Beyond 2^63 bits no allocation can succeed anyway; the Buffer limit is far lower.
+  if (!(m < 9.2e18) || m / 64.0 > static_cast<double>(internal::kMaxAllocationBytes / 8)) {
+    return Status(StatusCode::kOutOfMemory,
+                  "capacity too large: the filter for this capacity and errorRate cannot be "
+                  "allocated");
+  }
+  *bits = static_cast<uint64_t>(m);
+  *hashes = static_cast<uint32_t>(k);
+  return Status::Ok();
+}
+
+Status BloomFilter::Allocate(uint64_t bits, uint32_t hashes, uint32_t seed,
+                             const char* too_large) {
+  BloomFilter tmp;
+  const uint64_t words = internal::WordsForBits(bits);
+  if (words > internal::kMaxAllocationBytes / 8) return Status(StatusCode::kOutOfMemory, too_large);
+  Status s = tmp.words_.Allocate(words);
+  if (!s.ok()) return Status(StatusCode::kOutOfMemory, too_large);
+  tmp.bits_ = bits;
+  tmp.hashes_ = hashes;
+  tmp.seed_ = seed;
+  *this = std::move(tmp);
+  return Status::Ok();
+}
+
+Status BloomFilter::Init(const BloomOptions& options) {
+  const bool sized = options.capacity != 0 || options.error_rate != 0;
+  const bool direct = options.bits != 0 || options.hashes != 0;
+  if (sized && direct) {
+    return Status(StatusCode::kInvalidArgument,
+                  "give either capacity and errorRate, or bits and hashes, not both");
+  }
+  if (!sized && !direct) {
+    return Status(StatusCode::kInvalidArgument,
+                  "capacity and errorRate (or bits and hashes) are required");
+  }
+  if (sized) {
+    uint64_t bits = 0;
+    uint32_t hashes = 0;
+    BLOOMCUCKOO_RETURN_IF_ERROR(OptimalShape(options.capacity, options.error_rate, &bits, &hashes));
+    BLOOMCUCKOO_RETURN_IF_ERROR(Allocate(
+        bits, hashes, options.seed,
+        "capacity too large: the filter for this capacity and errorRate cannot be allocated"));
+    capacity_ = options.capacity;
+    error_rate_ = options.error_rate;
+    return Status::Ok();
+  }
+  if (options.bits == 0) {
+    return Status(StatusCode::kInvalidArgument, "bits must be a positive integer");
+  }
+  if (options.hashes < 1 || options.hashes > kMaxHashes) {
+    return Status(StatusCode::kInvalidArgument, "hashes must be an integer from 1 to 64");
+  }
+  return Allocate(options.bits, options.hashes, options.seed,
+                  "bits too large: the filter cannot be allocated");
+}
+
+bool BloomFilter::Add(Hash128 h) {
+  if (bits_ == 0) return false;
+  uint64_t* words = words_.data();
+  uint32_t changed = 0;
+  internal::ForEachProbe(h, bits_, hashes_, [&](uint64_t i) {
+    changed += internal::SetBit(words, i) ? 1 : 0;
+    return true;
+  });
+  set_bits_ += changed;
+  ++size_;
+  return changed != 0;
+}
+
+size_t BloomFilter::AddBatch(const KeyBatch& keys) {
+  size_t added = 0;
+  ForEachHash(keys, seed_, [&](size_t, Hash128 h) { added += Add(h) ? 1 : 0; });
+  return added;
+}
+
+bool BloomFilter::Contains(Hash128 h) const {
+  if (bits_ == 0) return false;
+  const uint64_t* words = words_.data();
+  return internal::ForEachProbe(h, bits_, hashes_,
+                                [&](uint64_t i) { return internal::TestBit(words, i); });
+}
+
+void BloomFilter::ContainsBatch(const KeyBatch& keys, uint8_t* out) const {
+  ForEachHash(keys, seed_, [&](size_t i, Hash128 h) { out[i] = Contains(h) ? 1 : 0; });
+}
+
+Status BloomFilter::CheckSameShape(const BloomFilter& other) const {
+  if (bits_ != other.bits_ || hashes_ != other.hashes_ || seed_ != other.seed_) {
+    return Status(StatusCode::kInvalidArgument,
+                  "other filter must have the same bits, hashes and seed");
+  }
+  return Status::Ok();
+}
+
+void BloomFilter::RecountSetBits() {
+  uint64_t x = 0;
+  const uint64_t* words = words_.data();
+  for (size_t i = 0; i < words_.size(); ++i) x += internal::PopCount64(words[i]);
+  set_bits_ = x;
+}
+
+Status BloomFilter::Union(const BloomFilter& other) {
+  BLOOMCUCKOO_RETURN_IF_ERROR(CheckSameShape(other));
+  uint64_t* a = words_.data();
+  const uint64_t* b = other.words_.data();
+  for (size_t i = 0; i < words_.size(); ++i) a[i] |= b[i];
+  RecountSetBits();
+  const uint64_t sum = size_ + other.size_;
+  size_ = sum < size_ ? std::numeric_limits<uint64_t>::max() : sum;
+  return Status::Ok();
+}
+
+Status BloomFilter::Intersect(const BloomFilter& other) {
+  BLOOMCUCKOO_RETURN_IF_ERROR(CheckSameShape(other));
+  uint64_t* a = words_.data();
+  const uint64_t* b = other.words_.data();
+  for (size_t i = 0; i < words_.size(); ++i) a[i] &= b[i];
+  RecountSetBits();
+  size_ = std::min(size_, other.size_);
+  return Status::Ok();
+}
+
+void BloomFilter::Clear() {
+  words_.Clear();
+  size_ = 0;
+  set_bits_ = 0;
+}
+
+double BloomFilter::fill_ratio() const {
+  if (bits_ == 0) return 0.0;
+  return static_cast<double>(set_bits_) / static_cast<double>(bits_);
+}
+
+double BloomFilter::EstimatedSize() const {
+  if (bits_ == 0 || set_bits_ == 0) return 0.0;
+  const double m = static_cast<double>(bits_);
+  double x = static_cast<double>(set_bits_);
+  if (set_bits_ >= bits_) x = m - 0.5;
+  return -(m / hashes_) * std::log1p(-x / m);
+}
+
+double BloomFilter::EstimatedErrorRate() const {
+  if (bits_ == 0) return 0.0;
+  return std::pow(fill_ratio(), static_cast<double>(hashes_));
+}
+
+// Body layout (little-endian):
+//   u64 bits | u32 hashes | u64 capacity | f64 error_rate | u64 size | u64 words[ceil(bits/64)]
+// Bit i of the filter is bit (i % 64) of words[i / 64]; bits past `bits` in the last word are 0.
+size_t BloomFilter::BodySize() const { return kBodyFixedSize + words_.bytes(); }
+
+void BloomFilter::WriteBody(internal::ByteWriter& w) const {
+  w.U64(bits_);
+  w.U32(hashes_);
+  w.U64(capacity_);
+  w.F64(error_rate_);
+  w.U64(size_);
+  w.Words(words_.data(), words_.size());
+}
+
+Status BloomFilter::ReadBody(internal::ByteReader& r, uint32_t seed) {
+  const uint64_t bits = r.U64();
+  const uint32_t hashes = r.U32();
+  const uint64_t capacity = r.U64();
+  const double error_rate = r.F64();
+  const uint64_t size = r.U64();
+  if (!r.ok()) return Status(StatusCode::kCorruptData, "serialized bloom filter is truncated");
+  if (bits == 0) return Status(StatusCode::kCorruptData, "serialized bloom filter has 0 bits");
+  if (hashes < 1 || hashes > kMaxHashes) {
+    return Status(StatusCode::kCorruptData, "serialized bloom filter has hashes outside 1..64");
+  }
+  const bool direct = capacity == 0 && error_rate == 0.0;
+  if (!direct && !(capacity != 0 && ValidErrorRate(error_rate))) {
+    return Status(StatusCode::kCorruptData,
+                  "serialized bloom filter has an invalid capacity or errorRate");
+  }
+  const uint64_t words = internal::WordsForBits(bits);
+  if (words > r.remaining() / 8) {
+    return Status(StatusCode::kCorruptData,
+                  "serialized bloom filter claims more bits than its bytes hold");
+  }
+  BloomFilter tmp;
+  BLOOMCUCKOO_RETURN_IF_ERROR(
+      tmp.Allocate(bits, hashes, seed, "serialized bloom filter too large to allocate"));
+  if (!r.Words(tmp.words_.data(), static_cast<size_t>(words))) {
+    return Status(StatusCode::kCorruptData, "serialized bloom filter is truncated");
+  }
+  if (bits % 64 != 0 && (tmp.words_[static_cast<size_t>(words - 1)] >> (bits % 64)) != 0) {
+    return Status(StatusCode::kCorruptData,
+                  "serialized bloom filter has bits set past its bit count");
+  }
+  tmp.capacity_ = capacity;
+  tmp.error_rate_ = error_rate;
+  tmp.size_ = size;
+  tmp.RecountSetBits();
+  *this = std::move(tmp);
+  return Status::Ok();
+}
+
+size_t BloomFilter::SerializedSize() const {
+  if (bits_ == 0) return 0;
+  return internal::FramedSize(BodySize());
+}
+
+Status BloomFilter::Serialize(uint8_t* out, size_t capacity) const {
+  if (bits_ == 0) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
+  return internal::WriteFrame(out, capacity, FilterKind::kBloom, seed_, kHashMurmur3x64_128,
+                              BodySize(), [&](internal::ByteWriter& w) { WriteBody(w); });
+}
+
+Status BloomFilter::Deserialize(const uint8_t* data, size_t size) {
+  internal::FrameInfo info{};
+  internal::ByteReader body(nullptr, 0);
+  BLOOMCUCKOO_RETURN_IF_ERROR(internal::OpenFrame(data, size, FilterKind::kBloom, &info, &body));
+  BloomFilter tmp;
+  BLOOMCUCKOO_RETURN_IF_ERROR(tmp.ReadBody(body, info.seed));
+  if (!body.AtEnd()) {
+    return Status(StatusCode::kCorruptData, "serialized bloom filter has trailing bytes");
+  }
+  *this = std::move(tmp);
+  return Status::Ok();
+}
+
+}  // namespace bloomcuckoo
