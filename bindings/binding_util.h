@@ -2,6 +2,8 @@
 #ifndef BLOOMCUCKOO_BINDINGS_BINDING_UTIL_H_
 #define BLOOMCUCKOO_BINDINGS_BINDING_UTIL_H_
 
+#include <emscripten/bind.h>
+
 #include <cstdint>
 
 #include "bloomcuckoo/hashing.h"
@@ -32,6 +34,47 @@ inline KeyBatch Batch(uintptr_t data, uintptr_t offsets, uint32_t count) {
 
 inline Hash128 HashAt(uintptr_t key, uint32_t len, uint32_t seed) {
   return HashKey(Ptr<const uint8_t>(key), len, seed);
+}
+
+// The verbs every filter shares, as Embind methods with the same JS names on every class
+// (js/filter.js relies on them): contains, containsBatch, size, byteLength, seed, clear,
+// serializedSize, serialize, deserialize.
+template <typename F>
+struct Common {
+  static bool Contains(const F& f, uintptr_t key, uint32_t len) {
+    return f.Contains(HashAt(key, len, f.seed()));
+  }
+  static void ContainsBatch(const F& f, uintptr_t data, uintptr_t offsets, uint32_t count,
+                            uintptr_t out) {
+    f.ContainsBatch(Batch(data, offsets, count), Ptr<uint8_t>(out));
+  }
+  static double Size(const F& f) { return static_cast<double>(f.size()); }
+  static double ByteLength(const F& f) { return static_cast<double>(f.byte_length()); }
+  static uint32_t Seed(const F& f) { return f.seed(); }
+  static void Clear(F& f) { f.Clear(); }
+  static double SerializedSize(const F& f) { return static_cast<double>(f.SerializedSize()); }
+  static int Serialize(const F& f, uintptr_t out, uint32_t capacity) {
+    return Report(f.Serialize(Ptr<uint8_t>(out), capacity));
+  }
+  static int Deserialize(F& f, uintptr_t data, uint32_t size) {
+    return Report(f.Deserialize(Ptr<const uint8_t>(data), size));
+  }
+};
+
+template <typename F>
+emscripten::class_<F> BindFilter(const char* name) {
+  using C = Common<F>;
+  return emscripten::class_<F>(name)
+      .template constructor<>()
+      .function("contains", &C::Contains)
+      .function("containsBatch", &C::ContainsBatch)
+      .function("size", &C::Size)
+      .function("byteLength", &C::ByteLength)
+      .function("seed", &C::Seed)
+      .function("clear", &C::Clear)
+      .function("serializedSize", &C::SerializedSize)
+      .function("serialize", &C::Serialize)
+      .function("deserialize", &C::Deserialize);
 }
 
 }  // namespace bindings

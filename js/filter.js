@@ -2,7 +2,7 @@
 // shares (has, hasAll, size, byteLength, serialize, clear, free).
 import { FilterError, statusName } from './errors.js';
 import { requireWasm } from './loader.js';
-import { copyOut, encodeKey, inputBytes, keyPointer, queryAll } from './keys.js';
+import { copyOut, encodeKey, forEachChunk, inputBytes, keyPointer, queryAll } from './keys.js';
 
 const disposeSymbol = Symbol.dispose ?? Symbol.for('Symbol.dispose');
 
@@ -39,6 +39,14 @@ export class Filter {
   constructor(core) {
     this._c = core;
     registry?.register(this, core, this);
+  }
+
+  /** @internal A filter of class `Cls` owning `core`, made without running Cls's constructor. */
+  static _adopt(Cls, core) {
+    const f = Object.create(Cls.prototype);
+    f._c = core;
+    registry?.register(f, core, f);
+    return f;
   }
 
   /** @internal the wasm object; throws FilterError('DISPOSED') after free(). */
@@ -127,7 +135,7 @@ export class Filter {
       core.delete();
       throw err;
     }
-    return new Cls(core);
+    return Filter._adopt(Cls, core);
   }
 }
 
@@ -142,4 +150,22 @@ export function makeCore(coreName, fn) {
     throw err;
   }
   return core;
+}
+
+/** A filter that takes keys one at a time: add(key) → boolean, addAll(keys) → number. */
+export class AddableFilter extends Filter {
+  /** Adds a key; true when the filter changed (for Bloom filters: the key was certainly new). */
+  add(key) {
+    const c = this._core;
+    const len = encodeKey(key);
+    return c.add(keyPointer(), len);
+  }
+
+  /** Adds many keys with one boundary crossing per chunk; returns how many add() would call true. */
+  addAll(keys) {
+    const c = this._core;
+    let n = 0;
+    forEachChunk(keys, (data, offsets, count) => { n += c.addBatch(data, offsets, count); });
+    return n;
+  }
 }

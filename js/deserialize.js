@@ -1,0 +1,37 @@
+// deserialize(bytes): reads any filter's serialize() bytes back into the right class.
+import { FilterError, statusName } from './errors.js';
+import { requireWasm } from './loader.js';
+import { withBytesInWasm } from './filter.js';
+import { BloomFilter } from './bloom.js';
+
+/** Filter classes by the kind byte of the format (docs/FORMAT.md). */
+const CLASSES = {
+  1: BloomFilter,
+};
+
+/** The kind names of the format, by kind byte. */
+export const KIND_NAMES = { 1: 'bloom', 2: 'blocked', 3: 'counting', 4: 'scalable', 5: 'cuckoo', 6: 'fuse' };
+
+/**
+ * Validates the frame (magic, version, length, checksum) of serialized bytes and returns its
+ * kind name ('bloom', 'cuckoo', ...). Throws FilterError CORRUPT_DATA / UNSUPPORTED_VERSION.
+ */
+export function kindOf(bytes) {
+  const m = requireWasm();
+  const r = withBytesInWasm(bytes, (ptr, len) => m.peekKind(ptr, len));
+  if (r < 0) throw new FilterError(statusName(-r), `deserialize: ${m.lastStatusMessage()}`);
+  return KIND_NAMES[r];
+}
+
+/**
+ * Makes a filter of the right class from serialize() bytes (ArrayBuffer or any view).
+ * Corrupt, truncated or foreign bytes throw FilterError CORRUPT_DATA or UNSUPPORTED_VERSION.
+ */
+export function deserialize(bytes) {
+  const m = requireWasm();
+  const r = withBytesInWasm(bytes, (ptr, len) => m.peekKind(ptr, len));
+  if (r < 0) throw new FilterError(statusName(-r), `deserialize: ${m.lastStatusMessage()}`);
+  const Cls = CLASSES[r];
+  if (!Cls) throw new FilterError('UNSUPPORTED_VERSION', `deserialize: filter kind ${r} is not supported by this build`);
+  return Cls.deserialize(bytes);
+}

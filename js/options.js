@@ -1,0 +1,62 @@
+// Validation of constructor options: types and ranges checked here give messages that name the
+// option and its value; the C++ core checks ranges again (and is the authority for sizes).
+import { FilterError, invalidOption, show, statusName } from './errors.js';
+import { requireWasm } from './loader.js';
+
+/**
+ * Returns a plain copy of `options` after checking that it is an object whose keys are all in
+ * `allowed` (a misspelt option is an error, not silently ignored).
+ */
+export function readOptions(className, options, allowed) {
+  if (options === undefined) options = {};
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new FilterError('INVALID_ARGUMENT', `${className}: options must be an object, got ${show(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!allowed.includes(key)) {
+      throw new FilterError('INVALID_ARGUMENT',
+        `${className}: unknown option ${show(key)} (known: ${allowed.join(', ')})`);
+    }
+  }
+  return { ...options };
+}
+
+/** A positive safe integer (capacity, bits, ...). */
+export function positiveInteger(name, value) {
+  if (!Number.isSafeInteger(value) || value < 1) invalidOption(name, value, 'must be a positive safe integer');
+  return value;
+}
+
+/** An integer in [min, max]. */
+export function integerIn(name, value, min, max) {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    invalidOption(name, value, `must be an integer from ${min} to ${max}`);
+  }
+  return value;
+}
+
+/** A probability strictly between 0 and 1. */
+export function rate(name, value) {
+  if (typeof value !== 'number' || !(value > 0 && value < 1)) {
+    invalidOption(name, value, 'must be a number strictly between 0 and 1');
+  }
+  return value;
+}
+
+/** A 32-bit unsigned seed; undefined → the library default. */
+export function seedOption(value) {
+  if (value === undefined) return requireWasm().defaultSeed >>> 0;
+  return integerIn('seed', value, 0, 0xffffffff);
+}
+
+export function booleanOption(name, value, fallback) {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') invalidOption(name, value, 'must be true or false');
+  return value;
+}
+
+/** Turns a failing status of a core's init into a FilterError that also shows the options. */
+export function initError(className, status, options) {
+  const message = requireWasm().lastStatusMessage();
+  return new FilterError(statusName(status), `${className}: ${message} (options: ${show(options)})`);
+}

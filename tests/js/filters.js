@@ -1,0 +1,25 @@
+// The filter classes the Jest conformance suite runs over. Each entry:
+//   create(keys, capacity, errorRate, seed) → a filter holding `keys`
+//   expectedFpr(filter, errorRate, n)      → the false-positive rate it promises with n keys
+//   maxBitsPerKey(errorRate)               → bound checked at n >= 10^4
+// Later filter classes join by adding an entry here.
+import { BloomFilter } from '../../js/index.js';
+
+function bloomFpr(bits, hashes, n) {
+  return (1 - Math.exp((-hashes * n) / bits)) ** hashes;
+}
+
+export const FILTERS = [
+  {
+    name: 'BloomFilter',
+    Cls: BloomFilter,
+    create(keys, capacity, errorRate, seed) {
+      const f = new BloomFilter({ capacity, errorRate, seed });
+      f.addAll(keys);
+      return f;
+    },
+    expectedFpr: (f, _p, n) => { const i = f.info(); return bloomFpr(i.bits, i.hashes, n); },
+    // exactly the formula: m/n = -ln p / ln^2 2, stored in whole 64-bit words
+    maxBitsPerKey: (p) => -Math.log(p) / Math.LN2 ** 2 + 0.01,
+  },
+];
