@@ -1,0 +1,120 @@
+// BlockedBloomFilter: the split-block Bloom filter of the Apache Parquet spec. The filter is an
+// array of 256-bit blocks, each eight 32-bit words; a key picks one block and sets one bit in
+// each of its eight words, so an insert or a lookup touches one 32-byte block (half a cache
+// line) and the eight bit tests are one SIMD operation.
+#ifndef BLOOMCUCKOO_BLOCKED_BLOOM_FILTER_H_
+#define BLOOMCUCKOO_BLOCKED_BLOOM_FILTER_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "bloomcuckoo/hashing.h"
+#include "bloomcuckoo/status.h"
+#include "../../src/buffer.h"  // IWYU pragma: keep (internal::Buffer member)
+
+namespace bloomcuckoo {
+
+// Give exactly one of the two forms: (capacity, error_rate) or blocks.
+struct BlockedBloomOptions {
+  uint64_t capacity = 0;  // keys the filter is sized for (>= 1)
+  double error_rate = 0;  // target false-positive rate at `capacity` keys, in (0, 1)
+  uint64_t blocks = 0;    // direct form: number of 256-bit blocks (1 .. 2^32 - 1)
+  uint32_t seed = kDefaultSeed;
+};
+
+class BlockedBloomFilter {
+ public:
+  static constexpr uint32_t kWordsPerBlock = 8;
+  static constexpr uint32_t kBitsPerBlock = 256;
+  // Bits set per key (one per word of its block).
+  static constexpr uint32_t kHashesPerKey = 8;
+  static constexpr uint64_t kMaxBlocks = 0xFFFFFFFFu;
+
+  // An un-initialised filter: Contains() is false, size() is 0, Add() does nothing.
+  BlockedBloomFilter() = default;
+  BlockedBloomFilter(BlockedBloomFilter&&) noexcept = default;
+  BlockedBloomFilter& operator=(BlockedBloomFilter&&) noexcept = default;
+  BlockedBloomFilter(const BlockedBloomFilter&) = delete;
+  BlockedBloomFilter& operator=(const BlockedBloomFilter&) = delete;
+
+  // The false-positive rate of a split-block filter holding on average `keys_per_block` keys
+  // per block (keys land in blocks as a Poisson process):
+  //   FPR = sum_j Pois(j; lambda) * (1 - (1 - 1/32)^j)^8.
+  static double SplitBlockFpr(double keys_per_block);
+  // The smallest block count whose SplitBlockFpr(capacity / blocks) <= error_rate.
+  // kInvalidArgument for a bad capacity/error_rate; kOutOfMemory when too large to allocate.
+  static Status BlocksFor(uint64_t capacity, double error_rate, uint64_t* blocks);
+
+  // Validates `options` and allocates an empty filter. On failure *this is unchanged; the
+  // message names the bad option.
+  Status Init(const BlockedBloomOptions& options);
+
+  // Inserts the key hashed as `h` (HashKey(key, len, seed())). Returns true when at least one
+  // bit changed, i.e. the key was certainly not in the filter before.
+  bool Add(Hash128 h);
+  // Hashes and inserts every key of `keys`; returns how many were certainly new.
+  size_t AddBatch(const KeyBatch& keys);
+  // True when the key may be present; false when it certainly is not.
+  bool Contains(Hash128 h) const;
+  // out[i] = 1 when key i may be present, 0 when it certainly is not. `out` holds keys.count.
+  void ContainsBatch(const KeyBatch& keys, uint8_t* out) const;
+
+  // ORs / ANDs `other` into this filter. Both must have the same block count and seed, else
+  // kInvalidArgument and nothing changes. size() becomes the sum (union) / the smaller (intersect).
+  Status Union(const BlockedBloomFilter& other);
+  Status Intersect(const BlockedBloomFilter& other);
+
+  // Empties the filter, keeping its shape and seed.
+  void Clear();
+
+  // Estimated number of distinct keys from the fill. Each key sets exactly one bit in every
+  // "lane" (word w of all blocks: 32 * blocks bits), so the lanes are 1-hash Bloom filters and
+  // the classic estimate applies with m = 256 * blocks, k = 8: -(m/8) * ln(1 - X/m).
+  // When every bit is set it is clamped to the value at X = m - 1/2.
+  double EstimatedSize() const;
+  // False-positive rate at the current fill, exactly for this filter's contents: the mean over
+  // blocks of the product over its 8 words of (set bits in the word / 32).
+  double EstimatedErrorRate() const;
+
+  uint64_t blocks() const { return blocks_; }
+  // Bits of filter storage (256 per block).
+  uint64_t bits() const { return blocks_ * kBitsPerBlock; }
+  uint64_t set_bits() const { return set_bits_; }
+  // set_bits() / bits(), in [0, 1].
+  double fill_ratio() const;
+  // The capacity it was sized for; 0 when built from a block count.
+  uint64_t capacity() const { return capacity_; }
+  // The target error rate it was sized for; 0 when built from a block count.
+  double error_rate() const { return error_rate_; }
+  // Number of Add calls (every key added, new or not) since Init/Clear.
+  uint64_t size() const { return size_; }
+  size_t byte_length() const { return words_.bytes(); }
+  uint32_t seed() const { return seed_; }
+  bool initialized() const { return blocks_ != 0; }
+
+  // Exact serialized size (frame included); 0 for an un-initialised filter.
+  size_t SerializedSize() const;
+  // Writes SerializedSize() bytes to `out`; kInvalidArgument if too small or not initialised.
+  Status Serialize(uint8_t* out, size_t capacity) const;
+  // Replaces *this with the filter serialized in `data` (untrusted). On failure *this is
+  // unchanged: kCorruptData, kUnsupportedVersion, kInvalidArgument (other kind), kOutOfMemory.
+  Status Deserialize(const uint8_t* data, size_t size);
+
+ private:
+  Status Allocate(uint64_t blocks, uint32_t seed, const char* too_large);
+  Status CheckSameShape(const BlockedBloomFilter& other) const;
+  void RecountSetBits();
+  size_t BodySize() const;
+
+  internal::Buffer<uint32_t> words_;  // blocks_ * 8 words, block b at words_[8 * b]
+  uint64_t blocks_ = 0;
+  uint32_t seed_ = kDefaultSeed;
+  uint64_t capacity_ = 0;
+  double error_rate_ = 0;
+  uint64_t size_ = 0;
+  uint64_t set_bits_ = 0;
+};
+
+}  // namespace bloomcuckoo
+
+#endif  // BLOOMCUCKOO_BLOCKED_BLOOM_FILTER_H_
