@@ -2,11 +2,41 @@
 #include <emscripten/bind.h>
 
 #include "binding_util.h"
+#include "bloomcuckoo/blocked_bloom_filter.h"
 #include "bloomcuckoo/bloom_filter.h"
 
 namespace bloomcuckoo {
 namespace bindings {
 namespace {
+
+// Verbs shared by BloomFilter and BlockedBloomFilter.
+template <typename F>
+struct BloomLike {
+  static bool Add(F& f, uintptr_t key, uint32_t len) { return f.Add(HashAt(key, len, f.seed())); }
+  static uint32_t AddBatch(F& f, uintptr_t data, uintptr_t offsets, uint32_t count) {
+    return static_cast<uint32_t>(f.AddBatch(Batch(data, offsets, count)));
+  }
+  static int Union(F& f, const F& other) { return Report(f.Union(other)); }
+  static int Intersect(F& f, const F& other) { return Report(f.Intersect(other)); }
+  static double Bits(const F& f) { return static_cast<double>(f.bits()); }
+  static double SetBits(const F& f) { return static_cast<double>(f.set_bits()); }
+  static double Capacity(const F& f) { return static_cast<double>(f.capacity()); }
+
+  static emscripten::class_<F> Bind(const char* name) {
+    return BindFilter<F>(name)
+        .function("add", &Add)
+        .function("addBatch", &AddBatch)
+        .function("union", &Union)
+        .function("intersect", &Intersect)
+        .function("estimatedSize", &F::EstimatedSize)
+        .function("estimatedErrorRate", &F::EstimatedErrorRate)
+        .function("fillRatio", &F::fill_ratio)
+        .function("bits", &Bits)
+        .function("setBits", &SetBits)
+        .function("capacity", &Capacity)
+        .function("errorRate", &F::error_rate);
+  }
+};
 
 int BloomInit(BloomFilter& f, double capacity, double error_rate, double bits, uint32_t hashes,
               uint32_t seed) {
@@ -18,35 +48,27 @@ int BloomInit(BloomFilter& f, double capacity, double error_rate, double bits, u
   o.seed = seed;
   return Report(f.Init(o));
 }
-bool BloomAdd(BloomFilter& f, uintptr_t key, uint32_t len) {
-  return f.Add(HashAt(key, len, f.seed()));
+
+int BlockedInit(BlockedBloomFilter& f, double capacity, double error_rate, double blocks,
+                uint32_t seed) {
+  BlockedBloomOptions o;
+  o.capacity = static_cast<uint64_t>(capacity);
+  o.error_rate = error_rate;
+  o.blocks = static_cast<uint64_t>(blocks);
+  o.seed = seed;
+  return Report(f.Init(o));
 }
-uint32_t BloomAddBatch(BloomFilter& f, uintptr_t data, uintptr_t offsets, uint32_t count) {
-  return static_cast<uint32_t>(f.AddBatch(Batch(data, offsets, count)));
-}
-int BloomUnion(BloomFilter& f, const BloomFilter& other) { return Report(f.Union(other)); }
-int BloomIntersect(BloomFilter& f, const BloomFilter& other) { return Report(f.Intersect(other)); }
-double BloomBits(const BloomFilter& f) { return static_cast<double>(f.bits()); }
-double BloomSetBits(const BloomFilter& f) { return static_cast<double>(f.set_bits()); }
-double BloomCapacity(const BloomFilter& f) { return static_cast<double>(f.capacity()); }
+double BlockedBlocks(const BlockedBloomFilter& f) { return static_cast<double>(f.blocks()); }
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(bloomcuckoo_bloom) {
-  BindFilter<BloomFilter>("BloomFilterCore")
+  BloomLike<BloomFilter>::Bind("BloomFilterCore")
       .function("init", &BloomInit)
-      .function("add", &BloomAdd)
-      .function("addBatch", &BloomAddBatch)
-      .function("union", &BloomUnion)
-      .function("intersect", &BloomIntersect)
-      .function("estimatedSize", &BloomFilter::EstimatedSize)
-      .function("estimatedErrorRate", &BloomFilter::EstimatedErrorRate)
-      .function("fillRatio", &BloomFilter::fill_ratio)
-      .function("bits", &BloomBits)
-      .function("hashes", &BloomFilter::hashes)
-      .function("setBits", &BloomSetBits)
-      .function("capacity", &BloomCapacity)
-      .function("errorRate", &BloomFilter::error_rate);
+      .function("hashes", &BloomFilter::hashes);
+  BloomLike<BlockedBloomFilter>::Bind("BlockedBloomFilterCore")
+      .function("init", &BlockedInit)
+      .function("blocks", &BlockedBlocks);
 }
 
 }  // namespace bindings

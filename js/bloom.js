@@ -1,73 +1,58 @@
-// BloomFilter: the classic Bloom filter (m bits, k probes by double hashing).
+// BloomFilter: the classic Bloom filter (m bits, k probes by double hashing), and the base it
+// shares with BlockedBloomFilter.
 import { AddableFilter, Filter, check, makeCore } from './filter.js';
 import { FilterError } from './errors.js';
 import { initError, integerIn, positiveInteger, rate, readOptions, seedOption } from './options.js';
 
-const OPTIONS = ['capacity', 'errorRate', 'bits', 'hashes', 'seed'];
-
 /**
- * Shared by BloomFilter and BlockedBloomFilter: in-place union / intersection with a filter of
- * the same class, shape and seed.
+ * Reads sizing options of the Bloom family: either { capacity, errorRate } or the `direct`
+ * options (validated by `checkDirect`). Returns the options and the seed.
  */
-export function combine(self, other, op) {
-  if (!(other instanceof self.constructor)) {
-    throw new FilterError('INVALID_ARGUMENT', `${self.constructor.name}.${op} needs another ${self.constructor.name}`);
+export function bloomSizing(className, options, directNames, checkDirect) {
+  const o = readOptions(className, options, ['capacity', 'errorRate', ...directNames, 'seed']);
+  const sized = o.capacity !== undefined || o.errorRate !== undefined;
+  const direct = directNames.some((n) => o[n] !== undefined);
+  if (sized === direct) {
+    throw new FilterError('INVALID_ARGUMENT',
+      `${className}: give either { capacity, errorRate } or { ${directNames.join(', ')} }`);
   }
-  check(self._core[op](other._core), `${self.constructor.name}.${op}`);
-  return self;
+  if (sized) {
+    positiveInteger('capacity', o.capacity);
+    rate('errorRate', o.errorRate);
+  } else {
+    checkDirect(o);
+  }
+  return { o, seed: seedOption(o.seed) };
 }
 
-export class BloomFilter extends AddableFilter {
-  /**
-   * @param {{capacity?: number, errorRate?: number, bits?: number, hashes?: number, seed?: number}} options
-   *   either { capacity, errorRate } (sized by m = ⌈−n·ln p / ln²2⌉, k = round(m/n·ln 2)) or
-   *   { bits, hashes } directly.
-   */
-  constructor(options) {
-    const o = readOptions('BloomFilter', options, OPTIONS);
-    const sized = o.capacity !== undefined || o.errorRate !== undefined;
-    const direct = o.bits !== undefined || o.hashes !== undefined;
-    if (sized === direct) {
-      throw new FilterError('INVALID_ARGUMENT',
-        'BloomFilter: give either { capacity, errorRate } or { bits, hashes }');
-    }
-    if (sized) {
-      positiveInteger('capacity', o.capacity);
-      rate('errorRate', o.errorRate);
-    } else {
-      positiveInteger('bits', o.bits);
-      integerIn('hashes', o.hashes, 1, 64);
-    }
-    const seed = seedOption(o.seed);
-    super(makeCore('BloomFilterCore', (core) => {
-      const status = core.init(o.capacity ?? 0, o.errorRate ?? 0, o.bits ?? 0, o.hashes ?? 0, seed);
-      if (status !== 0) throw initError('BloomFilter', status, o);
-    }));
-  }
-
-  /** Reads a BloomFilter from serialize() bytes; another kind is INVALID_ARGUMENT. */
-  static deserialize(bytes) {
-    return Filter._deserializeAs(BloomFilter, 'BloomFilterCore', bytes);
-  }
-
-  /** ORs `other` (same bits, hashes and seed) into this filter. Returns this. */
-  union(other) { return combine(this, other, 'union'); }
-  /** ANDs `other` (same bits, hashes and seed) into this filter. Returns this. */
-  intersect(other) { return combine(this, other, 'intersect'); }
+/** Members shared by BloomFilter and BlockedBloomFilter. */
+export class BloomBase extends AddableFilter {
+  /** ORs `other` (same class, shape and seed) into this filter. Returns this. */
+  union(other) { return this._combine(other, 'union'); }
+  /** ANDs `other` (same class, shape and seed) into this filter. Returns this. */
+  intersect(other) { return this._combine(other, 'intersect'); }
 
   /** Estimated number of distinct keys, from the fill (Swamidass–Baldi). */
   estimatedSize() { return this._core.estimatedSize(); }
-  /** False-positive rate at the current fill: (set bits / m)^k. */
+  /** False-positive rate at the current fill. */
   estimatedErrorRate() { return this._core.estimatedErrorRate(); }
 
-  info() {
+  _combine(other, op) {
+    const name = this.constructor.name;
+    if (!(other instanceof this.constructor)) {
+      throw new FilterError('INVALID_ARGUMENT', `${name}.${op} needs another ${name}`);
+    }
+    check(this._core[op](other._core), `${name}.${op}`);
+    return this;
+  }
+
+  _bloomInfo(kind, shape) {
     const c = this._core;
     return {
-      kind: 'bloom',
+      kind,
       capacity: c.capacity(),
       errorRate: c.errorRate(),
-      bits: c.bits(),
-      hashes: c.hashes(),
+      ...shape,
       seed: c.seed() >>> 0,
       size: c.size(),
       setBits: c.setBits(),
@@ -79,3 +64,29 @@ export class BloomFilter extends AddableFilter {
   }
 }
 
+export class BloomFilter extends BloomBase {
+  /**
+   * @param options either { capacity, errorRate } (m = ⌈−n·ln p / ln²2⌉, k = round(m/n·ln 2))
+   *   or { bits, hashes } directly; optional seed.
+   */
+  constructor(options) {
+    const { o, seed } = bloomSizing('BloomFilter', options, ['bits', 'hashes'], (d) => {
+      positiveInteger('bits', d.bits);
+      integerIn('hashes', d.hashes, 1, 64);
+    });
+    super(makeCore('BloomFilterCore', (core) => {
+      const status = core.init(o.capacity ?? 0, o.errorRate ?? 0, o.bits ?? 0, o.hashes ?? 0, seed);
+      if (status !== 0) throw initError('BloomFilter', status, o);
+    }));
+  }
+
+  /** Reads a BloomFilter from serialize() bytes; another kind is INVALID_ARGUMENT. */
+  static deserialize(bytes) {
+    return Filter._deserializeAs(BloomFilter, 'BloomFilterCore', bytes);
+  }
+
+  info() {
+    const c = this._core;
+    return this._bloomInfo('bloom', { bits: c.bits(), hashes: c.hashes() });
+  }
+}

@@ -3,10 +3,12 @@ import { FilterError, statusName } from './errors.js';
 import { requireWasm } from './loader.js';
 import { withBytesInWasm } from './filter.js';
 import { BloomFilter } from './bloom.js';
+import { BlockedBloomFilter } from './blocked-bloom.js';
 
 /** Filter classes by the kind byte of the format (docs/FORMAT.md). */
 const CLASSES = {
   1: BloomFilter,
+  2: BlockedBloomFilter,
 };
 
 /** The kind names of the format, by kind byte. */

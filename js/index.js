@@ -3,4 +3,5 @@ export { init, getWasmModule } from './loader.js';
 export { FilterError } from './errors.js';
 export { murmur3 } from './murmur3.js';
 export { BloomFilter } from './bloom.js';
+export { BlockedBloomFilter } from './blocked-bloom.js';
 export { deserialize, kindOf } from './deserialize.js';
