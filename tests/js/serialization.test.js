@@ -1,0 +1,150 @@
+// Bytes anywhere: transfer to a worker, and untrusted bytes (every kind, every corruption).
+import { Worker } from 'node:worker_threads';
+import { init, deserialize, kindOf, getWasmModule, FilterError } from '../../js/index.js';
+import { requireWasm } from '../../js/loader.js';
+import { FILTERS } from './filters.js';
+
+beforeAll(() => init());
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, i) => {
+  let c = i;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(bytes) {
+  let c = 0xffffffff;
+  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+/** Rewrites the trailing CRC so only the deliberate change is wrong. */
+function fixCrc(u8) {
+  new DataView(u8.buffer, u8.byteOffset).setUint32(u8.length - 4, crc32(u8.subarray(0, u8.length - 4)), true);
+  return u8;
+}
+function errorCode(fn) {
+  try { const f = fn(); f?.free?.(); } catch (e) {
+    if (!(e instanceof FilterError)) throw e;
+    return e.code;
+  }
+  return 'OK';
+}
+const keysOf = (prefix, n) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+
+describe.each(FILTERS)('$name bytes', (F) => {
+  let bytes;
+  let filter;
+  beforeAll(() => {
+    filter = F.create(keysOf('s:', 500), 500, 0.01, 3);
+    bytes = new Uint8Array(filter.serialize());
+  });
+  afterAll(() => filter.free());
+
+  test('header fields are as docs/FORMAT.md says', () => {
+    expect(Array.from(bytes.subarray(0, 4))).toEqual([0x42, 0x43, 0x46, 0x4c]); // "BCFL"
+    const dv = new DataView(bytes.buffer);
+    expect(dv.getUint16(4, true)).toBe(1);
+    expect(dv.getUint8(7)).toBe(1);                 // MurmurHash3_x64_128
+    expect(dv.getUint32(8, true)).toBe(3);          // seed
+    expect(Number(dv.getBigUint64(12, true))).toBe(bytes.length - 24);
+    expect(dv.getUint32(bytes.length - 4, true)).toBe(crc32(bytes.subarray(0, bytes.length - 4)));
+    expect(kindOf(bytes)).toBe(filter.info().kind);
+  });
+
+  test('accepts ArrayBuffer, Uint8Array, DataView and a Node Buffer slice with an offset', () => {
+    const padded = new Uint8Array(bytes.length + 7);
+    padded.set(bytes, 7);
+    const nodeBuf = Buffer.from(padded.buffer, 7, bytes.length);
+    for (const input of [bytes.slice().buffer, bytes, new DataView(padded.buffer, 7, bytes.length), nodeBuf, padded.subarray(7)]) {
+      const g = F.Cls.deserialize(input);
+      expect(g.hasAll(keysOf('s:', 500)).every((v) => v === 1)).toBe(true);
+      g.free();
+    }
+    expect(() => F.Cls.deserialize('not bytes')).toThrow(TypeError);
+  });
+
+  test('empty, every truncation, trailing bytes → CORRUPT_DATA', () => {
+    expect(errorCode(() => deserialize(new Uint8Array(0)))).toBe('CORRUPT_DATA');
+    for (let n = 0; n < bytes.length; n += n < 128 ? 1 : 13) {
+      expect([n, errorCode(() => F.Cls.deserialize(bytes.subarray(0, n)))]).toEqual([n, 'CORRUPT_DATA']);
+    }
+    const longer = new Uint8Array(bytes.length + 1);
+    longer.set(bytes);
+    expect(errorCode(() => deserialize(longer))).toBe('CORRUPT_DATA');
+  });
+
+  test('wrong magic, unknown kind → CORRUPT_DATA; future version → UNSUPPORTED_VERSION', () => {
+    const magic = bytes.slice(); magic[0] = 0x58;
+    expect(errorCode(() => deserialize(fixCrc(magic)))).toBe('CORRUPT_DATA');
+    const version = bytes.slice(); version[4] = 2;
+    expect(errorCode(() => deserialize(fixCrc(version)))).toBe('UNSUPPORTED_VERSION');
+    const hash = bytes.slice(); hash[7] = 9;
+    expect(errorCode(() => deserialize(fixCrc(hash)))).toBe('UNSUPPORTED_VERSION');
+    const kind = bytes.slice(); kind[6] = 99;
+    expect(errorCode(() => deserialize(fixCrc(kind)))).toBe('CORRUPT_DATA');
+  });
+
+  test('another kind → INVALID_ARGUMENT from Class.deserialize', () => {
+    const other = FILTERS.find((G) => G.Cls !== F.Cls);
+    if (!other) return;
+    expect(errorCode(() => other.Cls.deserialize(bytes))).toBe('INVALID_ARGUMENT');
+  });
+
+  test('every flipped bit in the first 256 bytes is rejected', () => {
+    // The version is read before the checksum (a future version may checksum differently), so a
+    // flip in the version field reads as UNSUPPORTED_VERSION; everywhere else CORRUPT_DATA.
+    for (let i = 0; i < Math.min(256, bytes.length); i++) {
+      for (let bit = 0; bit < 8; bit += 3) {
+        const b = bytes.slice(); b[i] ^= 1 << bit;
+        const want = (i === 4 || i === 5) && b[4] + 256 * b[5] > 1 ? 'UNSUPPORTED_VERSION' : 'CORRUPT_DATA';
+        expect([i, bit, errorCode(() => deserialize(b))]).toEqual([i, bit, want]);
+      }
+    }
+  });
+
+  test('huge declared sizes (up to 2^63) with a valid checksum: an error, never a giant allocation', () => {
+    const mem = () => requireWasm().HEAPU8.buffer.byteLength;
+    const before = mem();
+    const body = bytes.length - 24;
+    const values = [2n ** 63n, 2n ** 64n - 1n, 2n ** 32n - 1n, 2n ** 31n, 0n];
+    let outcomes = { OK: 0 };
+    // the body-length field, then every 8-byte (and 4-byte) window in the body's first 96 bytes
+    for (const v of values) {
+      const b = bytes.slice();
+      new DataView(b.buffer).setBigUint64(12, v, true);
+      expect(errorCode(() => deserialize(fixCrc(b)))).toBe('CORRUPT_DATA');
+    }
+    for (let off = 20; off < 20 + Math.min(96, body); off++) {
+      for (const v of values) {
+        for (const width of [8, 4]) {
+          if (off + width > bytes.length - 4) continue;
+          const b = bytes.slice();
+          const dv = new DataView(b.buffer);
+          if (width === 8) dv.setBigUint64(off, v, true); else dv.setUint32(off, Number(v & 0xffffffffn), true);
+          const code = errorCode(() => deserialize(fixCrc(b)));
+          outcomes[code] = (outcomes[code] ?? 0) + 1;
+          expect(['OK', 'CORRUPT_DATA', 'UNSUPPORTED_VERSION']).toContain(code);
+        }
+      }
+    }
+    expect(outcomes.CORRUPT_DATA).toBeGreaterThan(0);
+    // wasm memory never grows by more than a small multiple of the input
+    expect(mem() - before).toBeLessThanOrEqual(Math.max(16 << 20, 8 * bytes.length));
+  });
+});
+
+test('a filter transferred to a worker_threads worker answers 10^5 queries identically', async () => {
+  const F = FILTERS[FILTERS.length - 1];
+  const keys = keysOf('w:', 20000);
+  const f = F.create(keys, 20000, 0.01);
+  const queries = [...keys.slice(0, 50000), ...keysOf('nope:', 80000)];
+  const bytes = f.serialize();
+  const worker = new Worker(new URL('./fixtures/filter-worker.mjs', import.meta.url),
+    { workerData: { module: getWasmModule(), bytes, queries }, transferList: [bytes] });
+  expect(bytes.byteLength).toBe(0); // transferred: the source buffer is detached
+  const reply = await new Promise((resolve, reject) => { worker.once('message', resolve); worker.once('error', reject); });
+  await worker.terminate();
+  expect(reply.kind).toBe(f.info().kind);
+  expect(queries.length).toBeGreaterThanOrEqual(1e5);
+  expect(Buffer.from(reply.answers).equals(Buffer.from(f.hasAll(queries)))).toBe(true);
+  f.free();
+});
