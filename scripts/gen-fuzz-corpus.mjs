@@ -1,0 +1,27 @@
+// Writes the fuzzer's seed corpus: small serialized filters of every kind the JS API has.
+// Rerun after a format change: node scripts/gen-fuzz-corpus.mjs
+import { mkdirSync, writeFileSync } from 'node:fs';
+import * as lib from '../js/index.js';
+
+await lib.init();
+const dir = new URL('../tests/fuzz/corpus/', import.meta.url);
+mkdirSync(dir, { recursive: true });
+const keys = ['a', 'b', 'c', 'fuzz', 'https://bad.example/'];
+const makers = {
+  bloom: () => new lib.BloomFilter({ bits: 200, hashes: 3, seed: 1 }),
+  blocked: () => new lib.BlockedBloomFilter({ blocks: 2, seed: 1 }),
+  counting: () => lib.CountingBloomFilter && new lib.CountingBloomFilter({ capacity: 20, errorRate: 0.1, seed: 1 }),
+  scalable: () => lib.ScalableBloomFilter && new lib.ScalableBloomFilter({ capacity: 2, errorRate: 0.1, seed: 1 }),
+  cuckoo: () => lib.CuckooFilter && new lib.CuckooFilter({ capacity: 16, bucketSize: 2, seed: 1 }),
+  cuckoo12: () => lib.CuckooFilter && new lib.CuckooFilter({ capacity: 16, fingerprintBits: 12, expansion: 2, seed: 1 }),
+  fuse8: () => lib.BinaryFuseFilter && lib.BinaryFuseFilter.build(keys, { fingerprintBits: 8, seed: 1 }),
+  fuse16: () => lib.BinaryFuseFilter && lib.BinaryFuseFilter.build(keys, { fingerprintBits: 16, seed: 1 }),
+};
+for (const [name, make] of Object.entries(makers)) {
+  const f = make();
+  if (!f) continue;
+  if (f.addAll) f.addAll(keys);
+  writeFileSync(new URL(`${name}.bin`, dir), new Uint8Array(f.serialize()));
+  console.log(`${name}.bin ${f.serialize().byteLength} bytes`);
+  f.free();
+}
