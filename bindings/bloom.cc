@@ -4,6 +4,7 @@
 #include "binding_util.h"
 #include "bloomcuckoo/blocked_bloom_filter.h"
 #include "bloomcuckoo/bloom_filter.h"
+#include "bloomcuckoo/counting_bloom_filter.h"
 
 namespace bloomcuckoo {
 namespace bindings {
@@ -60,6 +61,42 @@ int BlockedInit(BlockedBloomFilter& f, double capacity, double error_rate, doubl
 }
 double BlockedBlocks(const BlockedBloomFilter& f) { return static_cast<double>(f.blocks()); }
 
+int CountingInit(CountingBloomFilter& f, double capacity, double error_rate, double counters,
+                 uint32_t hashes, uint32_t seed) {
+  CountingBloomOptions o;
+  o.capacity = static_cast<uint64_t>(capacity);
+  o.error_rate = error_rate;
+  o.counters = static_cast<uint64_t>(counters);
+  o.hashes = hashes;
+  o.seed = seed;
+  return Report(f.Init(o));
+}
+bool CountingAdd(CountingBloomFilter& f, uintptr_t key, uint32_t len) {
+  return f.Add(HashAt(key, len, f.seed()));
+}
+uint32_t CountingAddBatch(CountingBloomFilter& f, uintptr_t data, uintptr_t offsets,
+                          uint32_t count) {
+  return static_cast<uint32_t>(f.AddBatch(Batch(data, offsets, count)));
+}
+bool CountingRemove(CountingBloomFilter& f, uintptr_t key, uint32_t len) {
+  return f.Remove(HashAt(key, len, f.seed()));
+}
+uint32_t CountingRemoveBatch(CountingBloomFilter& f, uintptr_t data, uintptr_t offsets,
+                             uint32_t count) {
+  return static_cast<uint32_t>(f.RemoveBatch(Batch(data, offsets, count)));
+}
+uint32_t CountingCount(const CountingBloomFilter& f, uintptr_t key, uint32_t len) {
+  return f.Count(HashAt(key, len, f.seed()));
+}
+double CountingCounters(const CountingBloomFilter& f) { return static_cast<double>(f.counters()); }
+double CountingNonzero(const CountingBloomFilter& f) {
+  return static_cast<double>(f.nonzero_counters());
+}
+double CountingSaturated(const CountingBloomFilter& f) {
+  return static_cast<double>(f.SaturatedCounters());
+}
+double CountingCapacity(const CountingBloomFilter& f) { return static_cast<double>(f.capacity()); }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(bloomcuckoo_bloom) {
@@ -69,6 +106,22 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_bloom) {
   BloomLike<BlockedBloomFilter>::Bind("BlockedBloomFilterCore")
       .function("init", &BlockedInit)
       .function("blocks", &BlockedBlocks);
+  BindFilter<CountingBloomFilter>("CountingBloomFilterCore")
+      .function("init", &CountingInit)
+      .function("add", &CountingAdd)
+      .function("addBatch", &CountingAddBatch)
+      .function("remove", &CountingRemove)
+      .function("removeBatch", &CountingRemoveBatch)
+      .function("count", &CountingCount)
+      .function("estimatedSize", &CountingBloomFilter::EstimatedSize)
+      .function("estimatedErrorRate", &CountingBloomFilter::EstimatedErrorRate)
+      .function("fillRatio", &CountingBloomFilter::fill_ratio)
+      .function("counters", &CountingCounters)
+      .function("hashes", &CountingBloomFilter::hashes)
+      .function("nonzeroCounters", &CountingNonzero)
+      .function("saturatedCounters", &CountingSaturated)
+      .function("capacity", &CountingCapacity)
+      .function("errorRate", &CountingBloomFilter::error_rate);
 }
 
 }  // namespace bindings

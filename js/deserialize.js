@@ -4,11 +4,15 @@ import { requireWasm } from './loader.js';
 import { withBytesInWasm } from './filter.js';
 import { BloomFilter } from './bloom.js';
 import { BlockedBloomFilter } from './blocked-bloom.js';
+import { CountingBloomFilter } from './counting-bloom.js';
+import { CuckooFilter } from './cuckoo.js';
 
 /** Filter classes by the kind byte of the format (docs/FORMAT.md). */
 const CLASSES = {
   1: BloomFilter,
   2: BlockedBloomFilter,
+  3: CountingBloomFilter,
+  5: CuckooFilter,
 };
 
 /** The kind names of the format, by kind byte. */

@@ -3,7 +3,7 @@
 //   expectedFpr(filter, errorRate, n)      → the false-positive rate it promises with n keys
 //   maxBitsPerKey(errorRate)               → bound checked at n >= 10^4
 // Later filter classes join by adding an entry here.
-import { BlockedBloomFilter, BloomFilter } from '../../js/index.js';
+import { BlockedBloomFilter, BloomFilter, CountingBloomFilter, CuckooFilter } from '../../js/index.js';
 
 function bloomFpr(bits, hashes, n) {
   return (1 - Math.exp((-hashes * n) / bits)) ** hashes;
@@ -33,5 +33,33 @@ export const FILTERS = [
     expectedFpr: (_f, p) => p,
     // issue 3: <= 10.7 bits/key at 1%; at 0.1% the split-block model needs ~17
     maxBitsPerKey: (p) => (p >= 0.01 ? 10.7 : 17.5),
+  },
+  {
+    name: 'CountingBloomFilter',
+    Cls: CountingBloomFilter,
+    create(keys, capacity, errorRate, seed) {
+      const f = new CountingBloomFilter({ capacity, errorRate, seed });
+      f.addAll(keys);
+      return f;
+    },
+    expectedFpr: (f, _p, n) => { const i = f.info(); return bloomFpr(i.counters, i.hashes, n); },
+    // 4 bits per counter, sized like BloomFilter
+    maxBitsPerKey: (p) => 4 * (-Math.log(p) / Math.LN2 ** 2) + 0.05,
+  },
+  {
+    name: 'CuckooFilter',
+    Cls: CuckooFilter,
+    create(keys, capacity, errorRate, seed) {
+      const f = new CuckooFilter({ capacity, errorRate, seed });
+      expect(f.addAll(keys)).toBe(keys.length);
+      return f;
+    },
+    // 1 - (1 - 1/(2^f - 1))^(2·b·load) per sub-filter (≈ 2·b·load/2^f)
+    expectedFpr: (f) => {
+      const i = f.info();
+      return i.filters * (1 - (1 - 1 / (2 ** i.fingerprintBits - 1)) ** (2 * i.bucketSize * i.loadFactor));
+    },
+    // f bits per slot at load >= 0.94, at most 2x for rounding buckets to a power of two
+    maxBitsPerKey: (p) => (2 * (p >= 8 / 256 ? 8 : p >= 8 / 4096 ? 12 : 16)) / 0.94,
   },
 ];

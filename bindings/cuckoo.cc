@@ -1,0 +1,76 @@
+// Embind adapters for the cuckoo filter. Thin: argument conversion and Status → int only.
+#include <emscripten/bind.h>
+
+#include "binding_util.h"
+#include "bloomcuckoo/cuckoo_filter.h"
+
+namespace bloomcuckoo {
+namespace bindings {
+namespace {
+
+int CuckooInit(CuckooFilter& f, double capacity, double error_rate, uint32_t fingerprint_bits,
+               uint32_t bucket_size, uint32_t max_iterations, uint32_t expansion, uint32_t seed) {
+  CuckooOptions o;
+  o.capacity = static_cast<uint64_t>(capacity);
+  o.error_rate = error_rate;
+  o.fingerprint_bits = fingerprint_bits;
+  o.bucket_size = bucket_size;
+  o.max_iterations = max_iterations;
+  o.expansion = expansion;
+  o.seed = seed;
+  return Report(f.Init(o));
+}
+bool CuckooAdd(CuckooFilter& f, uintptr_t key, uint32_t len) {
+  return f.Add(HashAt(key, len, f.seed()));
+}
+bool CuckooAddUnique(CuckooFilter& f, uintptr_t key, uint32_t len) {
+  return f.AddUnique(HashAt(key, len, f.seed()));
+}
+bool CuckooRemove(CuckooFilter& f, uintptr_t key, uint32_t len) {
+  return f.Remove(HashAt(key, len, f.seed()));
+}
+uint32_t CuckooCount(const CuckooFilter& f, uintptr_t key, uint32_t len) {
+  return f.Count(HashAt(key, len, f.seed()));
+}
+uint32_t CuckooAddBatch(CuckooFilter& f, uintptr_t data, uintptr_t offsets, uint32_t count,
+                        uintptr_t results) {
+  return static_cast<uint32_t>(f.AddBatch(Batch(data, offsets, count), Ptr<uint8_t>(results)));
+}
+double CuckooBuckets(const CuckooFilter& f) { return static_cast<double>(f.buckets()); }
+double CuckooItemsInserted(const CuckooFilter& f) {
+  return static_cast<double>(f.items_inserted());
+}
+double CuckooItemsDeleted(const CuckooFilter& f) { return static_cast<double>(f.items_deleted()); }
+double CuckooCapacity(const CuckooFilter& f) { return static_cast<double>(f.capacity()); }
+double CuckooSubFilterBuckets(const CuckooFilter& f, uint32_t i) {
+  return static_cast<double>(f.sub_filter_buckets(i));
+}
+double CuckooLastKicks(const CuckooFilter& f) { return static_cast<double>(f.last_kicks()); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(bloomcuckoo_cuckoo) {
+  BindFilter<CuckooFilter>("CuckooFilterCore")
+      .function("init", &CuckooInit)
+      .function("add", &CuckooAdd)
+      .function("addUnique", &CuckooAddUnique)
+      .function("remove", &CuckooRemove)
+      .function("count", &CuckooCount)
+      .function("addBatch", &CuckooAddBatch)
+      .function("loadFactor", &CuckooFilter::LoadFactor)
+      .function("buckets", &CuckooBuckets)
+      .function("subFilterBuckets", &CuckooSubFilterBuckets)
+      .function("filters", &CuckooFilter::filters)
+      .function("itemsInserted", &CuckooItemsInserted)
+      .function("itemsDeleted", &CuckooItemsDeleted)
+      .function("bucketSize", &CuckooFilter::bucket_size)
+      .function("fingerprintBits", &CuckooFilter::fingerprint_bits)
+      .function("expansion", &CuckooFilter::expansion)
+      .function("maxIterations", &CuckooFilter::max_iterations)
+      .function("capacity", &CuckooCapacity)
+      .function("errorRate", &CuckooFilter::error_rate)
+      .function("lastKicks", &CuckooLastKicks);
+}
+
+}  // namespace bindings
+}  // namespace bloomcuckoo

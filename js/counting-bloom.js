@@ -1,0 +1,74 @@
+// CountingBloomFilter: a Bloom filter of 4-bit counters, so keys can be removed.
+import { bloomSizing } from './bloom.js';
+import { AddableFilter, Filter, makeCore } from './filter.js';
+import { encodeKey, forEachChunk, keyPointer } from './keys.js';
+import { initError, integerIn, positiveInteger } from './options.js';
+
+export class CountingBloomFilter extends AddableFilter {
+  /** @param options { capacity, errorRate } (sized like BloomFilter) or { counters, hashes }; optional seed. */
+  constructor(options) {
+    const { o, seed } = bloomSizing('CountingBloomFilter', options, ['counters', 'hashes'], (d) => {
+      positiveInteger('counters', d.counters);
+      integerIn('hashes', d.hashes, 1, 64);
+    });
+    super(makeCore('CountingBloomFilterCore', (core) => {
+      const status = core.init(o.capacity ?? 0, o.errorRate ?? 0, o.counters ?? 0, o.hashes ?? 0, seed);
+      if (status !== 0) throw initError('CountingBloomFilter', status, o);
+    }));
+  }
+
+  /** Reads a CountingBloomFilter from serialize() bytes; another kind is INVALID_ARGUMENT. */
+  static deserialize(bytes) {
+    return Filter._deserializeAs(CountingBloomFilter, 'CountingBloomFilterCore', bytes);
+  }
+
+  /**
+   * Removes one occurrence of a key you added. false (nothing changes) when the key is certainly
+   * absent. Saturated counters (15) are never decremented, so they can never cause a false
+   * negative. Removing a key that was never added can make other keys read as absent.
+   */
+  remove(key) {
+    const c = this._core;
+    const len = encodeKey(key);
+    return c.remove(keyPointer(), len);
+  }
+
+  /** remove() for many keys; returns how many were removed. */
+  removeAll(keys) {
+    const c = this._core;
+    let n = 0;
+    forEachChunk(keys, (data, offsets, count) => { n += c.removeBatch(data, offsets, count); });
+    return n;
+  }
+
+  /** The smallest of the key's counters: an upper bound of how often it was added (0 = absent). */
+  count(key) {
+    const c = this._core;
+    const len = encodeKey(key);
+    return c.count(keyPointer(), len);
+  }
+
+  /** Estimated number of distinct keys, from the non-zero counters. */
+  estimatedSize() { return this._core.estimatedSize(); }
+  /** False-positive rate at the current fill. */
+  estimatedErrorRate() { return this._core.estimatedErrorRate(); }
+
+  info() {
+    const c = this._core;
+    return {
+      kind: 'counting',
+      capacity: c.capacity(),
+      errorRate: c.errorRate(),
+      counters: c.counters(),
+      hashes: c.hashes(),
+      seed: c.seed() >>> 0,
+      size: c.size(),
+      nonzeroCounters: c.nonzeroCounters(),
+      saturatedCounters: c.saturatedCounters(),
+      fillRatio: c.fillRatio(),
+      estimatedSize: c.estimatedSize(),
+      estimatedErrorRate: c.estimatedErrorRate(),
+      byteLength: c.byteLength(),
+    };
+  }
+}

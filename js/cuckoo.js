@@ -1,0 +1,105 @@
+// CuckooFilter: buckets of fingerprints with partial-key cuckoo hashing; removal, counting and
+// growth by sub-filters (RedisBloom CF semantics).
+import { invalidOption } from './errors.js';
+import { AddableFilter, Filter, makeCore } from './filter.js';
+import { encodeKey, forEachChunk, keyPointer } from './keys.js';
+import { initError, integerIn, positiveInteger, rate, readOptions, seedOption } from './options.js';
+
+const OPTIONS = ['capacity', 'errorRate', 'fingerprintBits', 'bucketSize', 'maxIterations', 'expansion', 'seed'];
+
+function oneOf(name, value, allowed) {
+  if (!allowed.includes(value)) invalidOption(name, value, `must be ${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}`);
+  return value;
+}
+
+export class CuckooFilter extends AddableFilter {
+  /**
+   * @param options { capacity, errorRate = 0.01, fingerprintBits (8|12|16, default: the smallest
+   *   with 2·bucketSize/2^f ≤ errorRate), bucketSize = 4, maxIterations = 500, expansion = 1, seed }
+   */
+  constructor(options) {
+    const o = readOptions('CuckooFilter', options, OPTIONS);
+    positiveInteger('capacity', o.capacity);
+    const errorRate = o.errorRate === undefined ? 0.01 : rate('errorRate', o.errorRate);
+    const fingerprintBits = o.fingerprintBits === undefined ? 0 : oneOf('fingerprintBits', o.fingerprintBits, [8, 12, 16]);
+    const bucketSize = o.bucketSize === undefined ? 4 : oneOf('bucketSize', o.bucketSize, [1, 2, 4, 8]);
+    const maxIterations = o.maxIterations === undefined ? 500 : integerIn('maxIterations', o.maxIterations, 1, 65535);
+    const expansion = o.expansion === undefined ? 1 : integerIn('expansion', o.expansion, 0, 65536);
+    const seed = seedOption(o.seed);
+    super(makeCore('CuckooFilterCore', (core) => {
+      const status = core.init(o.capacity, errorRate, fingerprintBits, bucketSize, maxIterations, expansion, seed);
+      if (status !== 0) throw initError('CuckooFilter', status, o);
+    }));
+  }
+
+  /** Reads a CuckooFilter from serialize() bytes; another kind is INVALID_ARGUMENT. */
+  static deserialize(bytes) {
+    return Filter._deserializeAs(CuckooFilter, 'CuckooFilterCore', bytes);
+  }
+
+  /**
+   * Adds a key (duplicates allowed, like CF.ADD). false when the filter is full and may not grow;
+   * then nothing changed. One key fits at most 2·bucketSize times per sub-filter.
+   */
+  add(key) {
+    return super.add(key);
+  }
+
+  /** Adds the key unless it may already be present (like CF.ADDNX); false when not added. */
+  addUnique(key) {
+    const c = this._core;
+    const len = encodeKey(key);
+    return c.addUnique(keyPointer(), len);
+  }
+
+  /** Adds many keys; returns how many were added (the rest found the filter full). */
+  addAll(keys) {
+    const c = this._core;
+    let n = 0;
+    forEachChunk(keys, (data, offsets, count, out) => { n += c.addBatch(data, offsets, count, out); });
+    return n;
+  }
+
+  /**
+   * Removes one copy of a key you added; false when no matching fingerprint. Removing a key that
+   * was never added can remove another key's fingerprint (that key then reads as absent).
+   */
+  remove(key) {
+    const c = this._core;
+    const len = encodeKey(key);
+    return c.remove(keyPointer(), len);
+  }
+
+  /** Matching fingerprints in the key's buckets (like CF.COUNT): never less than the true count. */
+  count(key) {
+    const c = this._core;
+    const len = encodeKey(key);
+    return c.count(keyPointer(), len);
+  }
+
+  /** Occupied slots / all slots, across sub-filters. */
+  get loadFactor() {
+    return this._core.loadFactor();
+  }
+
+  info() {
+    const c = this._core;
+    return {
+      kind: 'cuckoo',
+      size: c.size(),
+      buckets: c.buckets(),
+      filters: c.filters(),
+      itemsInserted: c.itemsInserted(),
+      itemsDeleted: c.itemsDeleted(),
+      bucketSize: c.bucketSize(),
+      fingerprintBits: c.fingerprintBits(),
+      expansion: c.expansion(),
+      maxIterations: c.maxIterations(),
+      capacity: c.capacity(),
+      errorRate: c.errorRate(),
+      loadFactor: c.loadFactor(),
+      byteLength: c.byteLength(),
+      seed: c.seed() >>> 0,
+    };
+  }
+}

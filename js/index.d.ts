@@ -1,0 +1,746 @@
+// Type declarations for bloomcuckoo, written by hand. docs/API.md is the contract these follow.
+/// <reference lib="esnext.disposable" />
+
+/*
+ * Empty fallbacks so that these declarations compile in projects without the DOM lib or
+ * @types/node (an empty interface merges harmlessly into the real one where it exists).
+ */
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace WebAssembly {
+    // eslint-disable-next-line @typescript-eslint/no-empty-interface
+    interface Module {}
+  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-interface
+  interface URL {}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keys, kinds, errors
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A key. A `string` is hashed as its UTF-8 bytes (not Unicode-normalised: `'é'` and
+ * `'e\u0301'` are different keys; call `s.normalize('NFC')` first if that matters). A
+ * `Uint8Array`, any other `ArrayBufferView` or an `ArrayBuffer` is hashed as its bytes, so
+ * `'abc'` and `new TextEncoder().encode('abc')` are the same key. Any other value throws
+ * `TypeError`; nothing is ever converted with `String(x)`.
+ */
+export type Key = string | ArrayBufferView | ArrayBuffer;
+
+/**
+ * Many keys: an array or any iterable. Every key is validated before any is added, so a bad key
+ * throws `TypeError` with the filter unchanged.
+ */
+export type Keys = Iterable<Key>;
+
+/** Serialized filter bytes: an `ArrayBuffer` or any view of one (e.g. a Node `Buffer`). */
+export type FilterBytes = ArrayBuffer | ArrayBufferView;
+
+/** The kind of a filter, as stored in its serialized bytes and returned by {@link kindOf}. */
+export type FilterKind = 'bloom' | 'blocked' | 'counting' | 'scalable' | 'cuckoo' | 'fuse';
+
+/**
+ * The `code` of a {@link FilterError}:
+ * - `INVALID_ARGUMENT`: a bad option or argument; the message names it and its value (also:
+ *   `Class.deserialize` given bytes of another kind, `union` of filters of another shape).
+ * - `FULL`: the filter cannot take the key and may not grow (a `nonScaling` ScalableBloomFilter
+ *   at capacity). Note that `CuckooFilter.add` reports "full" as `false`, not as this error.
+ * - `OUT_OF_MEMORY`: wasm memory could not grow to the size needed; nothing was changed.
+ * - `CORRUPT_DATA`: serialized bytes are truncated, corrupt (checksum, lengths, counts) or not
+ *   a bloomcuckoo filter at all.
+ * - `UNSUPPORTED_VERSION`: the bytes use a newer format version (or a filter kind) that this
+ *   build cannot read.
+ * - `DISPOSED`: the filter was used after `free()`.
+ */
+export type FilterErrorCode =
+  | 'INVALID_ARGUMENT'
+  | 'FULL'
+  | 'OUT_OF_MEMORY'
+  | 'CORRUPT_DATA'
+  | 'UNSUPPORTED_VERSION'
+  | 'DISPOSED';
+
+/**
+ * Every failure of a filter operation. Expected outcomes are values, not errors: `has` returns a
+ * boolean, cuckoo `add`/`remove` return booleans. Wrong key types are `TypeError`, not this.
+ */
+export class FilterError extends Error {
+  /** Makes an error with a stable `code` (see {@link FilterErrorCode}) and a readable message. */
+  constructor(code: FilterErrorCode, message: string);
+  /** Always `'FilterError'`. */
+  name: 'FilterError';
+  /** What went wrong, stable across versions; see {@link FilterErrorCode}. */
+  code: FilterErrorCode;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading and utilities
+// ---------------------------------------------------------------------------------------------
+
+/** Options of {@link init}. */
+export interface InitOptions {
+  /**
+   * An already compiled module (from {@link getWasmModule} in another thread): nothing is
+   * fetched or read. The usual way to start the library in a Worker.
+   */
+  module?: WebAssembly.Module;
+  /**
+   * Where to load `bloomcuckoo.wasm` from, instead of next to the package's JS (resolved against
+   * the package's own URL).
+   */
+  url?: string | URL;
+}
+
+/**
+ * Loads and instantiates the wasm module. Call it once and await it before using any filter or
+ * hash; afterwards every constructor and method is synchronous. Every call returns the same
+ * cached promise; a failed load is not cached, so a later call tries again. Rejects with an
+ * `Error` (clear message) where WebAssembly is missing or the wasm cannot be loaded.
+ */
+export function init(options?: InitOptions): Promise<void>;
+
+/**
+ * The compiled `WebAssembly.Module` (after {@link init} resolved), to `postMessage` to a Worker,
+ * which then calls `init({ module })` without fetching anything. Throws `Error` before `init`.
+ */
+export function getWasmModule(): WebAssembly.Module;
+
+/** MurmurHash3, bit-exact with the SMHasher reference, computed by the same wasm as the filters. */
+export interface Murmur3 {
+  /**
+   * `MurmurHash3_x86_32(key, seed)` as an unsigned 32-bit number.
+   * @param seed an integer in [0, 2^32); default 0. Otherwise `RangeError`.
+   */
+  x86_32(key: Key, seed?: number): number;
+  /**
+   * `MurmurHash3_x64_128(key, seed)` as the 16 bytes the reference writes to its `out`
+   * (h1 then h2, each little-endian). A new array, owned by the caller.
+   * @param seed an integer in [0, 2^32); default 0. Otherwise `RangeError`.
+   */
+  x64_128(key: Key, seed?: number): Uint8Array;
+}
+
+/** MurmurHash3 utilities (frozen object). Needs {@link init}. */
+export const murmur3: Readonly<Murmur3>;
+
+/**
+ * Reads any filter's `serialize()` bytes back into a filter of the right class (see
+ * {@link FilterKind}). The bytes are copied; the caller keeps ownership of `bytes`, and the new
+ * filter owns wasm memory until `free()`.
+ * @throws FilterError `CORRUPT_DATA` for corrupt, truncated or foreign bytes,
+ *   `UNSUPPORTED_VERSION` for a newer format version or a kind this build lacks,
+ *   `OUT_OF_MEMORY` when wasm memory cannot hold it.
+ * @throws TypeError when `bytes` is not an `ArrayBuffer` or view.
+ */
+export function deserialize(bytes: FilterBytes): AnyFilter;
+
+/**
+ * Checks the frame of serialized bytes (magic, version, length, checksum) and returns the
+ * filter kind, without making a filter.
+ * @throws FilterError `CORRUPT_DATA` or `UNSUPPORTED_VERSION`, as {@link deserialize}.
+ */
+export function kindOf(bytes: FilterBytes): FilterKind;
+
+// ---------------------------------------------------------------------------------------------
+// What every filter has
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The members every filter class has. A type only (there is no `Filter` value to `instanceof`;
+ * use the classes). A filter owns memory inside the wasm module: call `free()` (or declare it
+ * with `using`) when done. A `FinalizationRegistry` frees forgotten filters as a safety net only.
+ * After `free()`, every member except `free()` and `freed` throws `FilterError` `DISPOSED`.
+ */
+export interface Filter extends Disposable {
+  /**
+   * `false`: the key is certainly absent (no false negatives, for keys added and not removed).
+   * `true`: the key may be present; false positives happen by design, at about the filter's
+   * error rate. A `true` is never proof of membership.
+   */
+  has(key: Key): boolean;
+  /**
+   * {@link Filter.has} for many keys: one byte per key, in order, `1` = maybe present, `0` =
+   * certainly absent. Keys cross into wasm in chunks of 16,384 (one call per chunk). The result
+   * is a new array owned by the caller.
+   */
+  hasAll(keys: Keys): Uint8Array;
+  /** The number of keys the filter holds; what counts is defined by each class. */
+  readonly size: number;
+  /** Bytes of filter storage in wasm memory (the table itself, not the serialized length). */
+  readonly byteLength: number;
+  /** The 32-bit hash seed (default 0x9747b28c); stored in the serialized bytes. */
+  readonly seed: number;
+  /** A new plain object describing the filter; always has `kind`. */
+  info(): FilterInfo;
+  /** Empties the filter, keeping its shape and options. */
+  clear(): void;
+  /**
+   * The filter's bytes (format: docs/FORMAT.md) as a new standalone `ArrayBuffer`, owned by the
+   * caller: storable, and transferable to a Worker with `postMessage(bytes, [bytes])`. The
+   * same filter gives the same bytes natively and in wasm.
+   */
+  serialize(): ArrayBuffer;
+  /**
+   * Releases the filter's wasm memory. Idempotent. Any later use throws `FilterError`
+   * `DISPOSED`.
+   */
+  free(): void;
+  /** `true` after `free()`. */
+  readonly freed: boolean;
+  /** Same as `free()`, so `using f = new BloomFilter(...)` frees it at the end of the block. */
+  [Symbol.dispose](): void;
+}
+
+/** The shared shape of `info()` results. */
+export interface FilterInfo {
+  /** The filter kind. */
+  kind: FilterKind;
+  /** Keys held (as `size`). */
+  size: number;
+  /** Bytes of storage (as `byteLength`). */
+  byteLength: number;
+  /** The hash seed (as `seed`). */
+  seed: number;
+}
+
+/**
+ * The members of every filter, declared once for the classes below. Not exported: there is no
+ * such value at runtime; use the {@link Filter} interface as a type.
+ */
+declare abstract class FilterBase implements Filter {
+  /** Filters are made by their class's constructor or static factory, never directly. */
+  protected constructor();
+  /** {@inheritDoc Filter.has} */
+  has(key: Key): boolean;
+  /** {@inheritDoc Filter.hasAll} */
+  hasAll(keys: Keys): Uint8Array;
+  /** {@inheritDoc Filter.size} */
+  get size(): number;
+  /** {@inheritDoc Filter.byteLength} */
+  get byteLength(): number;
+  /** {@inheritDoc Filter.seed} */
+  get seed(): number;
+  /** {@inheritDoc Filter.info} */
+  abstract info(): FilterInfo;
+  /** {@inheritDoc Filter.clear} */
+  clear(): void;
+  /** {@inheritDoc Filter.serialize} */
+  serialize(): ArrayBuffer;
+  /** {@inheritDoc Filter.free} */
+  free(): void;
+  /** {@inheritDoc Filter.freed} */
+  get freed(): boolean;
+  /** Same as `free()`, for `using`. */
+  [Symbol.dispose](): void;
+}
+
+/** Any filter class instance, as returned by {@link deserialize}. Narrow it with `instanceof`. */
+export type AnyFilter =
+  | BloomFilter
+  | BlockedBloomFilter
+  | CountingBloomFilter
+  | ScalableBloomFilter
+  | CuckooFilter
+  | BinaryFuseFilter;
+
+/** Option common to every filter. */
+export interface SeedOption {
+  /** The 32-bit hash seed, an integer in [0, 2^32); default 0x9747b28c. Stored in the bytes. */
+  seed?: number;
+}
+
+/** Sizing from the expected number of keys and the wanted false-positive rate. */
+export interface SizedOptions extends SeedOption {
+  /** Expected number of keys: a positive safe integer. */
+  capacity: number;
+  /** Wanted false-positive rate at `capacity` keys: strictly between 0 and 1 (e.g. 0.01). */
+  errorRate: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bloom family
+// ---------------------------------------------------------------------------------------------
+
+/** `new BloomFilter(...)` options: either sized from capacity and errorRate, or given directly. */
+export type BloomFilterOptions =
+  | (SizedOptions & { bits?: never; hashes?: never })
+  | (SeedOption & {
+      /** Number of bits m: a positive safe integer. */
+      bits: number;
+      /** Number of probes k: an integer from 1 to 64. */
+      hashes: number;
+      capacity?: never;
+      errorRate?: never;
+    });
+
+/** `BloomFilter.prototype.info()`. */
+export interface BloomFilterInfo extends FilterInfo {
+  kind: 'bloom';
+  /** Capacity it was sized for; 0 when made from `{ bits, hashes }`. */
+  capacity: number;
+  /** Error rate it was sized for; 0 when made from `{ bits, hashes }`. */
+  errorRate: number;
+  /** Bits m. */
+  bits: number;
+  /** Probes k. */
+  hashes: number;
+  /** Bits set to 1. */
+  setBits: number;
+  /** `setBits / bits`. */
+  fillRatio: number;
+  /** As `estimatedSize()`. */
+  estimatedSize: number;
+  /** As `estimatedErrorRate()`. */
+  estimatedErrorRate: number;
+}
+
+/** Members shared by the two plain Bloom filters. */
+export interface BloomLike extends Filter {
+  /**
+   * Adds a key. Returns `true` when a bit changed, i.e. the key was certainly new; `false` means
+   * it may have been present already. `size` counts every call.
+   */
+  add(key: Key): boolean;
+  /** Adds many keys (16,384 per wasm call). Returns how many `add` would have returned `true` for. */
+  addAll(keys: Keys): number;
+  /**
+   * Estimated number of distinct keys added, from the number of set bits (Swamidass–Baldi).
+   */
+  estimatedSize(): number;
+  /** The false-positive rate at the current fill (can exceed the configured `errorRate`). */
+  estimatedErrorRate(): number;
+  /**
+   * The bit indices `key` maps to, in probe order (a new array). For visualisation.
+   */
+  positions(key: Key): Float64Array;
+  /**
+   * A density map: the fraction of set bits in each of `cells` equal slices of the bit array
+   * (a new array of length `cells`; with `cells` ≥ the number of bits, each cell is one bit).
+   */
+  fillMap(cells: number): Float32Array;
+}
+
+/**
+ * The classic Bloom filter: m bits, k probes by double hashing of one MurmurHash3_x64_128.
+ * Sized by m = ⌈−n·ln p / ln²2⌉, k = round(m/n·ln 2) (k ≥ 1).
+ */
+export class BloomFilter extends FilterBase implements BloomLike {
+  /**
+   * Allocates the filter in wasm memory (owned by this object until `free()`).
+   * @throws FilterError `INVALID_ARGUMENT` (unknown option, both or neither sizing given, a value
+   *   out of range; the message names it), `OUT_OF_MEMORY`.
+   */
+  constructor(options: BloomFilterOptions);
+  /**
+   * Reads the bytes of `BloomFilter.prototype.serialize()`.
+   * @throws FilterError `INVALID_ARGUMENT` for bytes of another kind (use {@link deserialize}),
+   *   `CORRUPT_DATA`, `UNSUPPORTED_VERSION`, `OUT_OF_MEMORY`.
+   */
+  static deserialize(bytes: FilterBytes): BloomFilter;
+  /** {@inheritDoc BloomLike.add} */
+  add(key: Key): boolean;
+  /** {@inheritDoc BloomLike.addAll} */
+  addAll(keys: Keys): number;
+  /**
+   * ORs `other` into this filter in place (afterwards it answers `true` for every key either
+   * held). `other` is unchanged. Returns `this`.
+   * @throws FilterError `INVALID_ARGUMENT` unless `other` is a BloomFilter with the same bits,
+   *   hashes and seed.
+   */
+  union(other: BloomFilter): this;
+  /**
+   * ANDs `other` into this filter in place (keys in both stay; the false-positive rate is that
+   * of the fuller filter, not of a filter built from the intersection). Returns `this`.
+   * @throws FilterError `INVALID_ARGUMENT` unless same bits, hashes and seed.
+   */
+  intersect(other: BloomFilter): this;
+  /** {@inheritDoc BloomLike.estimatedSize} */
+  estimatedSize(): number;
+  /** {@inheritDoc BloomLike.estimatedErrorRate} */
+  estimatedErrorRate(): number;
+  /** {@inheritDoc BloomLike.positions} */
+  positions(key: Key): Float64Array;
+  /** {@inheritDoc BloomLike.fillMap} */
+  fillMap(cells: number): Float32Array;
+  /** {@inheritDoc Filter.info} */
+  info(): BloomFilterInfo;
+}
+
+/** `new BlockedBloomFilter(...)` options. */
+export type BlockedBloomFilterOptions =
+  | (SizedOptions & { blocks?: never })
+  | (SeedOption & {
+      /** Number of 256-bit blocks: an integer from 1 to 2^32 − 1. */
+      blocks: number;
+      capacity?: never;
+      errorRate?: never;
+    });
+
+/** `BlockedBloomFilter.prototype.info()`. */
+export interface BlockedBloomFilterInfo extends FilterInfo {
+  kind: 'blocked';
+  /** Capacity it was sized for; 0 when made from `{ blocks }`. */
+  capacity: number;
+  /** Error rate it was sized for; 0 when made from `{ blocks }`. */
+  errorRate: number;
+  /** 256-bit blocks. */
+  blocks: number;
+  /** `blocks × 256`. */
+  bits: number;
+  /** Bits set to 1. */
+  setBits: number;
+  /** `setBits / bits`. */
+  fillRatio: number;
+  /** As `estimatedSize()`. */
+  estimatedSize: number;
+  /** As `estimatedErrorRate()`. */
+  estimatedErrorRate: number;
+}
+
+/**
+ * Split-block Bloom filter (as in Parquet): each key sets 8 bits in one 256-bit block, so a
+ * lookup touches one cache line; fastest lookups, slightly more bits per key than
+ * {@link BloomFilter} for the same error rate.
+ */
+export class BlockedBloomFilter extends FilterBase implements BloomLike {
+  /**
+   * Allocates the filter in wasm memory (owned by this object until `free()`).
+   * @throws FilterError `INVALID_ARGUMENT`, `OUT_OF_MEMORY`.
+   */
+  constructor(options: BlockedBloomFilterOptions);
+  /**
+   * Reads the bytes of `BlockedBloomFilter.prototype.serialize()`.
+   * @throws FilterError `INVALID_ARGUMENT` (another kind), `CORRUPT_DATA`,
+   *   `UNSUPPORTED_VERSION`, `OUT_OF_MEMORY`.
+   */
+  static deserialize(bytes: FilterBytes): BlockedBloomFilter;
+  /** {@inheritDoc BloomLike.add} */
+  add(key: Key): boolean;
+  /** {@inheritDoc BloomLike.addAll} */
+  addAll(keys: Keys): number;
+  /**
+   * ORs `other` into this filter in place. Returns `this`.
+   * @throws FilterError `INVALID_ARGUMENT` unless `other` is a BlockedBloomFilter with the same
+   *   blocks and seed.
+   */
+  union(other: BlockedBloomFilter): this;
+  /**
+   * ANDs `other` into this filter in place. Returns `this`.
+   * @throws FilterError `INVALID_ARGUMENT` unless same blocks and seed.
+   */
+  intersect(other: BlockedBloomFilter): this;
+  /** {@inheritDoc BloomLike.estimatedSize} */
+  estimatedSize(): number;
+  /** {@inheritDoc BloomLike.estimatedErrorRate} */
+  estimatedErrorRate(): number;
+  /** {@inheritDoc BloomLike.positions} */
+  positions(key: Key): Float64Array;
+  /** {@inheritDoc BloomLike.fillMap} */
+  fillMap(cells: number): Float32Array;
+  /** {@inheritDoc Filter.info} */
+  info(): BlockedBloomFilterInfo;
+}
+
+/** `new CountingBloomFilter(...)` options. */
+export type CountingBloomFilterOptions =
+  | (SizedOptions & { counters?: never; hashes?: never })
+  | (SeedOption & {
+      /** Number of 4-bit counters: a positive safe integer. */
+      counters: number;
+      /** Number of probes k: an integer from 1 to 64. */
+      hashes: number;
+      capacity?: never;
+      errorRate?: never;
+    });
+
+/** `CountingBloomFilter.prototype.info()`. */
+export interface CountingBloomFilterInfo extends FilterInfo {
+  kind: 'counting';
+  /** Capacity it was sized for; 0 when made from `{ counters, hashes }`. */
+  capacity: number;
+  /** Error rate it was sized for; 0 when made from `{ counters, hashes }`. */
+  errorRate: number;
+  /** 4-bit counters. */
+  counters: number;
+  /** Probes k. */
+  hashes: number;
+}
+
+/**
+ * A Bloom filter of 4-bit saturating counters, so keys can be removed. A counter that reached 15
+ * is never decremented again (it stays "maybe present"), so removal never causes a false
+ * negative for another key — as long as only keys that were added are removed.
+ */
+export class CountingBloomFilter extends FilterBase {
+  /**
+   * Allocates the filter in wasm memory (owned by this object until `free()`).
+   * @throws FilterError `INVALID_ARGUMENT`, `OUT_OF_MEMORY`.
+   */
+  constructor(options: CountingBloomFilterOptions);
+  /**
+   * Reads the bytes of `CountingBloomFilter.prototype.serialize()`.
+   * @throws FilterError `INVALID_ARGUMENT` (another kind), `CORRUPT_DATA`,
+   *   `UNSUPPORTED_VERSION`, `OUT_OF_MEMORY`.
+   */
+  static deserialize(bytes: FilterBytes): CountingBloomFilter;
+  /** Adds a key (increments its counters). Returns `true` when the key was certainly new. */
+  add(key: Key): boolean;
+  /** Adds many keys (16,384 per wasm call). Returns how many `add` would have returned `true` for. */
+  addAll(keys: Keys): number;
+  /**
+   * Removes one occurrence of a key. Returns `false` when the key is certainly absent (nothing
+   * changes). Removing a key that was never added but is a false positive decrements other
+   * keys' counters and can make them read as absent: remove only what you added.
+   */
+  remove(key: Key): boolean;
+  /** The counter indices `key` maps to, in probe order (a new array). For visualisation. */
+  positions(key: Key): Float64Array;
+  /** The fraction of non-zero counters in each of `cells` equal slices (a new array). */
+  fillMap(cells: number): Float32Array;
+  /** Keys held: adds minus successful removes. */
+  get size(): number;
+  /** {@inheritDoc Filter.info} */
+  info(): CountingBloomFilterInfo;
+}
+
+/** `new ScalableBloomFilter(...)` options. */
+export interface ScalableBloomFilterOptions extends SizedOptions {
+  /**
+   * Capacity multiplier of each new layer: an integer ≥ 1 (RedisBloom `EXPANSION`). Default 2.
+   */
+  expansion?: number;
+  /**
+   * `true`: never add a layer; `add` throws `FilterError` `FULL` at capacity (RedisBloom
+   * `NONSCALING`). Default `false`.
+   */
+  nonScaling?: boolean;
+}
+
+/** One layer of a {@link ScalableBloomFilter}. */
+export interface ScalableBloomLayerInfo {
+  /** Keys this layer was sized for. */
+  capacity: number;
+  /** Error rate this layer was sized for (the first layer's × 0.5 per later layer). */
+  errorRate: number;
+  /** Keys added to this layer. */
+  size: number;
+  /** Bits of this layer. */
+  bits: number;
+  /** Probes of this layer. */
+  hashes: number;
+}
+
+/** `ScalableBloomFilter.prototype.info()`. */
+export interface ScalableBloomFilterInfo extends FilterInfo {
+  kind: 'scalable';
+  /** Capacity of the first layer. */
+  capacity: number;
+  /** Error rate of the first layer. */
+  errorRate: number;
+  /** Capacity multiplier per layer. */
+  expansion: number;
+  /** Whether it may add layers. */
+  nonScaling: boolean;
+  /** The layers, oldest first. */
+  layers: ScalableBloomLayerInfo[];
+}
+
+/**
+ * A Bloom filter that grows (RedisBloom BF semantics): when the newest layer holds its capacity,
+ * a new layer with capacity × `expansion` and error rate × 0.5 is added, so the total error rate
+ * stays below about 2 × `errorRate`. Old keys are never lost.
+ */
+export class ScalableBloomFilter extends FilterBase {
+  /**
+   * Allocates the first layer in wasm memory (owned by this object until `free()`).
+   * @throws FilterError `INVALID_ARGUMENT`, `OUT_OF_MEMORY`.
+   */
+  constructor(options: ScalableBloomFilterOptions);
+  /**
+   * Reads the bytes of `ScalableBloomFilter.prototype.serialize()`.
+   * @throws FilterError `INVALID_ARGUMENT` (another kind), `CORRUPT_DATA`,
+   *   `UNSUPPORTED_VERSION`, `OUT_OF_MEMORY`.
+   */
+  static deserialize(bytes: FilterBytes): ScalableBloomFilter;
+  /**
+   * Adds a key unless it may already be present. Returns `false` when it may be present (it is
+   * not added again, and `size` does not change), `true` when it was added.
+   * @throws FilterError `FULL` when `nonScaling` and at capacity; `OUT_OF_MEMORY` when a new
+   *   layer cannot be allocated.
+   */
+  add(key: Key): boolean;
+  /** Adds many keys. Returns how many were added (`add` returned `true`). Throws as `add`. */
+  addAll(keys: Keys): number;
+  /** A density map over all layers' bits (a new array of length `cells`). */
+  fillMap(cells: number): Float32Array;
+  /** Keys added (duplicates and false positives are not added again). */
+  get size(): number;
+  /** {@inheritDoc Filter.info} */
+  info(): ScalableBloomFilterInfo;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cuckoo
+// ---------------------------------------------------------------------------------------------
+
+/** `new CuckooFilter(...)` options (RedisBloom CF semantics). */
+export interface CuckooFilterOptions extends SeedOption {
+  /** Expected number of keys: a positive safe integer. */
+  capacity: number;
+  /**
+   * Wanted false-positive rate, strictly between 0 and 1; picks `fingerprintBits` when that is
+   * not given (ε ≈ 2·bucketSize / 2^fingerprintBits). Default 0.01.
+   */
+  errorRate?: number;
+  /** Fingerprint width: 8, 12 or 16 bits. Default: from `errorRate`. */
+  fingerprintBits?: 8 | 12 | 16;
+  /** Fingerprints per bucket (RedisBloom `BUCKETSIZE`). Default 4. */
+  bucketSize?: number;
+  /** Cuckoo kicks before an insert gives up (RedisBloom `MAXITERATIONS`). Default 500. */
+  maxIterations?: number;
+  /**
+   * Size multiplier of each new sub-filter when full (RedisBloom `EXPANSION`); 0 = never grow.
+   * At most 32 sub-filters. Default 1.
+   */
+  expansion?: number;
+}
+
+/** `CuckooFilter.prototype.info()`. */
+export interface CuckooFilterInfo extends FilterInfo {
+  kind: 'cuckoo';
+  /** Buckets of the first sub-filter (a power of two). */
+  buckets: number;
+  /** Number of sub-filters (1 to 32). */
+  filters: number;
+  /** Successful inserts so far. */
+  itemsInserted: number;
+  /** Successful removes so far. */
+  itemsDeleted: number;
+  /** Fingerprints per bucket. */
+  bucketSize: number;
+  /** Fingerprint width in bits. */
+  fingerprintBits: number;
+  /** Size multiplier per new sub-filter (0 = never grows). */
+  expansion: number;
+  /** Kicks before an insert gives up. */
+  maxIterations: number;
+  /** The capacity asked for. */
+  capacity: number;
+  /** The error rate asked for. */
+  errorRate: number;
+  /** Occupied slots / all slots. */
+  loadFactor: number;
+}
+
+/** Where a key lives in a {@link CuckooFilter} (`locate`). */
+export interface CuckooLocation {
+  /** The key's fingerprint (never 0; 0 marks an empty slot). */
+  fingerprint: number;
+  /** One pair of candidate bucket indices `[i1, i2]` per sub-filter. */
+  buckets: Array<[number, number]>;
+}
+
+/**
+ * A cuckoo filter: buckets of fingerprints, partial-key cuckoo hashing, removal, growth by
+ * sub-filters. Two weaknesses (from the literature; never a crash or corruption): one key can be
+ * stored at most 2·`bucketSize` times per sub-filter, and removing a key that was never added can
+ * remove another key's fingerprint (that key then reads as absent). Remove only what you added;
+ * use `addUnique` for sets.
+ */
+export class CuckooFilter extends FilterBase {
+  /**
+   * Allocates the first sub-filter in wasm memory (owned by this object until `free()`).
+   * @throws FilterError `INVALID_ARGUMENT`, `OUT_OF_MEMORY`.
+   */
+  constructor(options: CuckooFilterOptions);
+  /**
+   * Reads the bytes of `CuckooFilter.prototype.serialize()`.
+   * @throws FilterError `INVALID_ARGUMENT` (another kind), `CORRUPT_DATA`,
+   *   `UNSUPPORTED_VERSION`, `OUT_OF_MEMORY`.
+   */
+  static deserialize(bytes: FilterBytes): CuckooFilter;
+  /**
+   * Inserts the key's fingerprint (even when an equal one is stored: a multiset). Returns `false`
+   * when the filter is full and may not grow; then nothing changed and no stored key is lost.
+   */
+  add(key: Key): boolean;
+  /**
+   * Inserts the key only if it is not maybe-present (RedisBloom `CF.ADDNX`). Returns `false`
+   * when it may be present already (or when full, as `add`).
+   */
+  addUnique(key: Key): boolean;
+  /** `add` for many keys (16,384 per wasm call). Returns how many were inserted. */
+  addAll(keys: Keys): number;
+  /**
+   * Removes one matching fingerprint. Returns `false` when none matches (nothing changes).
+   * Remove only keys you added: see the class notes.
+   */
+  remove(key: Key): boolean;
+  /** Number of stored fingerprints matching the key: at least the true count, maybe more. */
+  count(key: Key): number;
+  /** Occupied slots / all slots, over all sub-filters. */
+  get loadFactor(): number;
+  /** Stored fingerprints: inserts minus removes. */
+  get size(): number;
+  /** The key's fingerprint and candidate buckets, for visualisation (a new object). */
+  locate(key: Key): CuckooLocation;
+  /** The fraction of occupied slots in each of `cells` equal slices (a new array). */
+  fillMap(cells: number): Float32Array;
+  /** {@inheritDoc Filter.info} */
+  info(): CuckooFilterInfo;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Binary fuse
+// ---------------------------------------------------------------------------------------------
+
+/** `BinaryFuseFilter.build(keys, options)` options. */
+export interface BinaryFuseFilterOptions extends SeedOption {
+  /**
+   * Fingerprint width: 8 (false-positive rate ≈ 1/256, ~9 bits/key) or 16 (≈ 1/65536,
+   * ~18 bits/key). Default 8.
+   */
+  fingerprintBits?: 8 | 16;
+}
+
+/** `BinaryFuseFilter.prototype.info()`. */
+export interface BinaryFuseFilterInfo extends FilterInfo {
+  kind: 'fuse';
+  /** Fingerprint width in bits. */
+  fingerprintBits: number;
+  /** Fingerprints per segment. */
+  segmentLength: number;
+  /** Number of segments. */
+  segmentCount: number;
+  /** Fingerprints in the table. */
+  arrayLength: number;
+}
+
+/**
+ * A static 3-wise binary fuse filter: built once from every key, then read-only. The smallest
+ * and among the fastest filters. There is no `add` or `remove`; `clear()` leaves it empty.
+ */
+export class BinaryFuseFilter extends FilterBase {
+  /** Use {@link BinaryFuseFilter.build}. */
+  private constructor();
+  /**
+   * Builds the filter from all keys at once (duplicates are fine and removed). All keys are
+   * held while building; the filter owns wasm memory until `free()`.
+   * @throws FilterError `INVALID_ARGUMENT` (bad option), `OUT_OF_MEMORY`.
+   * @throws TypeError for a key of the wrong type (nothing is built).
+   */
+  static build(keys: Keys, options?: BinaryFuseFilterOptions): BinaryFuseFilter;
+  /**
+   * Reads the bytes of `BinaryFuseFilter.prototype.serialize()`.
+   * @throws FilterError `INVALID_ARGUMENT` (another kind), `CORRUPT_DATA`,
+   *   `UNSUPPORTED_VERSION`, `OUT_OF_MEMORY`.
+   */
+  static deserialize(bytes: FilterBytes): BinaryFuseFilter;
+  /** Distinct keys it was built from. */
+  get size(): number;
+  /** {@inheritDoc Filter.info} */
+  info(): BinaryFuseFilterInfo;
+}
+
+export {};
