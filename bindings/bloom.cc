@@ -5,6 +5,7 @@
 #include "bloomcuckoo/blocked_bloom_filter.h"
 #include "bloomcuckoo/bloom_filter.h"
 #include "bloomcuckoo/counting_bloom_filter.h"
+#include "bloomcuckoo/scalable_bloom_filter.h"
 
 namespace bloomcuckoo {
 namespace bindings {
@@ -97,6 +98,53 @@ double CountingSaturated(const CountingBloomFilter& f) {
 }
 double CountingCapacity(const CountingBloomFilter& f) { return static_cast<double>(f.capacity()); }
 
+int ScalableInit(ScalableBloomFilter& f, double capacity, double error_rate, uint32_t expansion,
+                 bool non_scaling, uint32_t seed) {
+  ScalableBloomOptions o;
+  o.capacity = static_cast<uint64_t>(capacity);
+  o.error_rate = error_rate;
+  o.expansion = expansion;
+  o.non_scaling = non_scaling;
+  o.seed = seed;
+  return Report(f.Init(o));
+}
+// 1 added, 0 may already be present, or minus the status code.
+int ScalableAdd(ScalableBloomFilter& f, uintptr_t key, uint32_t len) {
+  bool added = false;
+  const Status s = f.Add(HashAt(key, len, f.seed()), &added);
+  return s.ok() ? (added ? 1 : 0) : -Report(s);
+}
+// Writes [added, processed] as u32 at `out`; returns the status code.
+int ScalableAddBatch(ScalableBloomFilter& f, uintptr_t data, uintptr_t offsets, uint32_t count,
+                     uintptr_t out) {
+  size_t added = 0, processed = 0;
+  const int code = Report(f.AddBatch(Batch(data, offsets, count), &added, &processed));
+  Ptr<uint32_t>(out)[0] = static_cast<uint32_t>(added);
+  Ptr<uint32_t>(out)[1] = static_cast<uint32_t>(processed);
+  return code;
+}
+double ScalableCapacity(const ScalableBloomFilter& f) { return static_cast<double>(f.capacity()); }
+uint32_t ScalableLayers(const ScalableBloomFilter& f) { return static_cast<uint32_t>(f.num_layers()); }
+double LayerCapacity(const ScalableBloomFilter& f, uint32_t i) {
+  uint64_t capacity = 0;
+  double error_rate = 0;
+  return f.LayerParameters(i, &capacity, &error_rate) ? static_cast<double>(capacity) : 0;
+}
+double LayerErrorRate(const ScalableBloomFilter& f, uint32_t i) {
+  uint64_t capacity = 0;
+  double error_rate = 0;
+  return f.LayerParameters(i, &capacity, &error_rate) ? error_rate : 0;
+}
+double LayerSize(const ScalableBloomFilter& f, uint32_t i) {
+  return i < f.num_layers() ? static_cast<double>(f.layer(i).size()) : 0;
+}
+double LayerBits(const ScalableBloomFilter& f, uint32_t i) {
+  return i < f.num_layers() ? static_cast<double>(f.layer(i).bits()) : 0;
+}
+uint32_t LayerHashes(const ScalableBloomFilter& f, uint32_t i) {
+  return i < f.num_layers() ? f.layer(i).hashes() : 0;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(bloomcuckoo_bloom) {
@@ -122,6 +170,22 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_bloom) {
       .function("saturatedCounters", &CountingSaturated)
       .function("capacity", &CountingCapacity)
       .function("errorRate", &CountingBloomFilter::error_rate);
+  BindFilter<ScalableBloomFilter>("ScalableBloomFilterCore")
+      .function("init", &ScalableInit)
+      .function("add", &ScalableAdd)
+      .function("addBatch", &ScalableAddBatch)
+      .function("estimatedSize", &ScalableBloomFilter::EstimatedSize)
+      .function("estimatedErrorRate", &ScalableBloomFilter::EstimatedErrorRate)
+      .function("capacity", &ScalableCapacity)
+      .function("errorRate", &ScalableBloomFilter::error_rate)
+      .function("expansion", &ScalableBloomFilter::expansion)
+      .function("nonScaling", &ScalableBloomFilter::non_scaling)
+      .function("layers", &ScalableLayers)
+      .function("layerCapacity", &LayerCapacity)
+      .function("layerErrorRate", &LayerErrorRate)
+      .function("layerSize", &LayerSize)
+      .function("layerBits", &LayerBits)
+      .function("layerHashes", &LayerHashes);
 }
 
 }  // namespace bindings

@@ -5,6 +5,7 @@ import { withBytesInWasm } from './filter.js';
 import { BloomFilter } from './bloom.js';
 import { BlockedBloomFilter } from './blocked-bloom.js';
 import { CountingBloomFilter } from './counting-bloom.js';
+import { ScalableBloomFilter } from './scalable-bloom.js';
 import { CuckooFilter } from './cuckoo.js';
 
 /** Filter classes by the kind byte of the format (docs/FORMAT.md). */
@@ -12,6 +13,7 @@ const CLASSES = {
   1: BloomFilter,
   2: BlockedBloomFilter,
   3: CountingBloomFilter,
+  4: ScalableBloomFilter,
   5: CuckooFilter,
 };
 

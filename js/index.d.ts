@@ -465,6 +465,16 @@ export interface CountingBloomFilterInfo extends FilterInfo {
   counters: number;
   /** Probes k. */
   hashes: number;
+  /** Counters that are not 0. */
+  nonzeroCounters: number;
+  /** Counters stuck at 15 (never decremented again). */
+  saturatedCounters: number;
+  /** `nonzeroCounters / counters`. */
+  fillRatio: number;
+  /** As `estimatedSize()`. */
+  estimatedSize: number;
+  /** As `estimatedErrorRate()`. */
+  estimatedErrorRate: number;
 }
 
 /**
@@ -494,6 +504,17 @@ export class CountingBloomFilter extends FilterBase {
    * keys' counters and can make them read as absent: remove only what you added.
    */
   remove(key: Key): boolean;
+  /** `remove` for many keys (16,384 per wasm call). Returns how many were removed. */
+  removeAll(keys: Keys): number;
+  /**
+   * The smallest of the key's counters: an upper bound of how often it was added (0 = certainly
+   * absent; saturates at 15).
+   */
+  count(key: Key): number;
+  /** Estimated number of distinct keys, from the non-zero counters. */
+  estimatedSize(): number;
+  /** The false-positive rate at the current fill. */
+  estimatedErrorRate(): number;
   /** The counter indices `key` maps to, in probe order (a new array). For visualisation. */
   positions(key: Key): Float64Array;
   /** The fraction of non-zero counters in each of `cells` equal slices (a new array). */

@@ -5,5 +5,6 @@ export { murmur3 } from './murmur3.js';
 export { BloomFilter } from './bloom.js';
 export { BlockedBloomFilter } from './blocked-bloom.js';
 export { CountingBloomFilter } from './counting-bloom.js';
+export { ScalableBloomFilter } from './scalable-bloom.js';
 export { CuckooFilter } from './cuckoo.js';
 export { deserialize, kindOf } from './deserialize.js';

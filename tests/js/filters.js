@@ -3,7 +3,7 @@
 //   expectedFpr(filter, errorRate, n)      → the false-positive rate it promises with n keys
 //   maxBitsPerKey(errorRate)               → bound checked at n >= 10^4
 // Later filter classes join by adding an entry here.
-import { BlockedBloomFilter, BloomFilter, CountingBloomFilter, CuckooFilter } from '../../js/index.js';
+import { BlockedBloomFilter, BloomFilter, CountingBloomFilter, CuckooFilter, ScalableBloomFilter } from '../../js/index.js';
 
 function bloomFpr(bits, hashes, n) {
   return (1 - Math.exp((-hashes * n) / bits)) ** hashes;
@@ -45,6 +45,19 @@ export const FILTERS = [
     expectedFpr: (f, _p, n) => { const i = f.info(); return bloomFpr(i.counters, i.hashes, n); },
     // 4 bits per counter, sized like BloomFilter
     maxBitsPerKey: (p) => 4 * (-Math.log(p) / Math.LN2 ** 2) + 0.05,
+  },
+  {
+    name: 'ScalableBloomFilter',
+    Cls: ScalableBloomFilter,
+    create(keys, capacity, errorRate, seed) {
+      const f = new ScalableBloomFilter({ capacity, errorRate, seed });
+      f.addAll(keys);
+      return f;
+    },
+    // 1 − Π(1 − p_i) over the layers' actual fill
+    expectedFpr: (f) => 1 - f.info().layers.reduce((pass, l) => pass * (1 - bloomFpr(l.bits, l.hashes, l.size)), 1),
+    // layer 0 is sized at errorRate/2 so that all layers together stay under errorRate
+    maxBitsPerKey: (p) => -Math.log(p / 2) / Math.LN2 ** 2 + 0.01,
   },
   {
     name: 'CuckooFilter',
