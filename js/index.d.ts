@@ -563,6 +563,10 @@ export interface ScalableBloomFilterInfo extends FilterInfo {
   expansion: number;
   /** Whether it may add layers. */
   nonScaling: boolean;
+  /** As `estimatedSize()`. */
+  estimatedSize: number;
+  /** As `estimatedErrorRate()`. */
+  estimatedErrorRate: number;
   /** The layers, oldest first. */
   layers: ScalableBloomLayerInfo[];
 }
@@ -593,6 +597,12 @@ export class ScalableBloomFilter extends FilterBase {
   add(key: Key): boolean;
   /** Adds many keys. Returns how many were added (`add` returned `true`). Throws as `add`. */
   addAll(keys: Keys): number;
+  /** Estimated number of distinct keys, summed over the layers' fill. */
+  estimatedSize(): number;
+  /**
+   * The false-positive rate at the current fill: 1 − Π(1 − layer rate) over the layers.
+   */
+  estimatedErrorRate(): number;
   /** A density map over all layers' bits (a new array of length `cells`). */
   fillMap(cells: number): Float32Array;
   /** Keys added (duplicates and false positives are not added again). */
