@@ -334,8 +334,9 @@ Status BuildCore(internal::Buffer<uint64_t>& keys, size_t n, uint32_t fingerprin
       }
     }
     if (attempt >= BinaryFuseFilter::kMaxAttempts) {
+      static_assert(BinaryFuseFilter::kMaxAttempts == 100, "keep the message in sync");
       return Status(StatusCode::kInvalidArgument,
-                    "binary fuse filter construction failed with every construction seed");
+                    "binary fuse filter construction failed with all 100 construction seeds");
     }
   }
 }

@@ -78,7 +78,9 @@ class BinaryFuseFilter {
   // Number of distinct key hashes the filter was built from.
   uint64_t size() const { return size_; }
   // Bytes of the fingerprint array.
-  size_t byte_length() const { return static_cast<size_t>(array_length_) * (fingerprint_bits_ / 8); }
+  size_t byte_length() const {
+    return static_cast<size_t>(array_length_) * (fingerprint_bits_ / 8);
+  }
   // The key hashing seed (stored in the frame).
   uint32_t seed() const { return seed_; }
   uint32_t fingerprint_bits() const { return fingerprint_bits_; }
