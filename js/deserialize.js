@@ -7,6 +7,7 @@ import { BlockedBloomFilter } from './blocked-bloom.js';
 import { CountingBloomFilter } from './counting-bloom.js';
 import { ScalableBloomFilter } from './scalable-bloom.js';
 import { CuckooFilter } from './cuckoo.js';
+import { BinaryFuseFilter } from './binary-fuse.js';
 
 /** Filter classes by the kind byte of the format (docs/FORMAT.md). */
 const CLASSES = {
@@ -15,6 +16,7 @@ const CLASSES = {
   3: CountingBloomFilter,
   4: ScalableBloomFilter,
   5: CuckooFilter,
+  6: BinaryFuseFilter,
 };
 
 /** The kind names of the format, by kind byte. */

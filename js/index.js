@@ -7,4 +7,5 @@ export { BlockedBloomFilter } from './blocked-bloom.js';
 export { CountingBloomFilter } from './counting-bloom.js';
 export { ScalableBloomFilter } from './scalable-bloom.js';
 export { CuckooFilter } from './cuckoo.js';
+export { BinaryFuseFilter } from './binary-fuse.js';
 export { deserialize, kindOf } from './deserialize.js';

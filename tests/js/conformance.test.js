@@ -25,7 +25,7 @@ describe.each(FILTERS)('$name', (F) => {
       const bitsPerKey = (8 * f.byteLength) / n;
       console.log(`${F.name} n=${n} p=${p}: expected FPR ${expected.toExponential(3)}, measured ${measured.toExponential(3)}, ${bitsPerKey.toFixed(2)} bits/key`);
       expect(measured).toBeLessThanOrEqual(upperBound(expected, probes));
-      expect(bitsPerKey).toBeLessThanOrEqual(F.maxBitsPerKey(p));
+      expect(bitsPerKey).toBeLessThanOrEqual(F.maxBitsPerKey(p, n));
     } finally {
       f.free();
     }

@@ -1,0 +1,46 @@
+// Embind adapters for the binary fuse filter. Thin: argument conversion and Status → int only.
+// JS hashes keys chunk by chunk into one array of 64-bit key hashes (HashKeysForFuse), then
+// builds once from it, so the keys themselves never have to be in wasm memory all at once.
+#include <emscripten/bind.h>
+
+#include "binding_util.h"
+#include "bloomcuckoo/binary_fuse_filter.h"
+
+namespace bloomcuckoo {
+namespace bindings {
+namespace {
+
+// Writes the 64-bit key hash BinaryFuseFilter::Build uses (HashKey(...).h1) of each key to out[i].
+void HashKeysForFuse(uintptr_t data, uintptr_t offsets, uint32_t count, uint32_t seed,
+                     uintptr_t out) {
+  uint64_t* hashes = Ptr<uint64_t>(out);
+  ForEachHash(Batch(data, offsets, count), seed, [&](size_t i, Hash128 h) { hashes[i] = h.h1; });
+}
+int FuseBuild(BinaryFuseFilter& f, uintptr_t hashes, uint32_t n, uint32_t fingerprint_bits,
+              uint32_t seed) {
+  BinaryFuseOptions o;
+  o.fingerprint_bits = fingerprint_bits;
+  o.seed = seed;
+  return Report(f.BuildFromHashes(Ptr<const uint64_t>(hashes), n, o));
+}
+double FusePeakBuildBytes(double n) {
+  return static_cast<double>(BinaryFuseFilter::PeakBuildBytes(static_cast<uint64_t>(n)));
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(bloomcuckoo_fuse) {
+  emscripten::function("hashKeysForFuse", &HashKeysForFuse);
+  emscripten::function("fusePeakBuildBytes", &FusePeakBuildBytes);
+  BindFilter<BinaryFuseFilter>("BinaryFuseFilterCore")
+      .function("buildFromHashes", &FuseBuild)
+      .function("fingerprintBits", &BinaryFuseFilter::fingerprint_bits)
+      .function("segmentLength", &BinaryFuseFilter::segment_length)
+      .function("segmentCount", &BinaryFuseFilter::segment_count)
+      .function("arrayLength", &BinaryFuseFilter::array_length)
+      .function("bitsPerKey", &BinaryFuseFilter::bits_per_key)
+      .function("expectedFpr", &BinaryFuseFilter::expected_fpr);
+}
+
+}  // namespace bindings
+}  // namespace bloomcuckoo

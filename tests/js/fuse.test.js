@@ -1,0 +1,60 @@
+import { init, BinaryFuseFilter, FilterError, deserialize } from '../../js/index.js';
+
+beforeAll(() => init());
+const keysOf = (prefix, n) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+
+test('sizes 0, 1, 2, 3, 100 and every n from 11,400 to 11,600 build, with no false negatives', () => {
+  const all = keysOf('f', 11600);
+  for (const n of [0, 1, 2, 3, 100]) {
+    const f = BinaryFuseFilter.build(all.slice(0, n));
+    expect(f.size).toBe(n);
+    expect(f.hasAll(all.slice(0, n)).every((v) => v === 1)).toBe(true);
+    f.free();
+  }
+  for (let n = 11400; n <= 11600; n++) {
+    const f = BinaryFuseFilter.build(all.slice(0, n), { fingerprintBits: n % 2 ? 8 : 16 });
+    expect([n, f.hasAll(all.slice(0, n)).indexOf(0)]).toEqual([n, -1]);
+    f.free();
+  }
+});
+
+test('duplicates: size counts distinct keys; all-duplicates input', () => {
+  const f = BinaryFuseFilter.build(new Array(1000).fill('same'));
+  expect(f.size).toBe(1);
+  expect(f.has('same')).toBe(true);
+  f.free();
+  const g = BinaryFuseFilter.build(['a', 'b', 'a', new TextEncoder().encode('b'), 'c']);
+  expect(g.size).toBe(3);
+  g.free();
+});
+
+test('deterministic for a seed: same bytes whatever the key order; any iterable works', () => {
+  const keys = keysOf('d', 5000);
+  const a = BinaryFuseFilter.build(keys, { seed: 5 });
+  const b = BinaryFuseFilter.build(new Set([...keys].reverse()), { seed: 5 });
+  expect(new Uint8Array(a.serialize())).toEqual(new Uint8Array(b.serialize()));
+  const c = deserialize(a.serialize());
+  expect(c).toBeInstanceOf(BinaryFuseFilter);
+  expect(c.info()).toEqual(a.info());
+  for (const x of [a, b, c]) x.free();
+});
+
+test('bits/key at 10^6: <= 9.1 (8-bit) and <= 18.2 (16-bit)', () => {
+  const keys = keysOf('m', 1e6);
+  for (const [bits, bound] of [[8, 9.1], [16, 18.2]]) {
+    const f = BinaryFuseFilter.build(keys, { fingerprintBits: bits });
+    expect((8 * f.byteLength) / 1e6).toBeLessThanOrEqual(bound);
+    expect(f.info().bitsPerKey).toBeLessThanOrEqual(bound);
+    f.free();
+  }
+});
+
+test('bad options and static use', () => {
+  let e;
+  try { BinaryFuseFilter.build(['a'], { fingerprintBits: 12 }); } catch (err) { e = err; }
+  expect(e).toBeInstanceOf(FilterError);
+  expect(e.message).toMatch(/fingerprintBits must be 8 or 16, got 12/);
+  expect(() => new BinaryFuseFilter()).toThrow(/build/);
+  expect(() => BinaryFuseFilter.build(['a', 5])).toThrow(TypeError);
+  expect(BinaryFuseFilter.peakBuildBytes(1e6)).toBeGreaterThan(0);
+});
