@@ -18,6 +18,7 @@ namespace internal {
 // slot), kept out of the public header.
 struct CuckooStorage {
   CuckooTable tables[CuckooFilter::kMaxFilters];
+  uint64_t items[CuckooFilter::kMaxFilters] = {};  // fingerprints stored in each sub-filter
   Buffer<uint64_t> chain;
 };
 
@@ -211,6 +212,7 @@ bool CuckooFilter::Add(Hash128 h) {
     const uint64_t mask = t.mask();
     const uint64_t i1 = h.h1 & mask;
     if (t.InsertIntoBucket(i1, lk.fp) || t.InsertIntoBucket(i1 ^ (lk.offset & mask), lk.fp)) {
+      ++storage_->items[k];
       ++items_inserted_;
       return true;
     }
@@ -219,6 +221,7 @@ bool CuckooFilter::Add(Hash128 h) {
   const uint64_t mask = storage_->tables[newest].mask();
   const uint64_t i1 = h.h1 & mask;
   if (KickInsert(newest, i1, i1 ^ (lk.offset & mask), lk.fp, h) || Grow(lk, h)) {
+    ++storage_->items[num_filters_ - 1];  // the newest (possibly just added) sub-filter
     ++items_inserted_;
     return true;
   }
@@ -291,6 +294,7 @@ bool CuckooFilter::Remove(Hash128 h) {
     const uint64_t mask = t.mask();
     const uint64_t i1 = h.h1 & mask;
     if (t.DeleteFromBucket(i1, lk.fp) || t.DeleteFromBucket(i1 ^ (lk.offset & mask), lk.fp)) {
+      --storage_->items[k];
       ++items_deleted_;
       return true;
     }
@@ -316,6 +320,7 @@ void CuckooFilter::Clear() {
   if (num_filters_ == 0) return;
   for (uint32_t k = 1; k < num_filters_; ++k) storage_->tables[k].Reset();
   storage_->tables[0].Clear();
+  for (uint64_t& n : storage_->items) n = 0;
   num_filters_ = 1;
   items_inserted_ = 0;
   items_deleted_ = 0;
@@ -341,6 +346,25 @@ uint64_t CuckooFilter::buckets() const {
 
 uint64_t CuckooFilter::sub_filter_buckets(uint32_t i) const {
   return i < num_filters_ ? storage_->tables[i].num_buckets() : 0;
+}
+
+uint64_t CuckooFilter::sub_filter_items(uint32_t i) const {
+  return i < num_filters_ ? storage_->items[i] : 0;
+}
+
+double CuckooFilter::EstimatedFpr() const {
+  if (num_filters_ == 0) return 0;
+  // A probe checks 2b slots per sub-filter; each holds the probe's fingerprint with probability
+  // (its load) / (2^f - 1). The chance of no match anywhere is the product over sub-filters.
+  const double q = 1.0 / (std::ldexp(1.0, static_cast<int>(fingerprint_bits_)) - 1);
+  double log_none = 0;
+  for (uint32_t k = 0; k < num_filters_; ++k) {
+    const internal::CuckooTable& t = storage_->tables[k];
+    const double slots = static_cast<double>(t.num_buckets()) * bucket_size_;
+    const double load = static_cast<double>(storage_->items[k]) / slots;
+    log_none += 2.0 * bucket_size_ * load * std::log1p(-q);
+  }
+  return -std::expm1(log_none);
 }
 
 uint64_t CuckooFilter::BodySize() const {
@@ -444,7 +468,8 @@ Status CuckooFilter::Deserialize(const uint8_t* data, size_t size) {
     if (!t.PaddingIsZero()) {
       return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: nonzero padding bits");
     }
-    occupied += t.CountOccupied();
+    tmp.storage_->items[k] = t.CountOccupied();
+    occupied += tmp.storage_->items[k];
     tmp.num_filters_ = k + 1;
   }
   if (!r.AtEnd()) return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: trailing bytes");

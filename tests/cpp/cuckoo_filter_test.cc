@@ -769,20 +769,15 @@ struct CuckooAdapter {
     }
     return Status::Ok();
   }
-  // Sum over sub-filters of 1 - (1 - 1/(2^f - 1))^(2 * b * load): each of the 2b slots a probe
-  // checks per sub-filter holds a matching fingerprint with probability load / (2^f - 1).
-  static double ExpectedFpr(const Filter& f, double, uint64_t) {
-    double p = 0;
-    const double q = 1.0 / (std::ldexp(1.0, f.fingerprint_bits()) - 1);
-    const double slots = 2.0 * f.bucket_size() * f.LoadFactor();
-    for (uint32_t i = 0; i < f.filters(); ++i) p += 1 - std::pow(1 - q, slots);
-    return p;
-  }
-  // Default options (b = 4, target load 0.94): f bits per slot, at most 2x slack from rounding
-  // the bucket count up to a power of two, so bits/key <= 2 * f / 0.94.
+  // 1 - prod over sub-filters of (1 - 1/(2^f - 1))^(2 * b * load): each of the 2b slots a
+  // probe checks per sub-filter holds its fingerprint with probability load / (2^f - 1).
+  static double ExpectedFpr(const Filter& f, double, uint64_t) { return f.EstimatedFpr(); }
+  // Default options (b = 4; target load 0.95 from 2^11 buckets on, i.e. for n >= 10^4):
+  // f bits per slot, less than 2x slack from rounding the bucket count up to a power of two,
+  // so bits/key < 2 * f / 0.95.
   static double MaxBitsPerKey(double error_rate) {
     const double f = 8.0 / 256 <= error_rate ? 8 : 8.0 / 4096 <= error_rate ? 12 : 16;
-    return 2 * f / 0.94;
+    return 2 * f / 0.95;
   }
 };
 

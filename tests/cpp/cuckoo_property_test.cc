@@ -166,6 +166,18 @@ void RunSequence(uint64_t seed, Stats* stats) {
   if (have_copy) {
     ASSERT_EQ(Bytes(copy), Bytes(f));
   }
+  // Per-sub-filter counts tracked by Add/Remove agree with a fresh scan (Deserialize counts).
+  {
+    const std::vector<uint8_t> b = Bytes(f);
+    CuckooFilter scanned;
+    ASSERT_TRUE(scanned.Deserialize(b.data(), b.size()).ok());
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < f.filters(); ++i) {
+      ASSERT_EQ(scanned.sub_filter_items(i), f.sub_filter_items(i)) << i;
+      sum += f.sub_filter_items(i);
+    }
+    ASSERT_EQ(sum, f.size());
+  }
   // Removing everything the oracle holds empties the filter.
   for (uint32_t i = 0; i < kKeySpace; ++i) {
     while (oracle[i] > 0) {

@@ -134,6 +134,11 @@ class CuckooFilter {
   uint64_t buckets() const;
   // Buckets of sub-filter i (0 if i >= filters()).
   uint64_t sub_filter_buckets(uint32_t i) const;
+  // Fingerprints stored in sub-filter i (0 if i >= filters()).
+  uint64_t sub_filter_items(uint32_t i) const;
+  // The false-positive rate expected at the current fill: 1 - prod over sub-filters k of
+  // (1 - 1/(2^f - 1))^(2 * b * load_k). At most about 2 * b * load / 2^f per sub-filter.
+  double EstimatedFpr() const;
   // Number of sub-filters (0 when un-initialised).
   uint32_t filters() const { return num_filters_; }
   uint64_t items_inserted() const { return items_inserted_; }
