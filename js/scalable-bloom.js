@@ -14,7 +14,8 @@ function fullError(context) {
 export class ScalableBloomFilter extends Filter {
   /**
    * @param options { capacity, errorRate, expansion = 2, nonScaling = false, seed }: layer i holds
-   *   capacity·expansion^i keys at errorRate·0.5^i.
+   *   capacity·expansion^i keys; layers tighten their error rate by 0.5 each (layer i at
+   *   errorRate·0.5^(i+1), as RedisBloom does), so the whole filter stays near errorRate.
    */
   constructor(options) {
     const o = readOptions('ScalableBloomFilter', options, OPTIONS);

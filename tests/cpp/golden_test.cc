@@ -1,0 +1,139 @@
+// Golden files (tests/fixtures/golden/MANIFEST.txt): the native build rebuilds every recipe to
+// exactly the committed bytes (written by the wasm build) and reads every file back.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bloomcuckoo/binary_fuse_filter.h"
+#include "bloomcuckoo/blocked_bloom_filter.h"
+#include "bloomcuckoo/bloom_filter.h"
+#include "bloomcuckoo/counting_bloom_filter.h"
+#include "bloomcuckoo/cuckoo_filter.h"
+#include "bloomcuckoo/scalable_bloom_filter.h"
+#include "conformance.h"
+
+namespace bloomcuckoo {
+namespace {
+
+struct Recipe {
+  std::string file, kind;
+  std::map<std::string, double> opt;
+  uint64_t n = 0, remove = 0;
+  double Get(const std::string& k, double fallback = 0) const {
+    auto it = opt.find(k);
+    return it == opt.end() ? fallback : it->second;
+  }
+};
+
+std::vector<Recipe> Recipes() {
+  std::ifstream in(BLOOMCUCKOO_FIXTURES_DIR "/golden/MANIFEST.txt");
+  std::vector<Recipe> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    Recipe r;
+    fields >> r.file >> r.kind;
+    std::string f;
+    while (fields >> f) {
+      const size_t eq = f.find('=');
+      const std::string k = f.substr(0, eq);
+      const double v = std::stod(f.substr(eq + 1));
+      if (k == "n") r.n = static_cast<uint64_t>(v);
+      else if (k == "remove") r.remove = static_cast<uint64_t>(v);
+      else r.opt[k] = v;
+    }
+    out.push_back(r);
+  }
+  return out;
+}
+
+std::vector<uint8_t> ReadFile(const std::string& name) {
+  std::ifstream in(std::string(BLOOMCUCKOO_FIXTURES_DIR "/golden/") + name, std::ios::binary);
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+}
+
+Hash128 H(const std::string& k, uint32_t seed) { return HashKey(k.data(), k.size(), seed); }
+
+// Builds the recipe natively, then checks rebuilt bytes == golden and golden reads back.
+template <typename F, typename Fill>
+void Check(const Recipe& r, F& f, Fill&& fill) {
+  const std::vector<uint8_t> golden = ReadFile(r.file);
+  ASSERT_FALSE(golden.empty()) << r.file;
+  const auto keys = testing_util::MakeKeys("golden:", r.n);
+  fill(keys);
+  EXPECT_EQ(testing_util::SerializeToVector(f), golden) << r.file;
+  F g;
+  ASSERT_TRUE(g.Deserialize(golden.data(), golden.size()).ok()) << r.file;
+  EXPECT_EQ(testing_util::SerializeToVector(g), golden) << r.file;
+  for (uint64_t i = r.remove; i < r.n; ++i) EXPECT_TRUE(testing_util::Has(g, keys[i]));
+}
+
+TEST(Golden, EveryRecipeMatchesItsFileByteForByte) {
+  const std::vector<Recipe> recipes = Recipes();
+  ASSERT_GE(recipes.size(), 10u);
+  for (const Recipe& r : recipes) {
+    SCOPED_TRACE(r.file);
+    const uint32_t seed = static_cast<uint32_t>(r.Get("seed"));
+    if (r.kind == "bloom") {
+      BloomFilter f;
+      ASSERT_TRUE(f.Init({static_cast<uint64_t>(r.Get("capacity")), r.Get("errorRate"),
+                          static_cast<uint64_t>(r.Get("bits")),
+                          static_cast<uint32_t>(r.Get("hashes")), seed}).ok());
+      Check(r, f, [&](const auto& keys) { for (const auto& k : keys) f.Add(H(k, seed)); });
+    } else if (r.kind == "blocked") {
+      BlockedBloomFilter f;
+      ASSERT_TRUE(f.Init({static_cast<uint64_t>(r.Get("capacity")), r.Get("errorRate"), 0, seed}).ok());
+      Check(r, f, [&](const auto& keys) { for (const auto& k : keys) f.Add(H(k, seed)); });
+    } else if (r.kind == "counting") {
+      CountingBloomFilter f;
+      ASSERT_TRUE(f.Init({static_cast<uint64_t>(r.Get("capacity")), r.Get("errorRate"), 0, 0, seed}).ok());
+      Check(r, f, [&](const auto& keys) {
+        for (const auto& k : keys) f.Add(H(k, seed));
+        for (uint64_t i = 0; i < r.remove; ++i) f.Remove(H(keys[i], seed));
+      });
+    } else if (r.kind == "scalable") {
+      ScalableBloomFilter f;
+      ScalableBloomOptions o;
+      o.capacity = static_cast<uint64_t>(r.Get("capacity"));
+      o.error_rate = r.Get("errorRate");
+      o.expansion = static_cast<uint32_t>(r.Get("expansion", 2));
+      o.seed = seed;
+      ASSERT_TRUE(f.Init(o).ok());
+      Check(r, f, [&](const auto& keys) {
+        bool added;
+        for (const auto& k : keys) ASSERT_TRUE(f.Add(H(k, seed), &added).ok());
+      });
+    } else if (r.kind == "cuckoo") {
+      CuckooFilter f;
+      CuckooOptions o;
+      o.capacity = static_cast<uint64_t>(r.Get("capacity"));
+      o.fingerprint_bits = static_cast<uint32_t>(r.Get("fingerprintBits"));
+      o.bucket_size = static_cast<uint32_t>(r.Get("bucketSize", 4));
+      o.max_iterations = static_cast<uint32_t>(r.Get("maxIterations", 500));
+      o.expansion = static_cast<uint32_t>(r.Get("expansion", 1));
+      o.error_rate = 0.01;
+      o.seed = seed;
+      ASSERT_TRUE(f.Init(o).ok());
+      Check(r, f, [&](const auto& keys) {
+        for (const auto& k : keys) ASSERT_TRUE(f.Add(H(k, seed)));
+        for (uint64_t i = 0; i < r.remove; ++i) ASSERT_TRUE(f.Remove(H(keys[i], seed)));
+      });
+    } else if (r.kind == "fuse") {
+      BinaryFuseFilter f;
+      Check(r, f, [&](const auto& keys) {
+        testing_util::PackedKeys packed(keys);
+        ASSERT_TRUE(f.Build(packed.batch(), {static_cast<uint32_t>(r.Get("fingerprintBits")), seed}).ok());
+      });
+    } else {
+      ADD_FAILURE() << "unknown kind " << r.kind;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace bloomcuckoo
