@@ -98,7 +98,8 @@ Status CuckooFilter::FirstSubFilterBuckets(uint64_t capacity, uint32_t bucket_si
     return Status(StatusCode::kInvalidArgument, "bucketSize must be 1, 2, 4 or 8");
   }
   if (capacity > (uint64_t{1} << 48)) {
-    return Status(StatusCode::kOutOfMemory, "capacity too large: the cuckoo filter cannot be allocated");
+    return Status(StatusCode::kOutOfMemory,
+                  "capacity too large: the cuckoo filter cannot be allocated");
   }
   // The smallest power of two n with capacity <= n * b * target_load(n).
   for (uint32_t lg = 0; lg <= kMaxBucketsLog2; ++lg) {
@@ -108,7 +109,8 @@ Status CuckooFilter::FirstSubFilterBuckets(uint64_t capacity, uint32_t bucket_si
       return Status::Ok();
     }
   }
-  return Status(StatusCode::kOutOfMemory, "capacity too large: the cuckoo filter cannot be allocated");
+  return Status(StatusCode::kOutOfMemory,
+                "capacity too large: the cuckoo filter cannot be allocated");
 }
 
 Status CuckooFilter::Init(const CuckooOptions& options) {
@@ -124,7 +126,8 @@ Status CuckooFilter::Init(const CuckooOptions& options) {
   }
   uint32_t f = options.fingerprint_bits;
   if (f != 0 && !ValidFingerprintBits(f)) {
-    return Status(StatusCode::kInvalidArgument, "fingerprintBits must be 8, 12 or 16 (or 0 to choose)");
+    return Status(StatusCode::kInvalidArgument,
+                  "fingerprintBits must be 8, 12 or 16 (or 0 to choose)");
   }
   if (f == 0) {
     for (uint32_t candidate : {8u, 12u, 16u}) {
@@ -134,9 +137,10 @@ Status CuckooFilter::Init(const CuckooOptions& options) {
       }
     }
     if (f == 0) {
-      return Status(StatusCode::kInvalidArgument,
-                    "errorRate too small for a cuckoo filter: it must be at least 2 * bucketSize / 65536 "
-                    "(16-bit fingerprints)");
+      return Status(
+          StatusCode::kInvalidArgument,
+          "errorRate too small for a cuckoo filter: it must be at least 2 * bucketSize / 65536 "
+          "(16-bit fingerprints)");
     }
   }
   if (options.max_iterations == 0 || options.max_iterations > kMaxIterationsLimit) {
@@ -151,11 +155,13 @@ Status CuckooFilter::Init(const CuckooOptions& options) {
     while (expansion < options.expansion) expansion <<= 1;
   }
   uint64_t buckets = 0;
-  BLOOMCUCKOO_RETURN_IF_ERROR(FirstSubFilterBuckets(options.capacity, options.bucket_size, &buckets));
+  BLOOMCUCKOO_RETURN_IF_ERROR(
+      FirstSubFilterBuckets(options.capacity, options.bucket_size, &buckets));
 
   CuckooFilter tmp;
   tmp.storage_.reset(new (std::nothrow) internal::CuckooStorage());
-  if (!tmp.storage_) return Status(StatusCode::kOutOfMemory, "out of memory allocating cuckoo filter");
+  if (!tmp.storage_)
+    return Status(StatusCode::kOutOfMemory, "out of memory allocating cuckoo filter");
   BLOOMCUCKOO_RETURN_IF_ERROR(tmp.storage_->tables[0].Init(buckets, options.bucket_size, f));
   BLOOMCUCKOO_RETURN_IF_ERROR(tmp.storage_->chain.Allocate(options.max_iterations));
   tmp.capacity_ = options.capacity;
@@ -233,8 +239,9 @@ bool CuckooFilter::KickInsert(uint32_t table, uint64_t i1, uint64_t i2, uint32_t
   uint64_t* chain = storage_->chain.data();
   const uint64_t mask = t.mask();
   const uint32_t slot_mask = bucket_size_ - 1;
-  uint64_t rng = Mix64(h.h1 ^ (h.h2 * 0xD6E8FEB86659FD93ull) ^
-                       (static_cast<uint64_t>(seed_) << 32) ^ (items_inserted_ * 0x9E3779B97F4A7C15ull));
+  uint64_t rng =
+      Mix64(h.h1 ^ (h.h2 * 0xD6E8FEB86659FD93ull) ^ (static_cast<uint64_t>(seed_) << 32) ^
+            (items_inserted_ * 0x9E3779B97F4A7C15ull));
   if (rng == 0) rng = 0x2545F4914F6CDD1Dull;
   uint64_t bucket = (XorShift64(&rng) >> 63) != 0 ? i2 : i1;
   uint32_t cur = fp;
@@ -274,7 +281,8 @@ bool CuckooFilter::Grow(Lookup lk, Hash128 h) {
   ++num_filters_;
   const uint64_t mask = t.mask();
   const uint64_t i1 = h.h1 & mask;
-  const bool ok = t.InsertIntoBucket(i1, lk.fp) || t.InsertIntoBucket(i1 ^ (lk.offset & mask), lk.fp);
+  const bool ok =
+      t.InsertIntoBucket(i1, lk.fp) || t.InsertIntoBucket(i1 ^ (lk.offset & mask), lk.fp);
   return ok;  // always true: the new sub-filter is empty
 }
 
@@ -383,25 +391,24 @@ Status CuckooFilter::Serialize(uint8_t* out, size_t capacity) const {
   if (num_filters_ == 0) {
     return Status(StatusCode::kInvalidArgument, "cuckoo filter is not initialised");
   }
-  return internal::WriteFrame(
-      out, capacity, FilterKind::kCuckoo, seed_, kHashMurmur3x64_128,
-      static_cast<size_t>(BodySize()), [&](internal::ByteWriter& w) {
-        w.U64(capacity_);
-        w.F64(error_rate_);
-        w.U32(fingerprint_bits_);
-        w.U32(bucket_size_);
-        w.U32(max_iterations_);
-        w.U32(expansion_);
-        w.U64(items_inserted_);
-        w.U64(items_deleted_);
-        w.U32(num_filters_);
-        for (uint32_t k = 0; k < num_filters_; ++k) {
-          const internal::CuckooTable& t = storage_->tables[k];
-          w.U64(t.num_buckets());
-          w.U64(t.payload_bytes());
-          w.Bytes(t.payload(), t.payload_bytes());
-        }
-      });
+  return internal::WriteFrame(out, capacity, FilterKind::kCuckoo, seed_, kHashMurmur3x64_128,
+                              static_cast<size_t>(BodySize()), [&](internal::ByteWriter& w) {
+                                w.U64(capacity_);
+                                w.F64(error_rate_);
+                                w.U32(fingerprint_bits_);
+                                w.U32(bucket_size_);
+                                w.U32(max_iterations_);
+                                w.U32(expansion_);
+                                w.U64(items_inserted_);
+                                w.U64(items_deleted_);
+                                w.U32(num_filters_);
+                                for (uint32_t k = 0; k < num_filters_; ++k) {
+                                  const internal::CuckooTable& t = storage_->tables[k];
+                                  w.U64(t.num_buckets());
+                                  w.U64(t.payload_bytes());
+                                  w.Bytes(t.payload(), t.payload_bytes());
+                                }
+                              });
 }
 
 Status CuckooFilter::Deserialize(const uint8_t* data, size_t size) {
@@ -434,7 +441,8 @@ Status CuckooFilter::Deserialize(const uint8_t* data, size_t size) {
     return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: invalid sub-filter count");
   }
   if (tmp.items_deleted_ > tmp.items_inserted_) {
-    return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: more items deleted than inserted");
+    return Status(StatusCode::kCorruptData,
+                  "corrupt cuckoo filter: more items deleted than inserted");
   }
   uint64_t first = 0;
   if (!FirstSubFilterBuckets(tmp.capacity_, tmp.bucket_size_, &first).ok()) {
@@ -442,23 +450,29 @@ Status CuckooFilter::Deserialize(const uint8_t* data, size_t size) {
   }
   const uint32_t log_expansion = tmp.expansion_ == 0 ? 0 : Log2(tmp.expansion_);
   tmp.storage_.reset(new (std::nothrow) internal::CuckooStorage());
-  if (!tmp.storage_) return Status(StatusCode::kOutOfMemory, "out of memory allocating cuckoo filter");
+  if (!tmp.storage_)
+    return Status(StatusCode::kOutOfMemory, "out of memory allocating cuckoo filter");
   uint64_t occupied = 0;
   for (uint32_t k = 0; k < num_filters; ++k) {
     const uint64_t buckets = r.U64();
     const uint64_t payload = r.U64();
-    if (!r.ok()) return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: truncated sub-filter");
+    if (!r.ok())
+      return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: truncated sub-filter");
     // Sub-filter k has first * expansion^k buckets (checked without overflow).
     const uint64_t shift = static_cast<uint64_t>(log_expansion) * k;
     if (shift > kMaxBucketsLog2 || Log2(first) + shift > kMaxBucketsLog2 ||
         buckets != (first << shift)) {
-      return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: sub-filter bucket count inconsistent");
+      return Status(StatusCode::kCorruptData,
+                    "corrupt cuckoo filter: sub-filter bucket count inconsistent");
     }
-    if (payload != internal::CuckooTable::PayloadBytes(buckets, tmp.bucket_size_, tmp.fingerprint_bits_)) {
-      return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: sub-filter payload length inconsistent");
+    if (payload !=
+        internal::CuckooTable::PayloadBytes(buckets, tmp.bucket_size_, tmp.fingerprint_bits_)) {
+      return Status(StatusCode::kCorruptData,
+                    "corrupt cuckoo filter: sub-filter payload length inconsistent");
     }
     if (payload > r.remaining()) {
-      return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: truncated sub-filter payload");
+      return Status(StatusCode::kCorruptData,
+                    "corrupt cuckoo filter: truncated sub-filter payload");
     }
     internal::CuckooTable& t = tmp.storage_->tables[k];
     BLOOMCUCKOO_RETURN_IF_ERROR(t.Init(buckets, tmp.bucket_size_, tmp.fingerprint_bits_));

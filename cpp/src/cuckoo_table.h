@@ -67,7 +67,8 @@ class CuckooTable {
 
   uint32_t ReadSlot(uint64_t i, uint32_t j) const {
     const uint64_t bit = (i * bucket_size_ + j) * fp_bits_;
-    return static_cast<uint32_t>((Load64(bytes() + static_cast<size_t>(bit >> 3)) >> (bit & 7)) & fp_mask_);
+    return static_cast<uint32_t>((Load64(bytes() + static_cast<size_t>(bit >> 3)) >> (bit & 7)) &
+                                 fp_mask_);
   }
   void WriteSlot(uint64_t i, uint32_t j, uint32_t fp) {
     const uint64_t bit = (i * bucket_size_ + j) * fp_bits_;

@@ -367,8 +367,8 @@ TEST(CuckooFilter, FixedSizeFillsToHighLoadAndLosesNothing) {
     uint32_t f;
     double min_load;
   };
-  for (Shape shape : {Shape{4, 12, 0.95}, Shape{4, 8, 0.95}, Shape{8, 12, 0.98},
-                      Shape{2, 8, 0.84}, Shape{1, 16, 0.40}}) {
+  for (Shape shape : {Shape{4, 12, 0.95}, Shape{4, 8, 0.95}, Shape{8, 12, 0.98}, Shape{2, 8, 0.84},
+                      Shape{1, 16, 0.40}}) {
     CuckooOptions o = Opts(16384 * shape.b * 8 / 10);
     o.bucket_size = shape.b;
     o.fingerprint_bits = shape.f;
@@ -389,13 +389,12 @@ TEST(CuckooFilter, FixedSizeFillsToHighLoadAndLosesNothing) {
         EXPECT_LE(f.last_kicks(), o.max_iterations);
       }
     }
-    std::printf("[cuckoo] b=%u f=%u buckets=%llu load at first failure %.4f, final %.4f\n",
-                shape.b, f.fingerprint_bits(), static_cast<unsigned long long>(f.buckets()),
+    std::printf("[cuckoo] b=%u f=%u buckets=%llu load at first failure %.4f, final %.4f\n", shape.b,
+                f.fingerprint_bits(), static_cast<unsigned long long>(f.buckets()),
                 load_at_first_failure, f.LoadFactor());
     EXPECT_GE(load_at_first_failure, shape.min_load) << "b=" << shape.b;
     EXPECT_EQ(f.size(), stored.size());
-    EXPECT_DOUBLE_EQ(f.LoadFactor(),
-                     static_cast<double>(stored.size()) / (f.buckets() * shape.b));
+    EXPECT_DOUBLE_EQ(f.LoadFactor(), static_cast<double>(stored.size()) / (f.buckets() * shape.b));
     uint64_t missing = 0;
     for (const auto& k : stored) missing += Has(f, k) ? 0 : 1;
     EXPECT_EQ(missing, 0u);
@@ -545,7 +544,8 @@ TEST(CuckooFilter, SameOperationsGiveSameBytes) {
   // Pinned so that the wasm build (and any change to placement, kicks or the format) can be
   // compared: CRC-32 of the whole serialized filter.
   std::printf("[cuckoo] determinism: %zu bytes, crc32 %08x\n", a.size(), Crc32(a.data(), a.size()));
-  EXPECT_EQ(Crc32(a.data(), a.size()), 0x2144df1cu) << "update the pinned value if the format changed";
+  EXPECT_EQ(Crc32(a.data(), a.size()), 0x2144df1cu)
+      << "update the pinned value if the format changed";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -574,9 +574,7 @@ uint64_t GetLE(const std::vector<uint8_t>& b, size_t off, int n) {
   for (int i = 0; i < n; ++i) v |= static_cast<uint64_t>(b[off + i]) << (8 * i);
   return v;
 }
-void FixCrc(std::vector<uint8_t>& b) {
-  PutLE(b, b.size() - 4, Crc32(b.data(), b.size() - 4), 4);
-}
+void FixCrc(std::vector<uint8_t>& b) { PutLE(b, b.size() - 4, Crc32(b.data(), b.size() - 4), 4); }
 
 TEST(CuckooFilter, SerializeRoundTripWithGrowthAndOptions) {
   CuckooOptions o = Opts(300);
@@ -721,7 +719,9 @@ TEST(CuckooFilter, DeserializeRejectsInconsistentFields) {
       const size_t data1 = off_sub1 + 16;
       const uint64_t slots1 = f.sub_filter_buckets(1) * 4;
       size_t slot = 0;
-      auto read = [&](size_t j) { return (GetLE(b, data1 + j * 12 / 8, 2) >> (j * 12 % 8)) & 0xFFF; };
+      auto read = [&](size_t j) {
+        return (GetLE(b, data1 + j * 12 / 8, 2) >> (j * 12 % 8)) & 0xFFF;
+      };
       while (slot < slots1 && read(slot) != 0) ++slot;
       ASSERT_LT(slot, slots1);
       const size_t at = data1 + slot * 12 / 8;

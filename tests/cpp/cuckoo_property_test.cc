@@ -55,10 +55,10 @@ void RunSequence(uint64_t seed, Stats* stats) {
   o.expansion = expansions[rng.Below(4)];
   o.max_iterations = iterations[rng.Below(4)];
   o.seed = static_cast<uint32_t>(seed);
-  SCOPED_TRACE(::testing::Message() << "seed=" << seed << " capacity=" << o.capacity
-                                    << " b=" << o.bucket_size << " f=" << o.fingerprint_bits
-                                    << " expansion=" << o.expansion
-                                    << " maxIterations=" << o.max_iterations);
+  SCOPED_TRACE(::testing::Message()
+               << "seed=" << seed << " capacity=" << o.capacity << " b=" << o.bucket_size
+               << " f=" << o.fingerprint_bits << " expansion=" << o.expansion
+               << " maxIterations=" << o.max_iterations);
   CuckooFilter f;
   ASSERT_TRUE(f.Init(o).ok());
   // Growth by 2 doubles each sub-filter: cap duplicates of one key so that the number of
@@ -117,7 +117,8 @@ void RunSequence(uint64_t seed, Stats* stats) {
       }
     } else if (op <= 5) {  // Remove a key the oracle holds
       uint32_t r = k;
-      for (uint32_t tries = 0; tries < kKeySpace && oracle[r] == 0; ++tries) r = (r + 1) % kKeySpace;
+      for (uint32_t tries = 0; tries < kKeySpace && oracle[r] == 0; ++tries)
+        r = (r + 1) % kKeySpace;
       if (oracle[r] == 0) continue;
       const Hash128 hr = hash(r);
       ASSERT_TRUE(f.Remove(hr)) << "Remove of a held key failed, step " << step;
@@ -195,14 +196,13 @@ TEST(CuckooProperty, RandomSequencesAgainstMultisetOracle) {
     RunSequence(seed, &stats);
     if (::testing::Test::HasFatalFailure()) return;
   }
-  std::printf("[cuckoo-property] ops=%llu adds=%llu failed-adds=%llu addUnique-refused=%llu "
-              "removes=%llu growths=%llu\n",
-              static_cast<unsigned long long>(stats.ops),
-              static_cast<unsigned long long>(stats.adds_ok),
-              static_cast<unsigned long long>(stats.adds_failed),
-              static_cast<unsigned long long>(stats.unique_refused),
-              static_cast<unsigned long long>(stats.removes),
-              static_cast<unsigned long long>(stats.grown));
+  std::printf(
+      "[cuckoo-property] ops=%llu adds=%llu failed-adds=%llu addUnique-refused=%llu "
+      "removes=%llu growths=%llu\n",
+      static_cast<unsigned long long>(stats.ops), static_cast<unsigned long long>(stats.adds_ok),
+      static_cast<unsigned long long>(stats.adds_failed),
+      static_cast<unsigned long long>(stats.unique_refused),
+      static_cast<unsigned long long>(stats.removes), static_cast<unsigned long long>(stats.grown));
   // The sequences must actually reach the interesting states.
   EXPECT_GT(stats.adds_failed, 1000u);
   EXPECT_GT(stats.grown, 100u);

@@ -156,6 +156,15 @@ class CuckooFilter {
   uint64_t last_kicks() const { return last_kicks_; }
   bool initialized() const { return num_filters_ != 0; }
 
+  // Body of the frame (kind kCuckoo), little-endian, field by field:
+  //   u64 capacity | f64 error_rate | u32 fingerprint_bits | u32 bucket_size |
+  //   u32 max_iterations | u32 expansion (effective: 0 or a power of two) | u64 items_inserted |
+  //   u64 items_deleted | u32 num_filters, then per sub-filter k:
+  //   u64 num_buckets (= first * expansion^k, first from capacity and bucket_size) |
+  //   u64 payload_bytes (= ceil(num_buckets * b * f / 8)) | payload (the packed slot bit stream).
+  // Deserialize rejects (kCorruptData) any parameter out of range, a sub-filter size that does not
+  // follow from the options, nonzero padding bits, trailing bytes, and an item count
+  // (inserted - deleted) that differs from the number of nonzero slots.
   // The exact size Serialize writes.
   size_t SerializedSize() const;
   // Writes the framed form into out (capacity >= SerializedSize()). kInvalidArgument if the
