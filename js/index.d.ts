@@ -626,13 +626,15 @@ export interface CuckooFilterOptions extends SeedOption {
   errorRate?: number;
   /** Fingerprint width: 8, 12 or 16 bits. Default: from `errorRate`. */
   fingerprintBits?: 8 | 12 | 16;
-  /** Fingerprints per bucket (RedisBloom `BUCKETSIZE`). Default 4. */
-  bucketSize?: number;
-  /** Cuckoo kicks before an insert gives up (RedisBloom `MAXITERATIONS`). Default 500. */
+  /** Fingerprints per bucket (RedisBloom `BUCKETSIZE`): 1, 2, 4 or 8. Default 4. */
+  bucketSize?: 1 | 2 | 4 | 8;
+  /**
+   * Cuckoo kicks before an insert gives up (RedisBloom `MAXITERATIONS`): 1 to 65535. Default 500.
+   */
   maxIterations?: number;
   /**
    * Size multiplier of each new sub-filter when full (RedisBloom `EXPANSION`); 0 = never grow.
-   * At most 32 sub-filters. Default 1.
+   * An integer from 0 to 65536; at most 32 sub-filters. Default 1.
    */
   expansion?: number;
 }
@@ -746,6 +748,10 @@ export interface BinaryFuseFilterInfo extends FilterInfo {
   segmentCount: number;
   /** Fingerprints in the table. */
   arrayLength: number;
+  /** `byteLength × 8 / size`: about 9.04 (8-bit) or 18.09 (16-bit) at 10^6 keys, more when small. */
+  bitsPerKey: number;
+  /** The false-positive rate it is built for: about 2^−fingerprintBits. */
+  expectedErrorRate: number;
 }
 
 /**
@@ -756,12 +762,19 @@ export class BinaryFuseFilter extends FilterBase {
   /** Use {@link BinaryFuseFilter.build}. */
   private constructor();
   /**
-   * Builds the filter from all keys at once (duplicates are fine and removed). All keys are
-   * held while building; the filter owns wasm memory until `free()`.
+   * Builds the filter from all keys at once (duplicates are fine; `size` counts distinct keys).
+   * Deterministic for a given seed and key set. An iterable is read into an array first; the
+   * build then takes 8 bytes per key of wasm memory for the key hashes plus
+   * {@link BinaryFuseFilter.peakBuildBytes}. The filter owns wasm memory until `free()`.
    * @throws FilterError `INVALID_ARGUMENT` (bad option), `OUT_OF_MEMORY`.
    * @throws TypeError for a key of the wrong type (nothing is built).
    */
   static build(keys: Keys, options?: BinaryFuseFilterOptions): BinaryFuseFilter;
+  /**
+   * Peak temporary bytes of wasm memory the build needs for `n` keys, besides the 8·n bytes of
+   * key hashes and the filter itself (about 32 bytes per key at n ≥ 10^6). Needs {@link init}.
+   */
+  static peakBuildBytes(n: number): number;
   /**
    * Reads the bytes of `BinaryFuseFilter.prototype.serialize()`.
    * @throws FilterError `INVALID_ARGUMENT` (another kind), `CORRUPT_DATA`,

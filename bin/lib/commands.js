@@ -1,0 +1,306 @@
+// The four commands: build, check, info, merge. Each takes its argv (after the command name),
+// writes its results, and returns the exit status; failures throw CliError (exit 2).
+import { isUtf8 } from 'node:buffer';
+import { FilterError, init } from '../../js/index.js';
+import {
+  CliError, bytes, count, parse, percent, readFilter, requireFile, writeOutput,
+} from './common.js';
+import { KINDS, KIND_NAMES, OPTION_FLAGS, classOf, estimatedFpr, optionsFor, shownOptions } from './kinds.js';
+import { BATCH, countKeys, forEachBatch, openInput } from './lines.js';
+import { Progress } from './progress.js';
+import { HELP } from './help.js';
+
+/** Writes to stdout, waiting when its buffer is full (so output never piles up in memory). */
+function out(text) {
+  if (process.stdout.write(text)) return null;
+  return new Promise((resolve) => process.stdout.once('drain', resolve));
+}
+
+/** Whether chatter (progress, notes, summary) goes to stderr: a TTY, or --progress. */
+function chatty(values) {
+  if (values.quiet) return false;
+  return Boolean(values.progress || process.stderr.isTTY);
+}
+
+function note(values, text) {
+  if (!values.quiet) process.stderr.write(`${text}\n`);
+}
+
+function describe(filter, fileBytes) {
+  const info = filter.info();
+  const fpr = estimatedFpr(filter, info);
+  const bitsPerKey = info.size > 0 ? (filter.byteLength * 8) / info.size : NaN;
+  return { info, fpr, bitsPerKey, fileBytes };
+}
+
+/** A FilterError from the library as one CLI line. */
+function libraryError(context, err) {
+  if (err instanceof FilterError) return new CliError(`${context}: ${err.message} (${err.code})`);
+  return err;
+}
+
+// ---- build ----------------------------------------------------------------------------------
+
+const BUILD_OPTIONS = {
+  output: { type: 'string', short: 'o' },
+  kind: { type: 'string', short: 'k' },
+  multiset: { type: 'boolean' },
+  progress: { type: 'boolean' },
+  quiet: { type: 'boolean', short: 'q' },
+  ...Object.fromEntries(Object.keys(OPTION_FLAGS).map((f) => [f, { type: f === 'non-scaling' ? 'boolean' : 'string' }])),
+};
+
+export async function build(argv) {
+  const { values, positionals } = parse('build', argv, BUILD_OPTIONS);
+  if (values.help) return out(HELP.build), 0;
+  if (positionals.length !== 1) {
+    throw new CliError(`build: give exactly one input file (or - for stdin), got ${positionals.length} (see 'bloomcuckoo build --help')`);
+  }
+  const input = positionals[0];
+  if (values.output === undefined) throw new CliError('build: -o <file> is required (use -o - for stdout)');
+  const kind = values.kind ?? 'bloom';
+  if (!KINDS[kind]) throw new CliError(`build: unknown --kind '${kind}' (kinds: ${KIND_NAMES.join(', ')})`);
+  if (values.multiset && kind !== 'cuckoo') throw new CliError(`build: --multiset applies to --kind cuckoo only`);
+  const { options, needsCapacity } = optionsFor(kind, values);
+  const inputStat = input === '-' ? null : await requireFile(input, 'input');
+  await init();
+  const Cls = classOf(kind);
+  const show = chatty(values);
+
+  if (needsCapacity) {
+    if (inputStat === null) {
+      if (kind !== 'scalable') {
+        throw new CliError(`build: --capacity is required when reading stdin (the number of keys is not known in advance)`);
+      }
+      options.capacity = 100_000;
+      if (show) note(values, 'scalable: reading stdin without --capacity: the first layer holds 100,000 keys; layers are added as needed');
+    } else {
+      options.capacity = Math.max(1, await countKeys(input));
+      if (show) note(values, `capacity: ${count(options.capacity)} (the number of keys in ${input})`);
+    }
+  }
+
+  const started = performance.now();
+  const progress = show ? new Progress(`${kind}`, inputStat?.size ?? null) : null;
+  const onProgress = progress ? (b, k, final) => progress.update(b, k, final) : undefined;
+  let filter;
+  let read;
+  try {
+    if (KINDS[kind].static) {
+      ({ filter, read } = await buildStatic(Cls, input, inputStat, options, values, onProgress, progress));
+    } else {
+      try {
+        filter = new Cls(options);
+      } catch (err) {
+        throw libraryError('build', err);
+      }
+      read = await fill(filter, kind, input, values, onProgress);
+    }
+  } catch (err) {
+    filter?.free();
+    throw err;
+  } finally {
+    progress?.done();
+  }
+  try {
+    await writeOutput(values.output, filter.serialize());
+    if (show) {
+      const d = describe(filter);
+      const secs = (performance.now() - started) / 1000;
+      note(values, `${kind}: ${count(read.lines)} keys read in ${secs.toFixed(1)} s → ${values.output}: `
+        + `${count(d.info.size)} held, ${bytes(filter.byteLength)}, ${d.bitsPerKey.toFixed(2)} bits/key, est. FPR ${percent(d.fpr)}`);
+    }
+  } finally {
+    filter.free();
+  }
+  return 0;
+}
+
+/** Streams every key of the input into a dynamic filter, batch by batch. */
+async function fill(filter, kind, input, values, onProgress) {
+  let held = 0;
+  const unique = kind === 'cuckoo' && !values.multiset;
+  const full = (n) => new CliError(`build: the ${kind} filter is full after ${count(n)} keys; `
+    + `raise --capacity${kind === 'cuckoo' ? ' or --expansion' : ''}`);
+  return forEachBatch(openInput(input), (batch) => {
+    if (unique) {
+      // A set: add a key only if it is not maybe-present already; false with `has` false = full.
+      for (const key of batch) {
+        if (!filter.addUnique(key) && !filter.has(key)) throw full(held);
+        held++;
+      }
+      return;
+    }
+    let added;
+    try {
+      added = filter.addAll(batch);
+    } catch (err) {
+      if (err instanceof FilterError && err.code === 'FULL') throw full(filter.size);
+      throw libraryError('build', err);
+    }
+    if (kind === 'cuckoo' && added < batch.length) throw full(filter.size);
+    held += batch.length;
+  }, onProgress);
+}
+
+/**
+ * A static filter (fuse) must see every key at once: all keys are read into memory (a string
+ * per key, or a byte copy when a line is not UTF-8), then built. Says so, with the memory.
+ */
+async function buildStatic(Cls, input, inputStat, options, values, onProgress, progress) {
+  const perKeyJs = 56; // a V8 string header, padding and the array slot, roughly
+  if (inputStat !== null) {
+    const n = await countKeys(input);
+    const js = inputStat.size + n * perKeyJs;
+    const wasm = 8 * n + (Cls.peakBuildBytes ? Cls.peakBuildBytes(n) : 32 * n) + n * 1.13 * ((options.fingerprintBits ?? 8) / 8);
+    note(values, `fuse: a binary fuse filter is built from all keys at once, so all ${count(n)} keys of ${input} are held in memory: `
+      + `about ${bytes(js + wasm)} (${bytes(js)} of keys in JS, ${bytes(wasm)} of wasm memory while building)`);
+  } else {
+    note(values, 'fuse: a binary fuse filter is built from all keys at once, so every key read from stdin is held in memory '
+      + '(about the input size + 56 bytes per key in JS, then about 41 bytes per key of wasm memory while building)');
+  }
+  const keys = [];
+  const read = await forEachBatch(openInput(input), (batch) => {
+    for (const line of batch) keys.push(isUtf8(line) ? line.toString('utf8') : Uint8Array.from(line));
+  }, onProgress);
+  progress?.done();
+  if (inputStat === null) {
+    const wasm = 8 * keys.length + (Cls.peakBuildBytes ? Cls.peakBuildBytes(keys.length) : 32 * keys.length);
+    note(values, `fuse: read ${count(keys.length)} keys (${bytes(read.bytes)}); building needs about ${bytes(wasm)} of wasm memory`);
+  }
+  try {
+    return { filter: Cls.build(keys, options), read };
+  } catch (err) {
+    throw libraryError('build', err);
+  }
+}
+
+// ---- check ----------------------------------------------------------------------------------
+
+export async function check(argv) {
+  const { values, positionals } = parse('check', argv, { input: { type: 'string', short: 'i' } });
+  if (values.help) return out(HELP.check), 0;
+  if (positionals.length === 0) throw new CliError(`check: give a filter file (see 'bloomcuckoo check --help')`);
+  const [file, ...keys] = positionals;
+  if (keys.length > 0 && values.input !== undefined) throw new CliError('check: give keys or --input, not both');
+  if (keys.length === 0 && values.input === undefined) throw new CliError('check: give keys to check, or --input <file|->');
+  if (values.input !== undefined && values.input !== '-') await requireFile(values.input, 'input');
+  const { filter } = await readFilter(file);
+  let absent = 0;
+  try {
+    if (keys.length > 0) {
+      const hits = filter.hasAll(keys);
+      let text = '';
+      for (let i = 0; i < keys.length; i++) {
+        text += `${keys[i]}\t${hits[i] ? 'maybe' : 'no'}\n`;
+        if (!hits[i]) absent++;
+      }
+      await out(text);
+    } else {
+      const maybe = Buffer.from('\tmaybe\n');
+      const no = Buffer.from('\tno\n');
+      await forEachBatch(openInput(values.input), async (batch) => {
+        const hits = filter.hasAll(batch);
+        const parts = new Array(2 * batch.length);
+        for (let i = 0; i < batch.length; i++) {
+          parts[2 * i] = batch[i];
+          parts[2 * i + 1] = hits[i] ? maybe : no;
+          if (!hits[i]) absent++;
+        }
+        await out(Buffer.concat(parts));
+      });
+    }
+  } finally {
+    filter.free();
+  }
+  return absent > 0 ? 1 : 0;
+}
+
+// ---- info -----------------------------------------------------------------------------------
+
+export async function info(argv) {
+  const { values, positionals } = parse('info', argv, { json: { type: 'boolean' } });
+  if (values.help) return out(HELP.info), 0;
+  if (positionals.length !== 1) throw new CliError(`info: give exactly one filter file (see 'bloomcuckoo info --help')`);
+  const file = positionals[0];
+  const { filter, fileBytes } = await readFilter(file);
+  try {
+    const d = describe(filter, fileBytes);
+    const { info: i } = d;
+    if (values.json) {
+      await out(`${JSON.stringify({ file, ...i, fileBytes, bitsPerKey: Number.isFinite(d.bitsPerKey) ? d.bitsPerKey : null,
+        estimatedFpr: Number.isFinite(d.fpr) ? d.fpr : null }, null, 2)}\n`);
+      return 0;
+    }
+    const rows = [
+      ['file', file],
+      ['kind', `${i.kind} (${KINDS[i.kind]?.className ?? '?'})`],
+      ['options', shownOptions(i.kind, i).join(' ')],
+    ];
+    if (i.kind === 'scalable') rows.push(['layers', `${i.layers.length} (capacities ${i.layers.map((l) => count(l.capacity)).join(', ')})`]);
+    if (i.kind === 'cuckoo') rows.push(['table', `${i.filters} sub-filter(s), ${count(i.buckets)} buckets, load ${percent(i.loadFactor)}`]);
+    if (i.kind === 'fuse') rows.push(['table', `${count(i.arrayLength)} fingerprints in ${i.segmentCount} segments of ${i.segmentLength}`]);
+    rows.push(
+      ['size', `${count(i.size)} keys`],
+      ['bytes', `${count(filter.byteLength)} in memory (${bytes(filter.byteLength)}), ${count(fileBytes)} in the file`],
+      ['bits/key', Number.isFinite(d.bitsPerKey) ? d.bitsPerKey.toFixed(2) : 'n/a (empty)'],
+      ['est. FPR', percent(d.fpr)],
+    );
+    await out(rows.map(([k, v]) => `${k.padEnd(9)} ${v}\n`).join(''));
+  } finally {
+    filter.free();
+  }
+  return 0;
+}
+
+// ---- merge ----------------------------------------------------------------------------------
+
+const MERGEABLE = ['bloom', 'blocked'];
+
+export async function merge(argv) {
+  const { values, positionals } = parse('merge', argv, {
+    output: { type: 'string', short: 'o' }, progress: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' },
+  });
+  if (values.help) return out(HELP.merge), 0;
+  if (positionals.length < 2) throw new CliError(`merge: give at least two filter files (see 'bloomcuckoo merge --help')`);
+  if (values.output === undefined) throw new CliError('merge: -o <file> is required (use -o - for stdout)');
+  const filters = [];
+  try {
+    for (const file of positionals) {
+      const { filter } = await readFilter(file);
+      filters.push(filter);
+      const kind = filter.info().kind;
+      if (!MERGEABLE.includes(kind)) {
+        throw new CliError(`merge: '${file}' is a ${kind} filter; only ${MERGEABLE.join(' and ')} filters can be merged (unioned)`);
+      }
+      const first = filters[0];
+      if (filter.constructor !== first.constructor) {
+        throw new CliError(`merge: '${file}' is a ${kind} filter but '${positionals[0]}' is a ${first.info().kind} filter`);
+      }
+      if (filters.length > 1) {
+        try {
+          first.union(filter);
+        } catch (err) {
+          if (err instanceof FilterError) {
+            const shape = (f) => shownOptions(kind, f.info()).filter((s) => !/^(capacity|errorRate)=/.test(s)).join(' ');
+            throw new CliError(`merge: '${file}' (${shape(filter)}) cannot be merged with '${positionals[0]}' (${shape(first)}): `
+              + 'filters must have the same shape and seed');
+          }
+          throw err;
+        }
+      }
+    }
+    const merged = filters[0];
+    await writeOutput(values.output, merged.serialize());
+    if (chatty(values)) {
+      const d = describe(merged);
+      note(values, `merged ${positionals.length} ${merged.info().kind} filters → ${values.output}: `
+        + `${bytes(merged.byteLength)}, about ${count(merged.estimatedSize())} keys, est. FPR ${percent(d.fpr)}`);
+    }
+  } finally {
+    for (const f of filters) f.free();
+  }
+  return 0;
+}
+
+export { BATCH };

@@ -1,0 +1,136 @@
+// Shared by the CLI commands: the one error type that exits 2, argument parsing with readable
+// messages, number options, reading and writing filter files, and number formatting.
+import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { FilterError, deserialize, init } from '../../js/index.js';
+
+/** A user-facing failure: printed as one line `bloomcuckoo: <message>`, exit status 2. */
+export class CliError extends Error {}
+
+/** node:util parseArgs, with its messages rewritten to one short line naming the command. */
+export function parse(command, args, options) {
+  try {
+    return parseArgs({ args, options: { help: { type: 'boolean', short: 'h' }, ...options },
+      allowPositionals: true, strict: true });
+  } catch (err) {
+    const name = /'([^']+)'/.exec(err.message)?.[1] ?? '';
+    if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      throw new CliError(`${command}: unknown option ${name} (see 'bloomcuckoo ${command} --help')`);
+    }
+    if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+      const flag = name.split(', ').pop().replace(/ <value>$/, '');
+      throw new CliError(`${command}: option ${flag} needs a value`);
+    }
+    throw new CliError(`${command}: ${err.message}`);
+  }
+}
+
+/** A positive integer option: digits (with optional _ or , separators) or 1e7 notation. */
+export function positiveInt(flag, text) {
+  const clean = String(text).replace(/[_,]/g, '');
+  const n = /^\d+(\.\d+)?(e\d+)?$/i.test(clean) ? Number(clean) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw new CliError(`${flag} must be a positive integer, got '${text}'`);
+  return n;
+}
+
+/** A non-negative integer option up to `max` (decimal or 0x hex). */
+export function intIn(flag, text, min, max) {
+  const s = String(text);
+  const n = /^0x[0-9a-f]+$/i.test(s) ? Number.parseInt(s.slice(2), 16) : /^\d+$/.test(s) ? Number(s) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new CliError(`${flag} must be an integer from ${min} to ${max}, got '${text}'`);
+  }
+  return n;
+}
+
+/** A probability strictly between 0 and 1: 0.001, 1e-3 or 0.1%. */
+export function probability(flag, text) {
+  const s = String(text).trim();
+  const n = s.endsWith('%') ? Number(s.slice(0, -1)) / 100 : Number(s);
+  if (s === '' || !(n > 0 && n < 1)) throw new CliError(`${flag} must be a number between 0 and 1 (e.g. 0.01 or 1%), got '${text}'`);
+  return n;
+}
+
+/** The reason of a file-system error, in a few words. */
+export function fsReason(err) {
+  switch (err?.code) {
+    case 'ENOENT': return 'no such file or directory';
+    case 'EACCES': case 'EPERM': return 'permission denied';
+    case 'EISDIR': return 'is a directory';
+    case 'ENOTDIR': return 'a parent is not a directory';
+    default: return err?.message ?? String(err);
+  }
+}
+
+/** Fails with a CliError unless `path` is a readable regular file; returns its stat. */
+export async function requireFile(path, what) {
+  let st;
+  try {
+    st = await stat(path);
+  } catch (err) {
+    throw new CliError(`cannot read ${what} '${path}': ${fsReason(err)}`);
+  }
+  if (st.isDirectory()) throw new CliError(`cannot read ${what} '${path}': is a directory`);
+  return st;
+}
+
+/** Reads and deserializes a filter file; every failure is one CliError line. */
+export async function readFilter(path) {
+  await requireFile(path, 'filter');
+  let bytes;
+  try {
+    bytes = await readFile(path);
+  } catch (err) {
+    throw new CliError(`cannot read filter '${path}': ${fsReason(err)}`);
+  }
+  await init();
+  try {
+    return { filter: deserialize(bytes), fileBytes: bytes.length };
+  } catch (err) {
+    if (err instanceof FilterError) {
+      const what = err.code === 'UNSUPPORTED_VERSION'
+        ? 'was written by a newer bloomcuckoo or holds a kind this version cannot read'
+        : 'is not a valid bloomcuckoo filter';
+      throw new CliError(`'${path}' ${what} (${err.code}: ${err.message})`);
+    }
+    throw err;
+  }
+}
+
+/** Writes bytes to `path` atomically (temp file + rename), or to stdout for '-'. */
+export async function writeOutput(path, arrayBuffer) {
+  const data = new Uint8Array(arrayBuffer);
+  if (path === '-') {
+    await new Promise((resolve, reject) => process.stdout.write(data, (err) => (err ? reject(err) : resolve())));
+    return;
+  }
+  const tmp = `${path}.tmp-${process.pid}`;
+  try {
+    await writeFile(tmp, data);
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw new CliError(`cannot write '${path}': ${fsReason(err)}`);
+  }
+}
+
+/** 1234567 → '1,234,567'. */
+export const count = (n) => Math.round(n).toLocaleString('en-US');
+
+/** Bytes as B, KiB, MiB or GiB. */
+export function bytes(n) {
+  if (n < 1024) return `${n} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) { v /= 1024; i++; }
+  return `${v.toFixed(v < 10 ? 2 : 1)} ${units[i]}`;
+}
+
+/** A rate as a percentage with enough digits to be meaningful. */
+export function percent(p) {
+  if (!Number.isFinite(p)) return 'n/a';
+  if (p === 0) return '0%';
+  const v = p * 100;
+  return `${v >= 1 ? v.toFixed(2) : v.toPrecision(3)}%`;
+}

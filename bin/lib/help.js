@@ -1,0 +1,96 @@
+// Usage texts of the CLI (--help on every command).
+export const HELP = {
+  main: `Usage: bloomcuckoo <command> [options]
+
+Build, query and inspect Bloom, Cuckoo and Binary Fuse filter files (one key per line).
+
+Commands:
+  build <input|-> -o <file>    build a filter from keys, one per line (streamed)
+  check <file> [keys...]       print key<TAB>maybe|no; exit 0 if all maybe, 1 if any absent
+  info <file>                  kind, options, size, bytes, bits/key, estimated FPR
+  merge <a> <b> [...] -o <c>   union Bloom (or blocked Bloom) filters of the same shape
+
+Options:
+  -h, --help                   help for bloomcuckoo or a command ('bloomcuckoo build --help')
+  -v, --version                the version
+
+Exit status: 0 ok; 1 check found an absent key; 2 an error (missing file, corrupt filter,
+bad option), printed as one line on stderr.
+`,
+
+  build: `Usage: bloomcuckoo build <input|-> -o <file|-> [--kind K] [--capacity N] [--error-rate P] [options]
+
+Builds a filter from <input> (one key per line; '-' reads stdin) and writes its bytes to <file>
+('-' writes stdout). Input is streamed in batches of 16,384 keys: any number of lines passes
+through bounded memory, except for --kind fuse (below). A key is a line's bytes without the
+trailing \\n or \\r\\n; empty lines are skipped.
+
+Options:
+  -o, --output <file>        where to write the filter (required)
+  -k, --kind <kind>          bloom (default), blocked, counting, scalable, cuckoo or fuse
+  --capacity <n>             expected keys. Default when <input> is a file: its number of keys
+                             (counted in a first pass). Required with stdin, except for scalable
+                             (first layer 100,000) and fuse
+  --error-rate <p>           wanted false-positive rate, e.g. 0.01, 1e-3 or 0.1% (default 0.01)
+  --seed <n>                 32-bit hash seed, decimal or 0x hex (default 0x9747b28c)
+  -q, --quiet                no notes, progress or summary on stderr
+  --progress                 show progress and the summary even when stderr is not a terminal
+                             (by default they are shown only on a terminal)
+
+Per kind:
+  bloom      --bits <m> --hashes <k>       instead of --capacity/--error-rate
+  blocked    --blocks <n>                  256-bit blocks, instead of --capacity/--error-rate
+  counting   --counters <n> --hashes <k>   4-bit counters, instead of --capacity/--error-rate
+  scalable   --expansion <n>               capacity factor of each new layer (default 2)
+             --non-scaling                 never add a layer: fail when full
+  cuckoo     --fingerprint-bits 8|12|16    (default: from --error-rate)
+             --bucket-size 1|2|4|8         (default 4)
+             --max-iterations <n>          kicks before an insert fails (default 500)
+             --expansion <n>               size factor of new sub-filters; 0 = never grow (default 1)
+             --multiset                    add every line (duplicates too); default: add a key only
+                                           if it is not already maybe-present (a set)
+  fuse       --fingerprint-bits 8|16       (default 8: FPR ~0.39%; 16: ~0.0015%)
+             A binary fuse filter is built from all keys at once: every key is held in memory
+             (about input size + 56 B/key in JS, then ~41 B/key of wasm memory while building).
+             The command says how much before it starts.
+
+Examples:
+  bloomcuckoo build urls.txt -o urls.bf --error-rate 0.001
+  zcat keys.gz | bloomcuckoo build - -o keys.cf --kind cuckoo --capacity 10000000
+`,
+
+  check: `Usage: bloomcuckoo check <file> [keys...]
+       bloomcuckoo check <file> --input <keys-file|->
+
+Prints one line per key: key<TAB>maybe (may be in the set; false positives happen at the
+filter's error rate) or key<TAB>no (certainly not in the set).
+Keys starting with '-' go after '--': bloomcuckoo check f.bf -- -key.
+
+Options:
+  -i, --input <file|->   read keys from a file, one per line ('-' = stdin), streamed
+
+Exit status: 0 when every key is maybe-present, 1 when some key is absent, 2 on an error.
+`,
+
+  info: `Usage: bloomcuckoo info <file> [--json]
+
+Prints the filter's kind, options, size (keys held), bytes (in memory and in the file),
+bits per key and its estimated false-positive rate now (from the fill for Bloom kinds, from the
+load factor for cuckoo, 2^-bits for fuse).
+
+Options:
+  --json   print every field of the filter's info() as JSON instead
+`,
+
+  merge: `Usage: bloomcuckoo merge <a> <b> [more...] -o <file|->
+
+Writes the union of Bloom filters: a key maybe-present in any input is maybe-present in the
+result. All inputs must be of one kind, bloom or blocked, with the same shape (bits and hashes,
+or blocks) and seed, e.g. built with the same --capacity, --error-rate and --seed.
+
+Options:
+  -o, --output <file>   where to write the merged filter (required; may be one of the inputs)
+  -q, --quiet           no summary on stderr
+  --progress            print the summary even when stderr is not a terminal
+`,
+};

@@ -1,0 +1,118 @@
+// The filter kinds as the CLI sees them: which flags each takes, how they become constructor
+// options, which info() fields are its options, and its estimated false-positive rate.
+import * as bc from '../../js/index.js';
+import { CliError, intIn, positiveInt, probability } from './common.js';
+
+/** Flags of `build` that set filter options: flag → [option name, parser]. */
+export const OPTION_FLAGS = {
+  'capacity': ['capacity', positiveInt],
+  'error-rate': ['errorRate', probability],
+  'bits': ['bits', positiveInt],
+  'hashes': ['hashes', (f, v) => intIn(f, v, 1, 64)],
+  'blocks': ['blocks', positiveInt],
+  'counters': ['counters', positiveInt],
+  'expansion': ['expansion', (f, v) => intIn(f, v, 0, 1 << 20)],
+  'non-scaling': ['nonScaling', (_f, v) => v],
+  'fingerprint-bits': ['fingerprintBits', (f, v) => intIn(f, v, 1, 64)],
+  'bucket-size': ['bucketSize', (f, v) => intIn(f, v, 1, 1 << 20)],
+  'max-iterations': ['maxIterations', (f, v) => intIn(f, v, 1, 2 ** 31 - 1)],
+  'seed': ['seed', (f, v) => intIn(f, v, 0, 0xffffffff)],
+};
+
+export const KINDS = {
+  bloom: {
+    className: 'BloomFilter',
+    flags: ['capacity', 'error-rate', 'bits', 'hashes', 'seed'],
+    direct: ['bits', 'hashes'],
+    shown: ['capacity', 'errorRate', 'bits', 'hashes', 'seed'],
+  },
+  blocked: {
+    className: 'BlockedBloomFilter',
+    flags: ['capacity', 'error-rate', 'blocks', 'seed'],
+    direct: ['blocks'],
+    shown: ['capacity', 'errorRate', 'blocks', 'bits', 'seed'],
+  },
+  counting: {
+    className: 'CountingBloomFilter',
+    flags: ['capacity', 'error-rate', 'counters', 'hashes', 'seed'],
+    direct: ['counters', 'hashes'],
+    shown: ['capacity', 'errorRate', 'counters', 'hashes', 'seed'],
+  },
+  scalable: {
+    className: 'ScalableBloomFilter',
+    flags: ['capacity', 'error-rate', 'expansion', 'non-scaling', 'seed'],
+    direct: [],
+    shown: ['capacity', 'errorRate', 'expansion', 'nonScaling', 'seed'],
+  },
+  cuckoo: {
+    className: 'CuckooFilter',
+    flags: ['capacity', 'error-rate', 'fingerprint-bits', 'bucket-size', 'max-iterations', 'expansion', 'seed'],
+    direct: [],
+    shown: ['capacity', 'errorRate', 'fingerprintBits', 'bucketSize', 'maxIterations', 'expansion', 'seed'],
+  },
+  fuse: {
+    className: 'BinaryFuseFilter',
+    flags: ['fingerprint-bits', 'seed'],
+    direct: [],
+    static: true,
+    shown: ['fingerprintBits', 'seed'],
+  },
+};
+
+export const KIND_NAMES = Object.keys(KINDS);
+
+/** The library class of a kind, or a CliError when this build of the library lacks it. */
+export function classOf(kind) {
+  const spec = KINDS[kind];
+  if (!spec) throw new CliError(`unknown kind '${kind}' (kinds: ${KIND_NAMES.join(', ')})`);
+  const Cls = bc[spec.className];
+  if (typeof Cls !== 'function') {
+    throw new CliError(`kind '${kind}' (${spec.className}) is not available in this version of the bloomcuckoo library`);
+  }
+  return Cls;
+}
+
+/**
+ * Turns parsed flag values into constructor options for `kind`; rejects flags the kind does not
+ * take. Returns { options, needsCapacity } (needsCapacity: sized by capacity, none given).
+ */
+export function optionsFor(kind, values) {
+  const spec = KINDS[kind];
+  const options = {};
+  for (const [flag, [name, parseValue]] of Object.entries(OPTION_FLAGS)) {
+    if (values[flag] === undefined) continue;
+    if (!spec.flags.includes(flag)) {
+      throw new CliError(`build: --${flag} does not apply to --kind ${kind} (it takes ${spec.flags.map((f) => `--${f}`).join(', ')})`);
+    }
+    options[name] = parseValue(`--${flag}`, values[flag]);
+  }
+  const direct = spec.direct.some((f) => options[f] !== undefined);
+  if (direct && (options.capacity !== undefined || options.errorRate !== undefined)) {
+    throw new CliError(`build: give either --capacity/--error-rate or ${spec.direct.map((f) => `--${f}`).join('/')}, not both`);
+  }
+  const sized = !spec.static && !direct;
+  if (sized && options.errorRate === undefined) options.errorRate = 0.01;
+  return { options, needsCapacity: sized && options.capacity === undefined };
+}
+
+/** The options part of info(), as `name=value` pairs for display. */
+export function shownOptions(kind, info) {
+  return KINDS[kind].shown
+    .filter((k) => info[k] !== undefined)
+    .map((k) => `${k}=${k === 'seed' ? `0x${(info[k] >>> 0).toString(16)}` : info[k]}`);
+}
+
+/**
+ * The false-positive rate the filter has now: measured from the fill for the Bloom kinds, the
+ * standard estimate 1 − (1 − 1/(2^f − 1))^(2·b·load) per sub-filter for cuckoo, 2^−f for fuse.
+ */
+export function estimatedFpr(filter, info) {
+  if (typeof filter.estimatedErrorRate === 'function') return filter.estimatedErrorRate();
+  if (info.kind === 'cuckoo') {
+    const perSlot = 1 / (2 ** info.fingerprintBits - 1);
+    const compared = 2 * info.bucketSize * info.loadFactor * Math.max(1, info.filters);
+    return 1 - (1 - perSlot) ** compared;
+  }
+  if (info.kind === 'fuse') return info.size > 0 ? (info.expectedErrorRate ?? 2 ** -info.fingerprintBits) : 0;
+  return NaN;
+}
