@@ -1,6 +1,15 @@
-import { init, murmur3 } from '../js/index.js';
+// The playground: loads the wasm once, then wires the sections. Every error ends up in a visible
+// message element (section messages, or the banner at the top for anything unexpected).
+import { init, murmur3 } from './lib.js';
+import { setupBlacklist } from './blacklist.js';
+import { refresh, setupBuilder } from './builder.js';
+import { setupExperiment } from './experiment.js';
+import { availableKinds } from './filters.js';
+import { onChange, refreshSourceSelects } from './store.js';
+import { setupTransfer } from './transfer.js';
+import { $, showError } from './ui.js';
+import { setupWorkerMode } from './worker-mode.js';
 
-const $ = (id) => document.getElementById(id);
 const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 
 function showHash() {
@@ -10,13 +19,34 @@ function showHash() {
   $('hash-x64').textContent = hex(murmur3.x64_128(key, seed));
 }
 
+// anything not caught by a section goes to the banner, so it is never only in the console
+window.addEventListener('error', (e) => {
+  e.preventDefault();
+  showError($('global-error'), e.error ?? e.message);
+});
+window.addEventListener('unhandledrejection', (e) => {
+  e.preventDefault();
+  showError($('global-error'), e.reason);
+});
+
 try {
   await init();
   $('hash-input').addEventListener('input', showHash);
   $('hash-seed').addEventListener('input', showHash);
   showHash();
+  onChange(refreshSourceSelects);
+  onChange(refresh);
+  setupBuilder();
+  setupExperiment();
+  setupBlacklist();
+  setupTransfer();
+  setupWorkerMode();
+  const kinds = availableKinds();
+  document.body.dataset.kinds = kinds.map((k) => k.kind).join(' ');
   $('status').textContent = 'ready';
+  $('status').title = `filter classes in this build: ${kinds.map((k) => k.label).join(', ')}`;
 } catch (err) {
   $('status').textContent = `failed to load: ${err.message}`;
   $('status').className = 'error';
+  showError($('global-error'), err);
 }

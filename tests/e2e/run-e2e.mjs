@@ -1,41 +1,437 @@
 // The playground in real headless Chromium: builds demo/, serves it on 127.0.0.1, walks through
-// it, asserts what the DOM shows, fails on console errors, saves screenshots to
-// tests/e2e/screenshots/ (git-ignored).
-import { mkdirSync } from 'node:fs';
+// every section, asserts what the DOM shows (cross-checked against the library in Node where it
+// can be), fails on console errors, and saves screenshots to tests/e2e/screenshots/ (git-ignored).
+// Covers every filter class the library exports at the time it runs.
+import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { init, murmur3 } from '../../js/index.js';
+import * as lib from '../../js/index.js';
+import { sampleUrls } from '../../demo/sample-urls.js';
 import { assert, buildAndServe, launchBrowser, makeRunner, watchConsole } from './browser.mjs';
 
+const { init, murmur3 } = lib;
 const demoRoot = fileURLToPath(new URL('../../demo/', import.meta.url));
 const shots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 mkdirSync(shots, { recursive: true });
 
+// the classes the page should offer: every filter class this build exports
+const CLASS_OF = { bloom: 'BloomFilter', blocked: 'BlockedBloomFilter', counting: 'CountingBloomFilter',
+  scalable: 'ScalableBloomFilter', cuckoo: 'CuckooFilter', fuse: 'BinaryFuseFilter' };
+const KINDS = Object.keys(CLASS_OF).filter((k) => typeof lib[CLASS_OF[k]] === 'function');
+const REMOVABLE = new Set(['counting', 'cuckoo', 'fuse']);
+const started = Date.now();
+
 await init();
-const t = makeRunner();
+const runner = makeRunner();
+// every check also prints how long it took (the whole run must stay well under a minute)
+const t = {
+  check: (name, fn) => runner.check(name, async () => {
+    const t0 = Date.now();
+    try { await fn(); } finally { if (process.env.E2E_TIMING) console.log(`       ${name}: ${Date.now() - t0} ms`); }
+  }),
+  summary: () => runner.summary(),
+};
 const server = await buildAndServe(demoRoot);
 const browser = await launchBrowser();
+console.log(`  (filter classes in this build: ${KINDS.join(', ')}; built and served in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
 try {
   const page = await browser.context.newPage();
   const errors = watchConsole(page);
   await page.goto(server.url);
   await page.waitForSelector('#status:text("ready")', { timeout: 20000 });
 
+  const text = (id) => page.textContent(`#${id}`);
+  const data = (id, key) => page.$eval(`#${id}`, (el, k) => el.dataset[k] ?? '', key);
+  const value = async (id) => {
+    const v = await data(id, 'value');
+    assert(v !== '', `#${id} has no value (shows "${await text(id)}")`);
+    return Number(v);
+  };
+  // page.fill types multi-line text slowly (seconds for 1000 lines): set the value and fire input
+  const setText = (id, value) => page.$eval(`#${id}`, (el, v) => {
+    el.value = v;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, value);
+  const visibleError = (id) => page.$eval(`#${id}`, (el) => (el.hidden ? '' : el.textContent));
+  const shot = (name, selector) => (selector
+    ? page.locator(selector).screenshot({ path: `${shots}${name}.png` })
+    : page.screenshot({ path: `${shots}${name}.png`, fullPage: true }));
+
+  async function selectKind(kind) {
+    await page.selectOption('#filter-kind', kind);
+    await page.waitForFunction(() => document.getElementById('key-result').dataset.state === 'created');
+  }
+  async function createWith(kind, options) {
+    if (await page.inputValue('#filter-kind') !== kind) await selectKind(kind);
+    for (const [k, v] of Object.entries(options)) {
+      if (await page.$eval(`#opt-${k}`, (el) => el.tagName) === 'SELECT') await page.selectOption(`#opt-${k}`, v);
+      else await page.fill(`#opt-${k}`, v);
+    }
+    await page.click('#filter-create');
+  }
+  async function keyOp(op, key) {
+    await page.fill('#key-input', key);
+    await page.click(`#key-${op}`);
+    return data('key-result', 'state');
+  }
+  async function fillRandom(n) {
+    await page.fill('#fill-count', String(n));
+    await page.click('#fill-btn');
+  }
+
   await t.check('MurmurHash3 in the page matches the Node build', async () => {
     await page.fill('#hash-input', 'geeky ogre');
     await page.fill('#hash-seed', '42');
-    const x86 = await page.textContent('#hash-x86');
-    const x64 = await page.textContent('#hash-x64');
+    const x86 = await text('hash-x86');
+    const x64 = await text('hash-x64');
     const want64 = Array.from(murmur3.x64_128('geeky ogre', 42), (b) => b.toString(16).padStart(2, '0')).join('');
     assert(x86 === murmur3.x86_32('geeky ogre', 42).toString(16).padStart(8, '0'), `x86_32 shown ${x86}`);
     assert(x64 === want64, `x64_128 shown ${x64}`);
-    await page.screenshot({ path: `${shots}hash.png`, fullPage: true });
+    await shot('hash', '#hash');
   });
 
-  await t.check('no console errors', async () => {
+  await t.check('the page offers every filter class the library exports', async () => {
+    const offered = await page.$$eval('#filter-kind option', (os) => os.map((o) => o.value));
+    assert(JSON.stringify(offered.sort()) === JSON.stringify([...KINDS].sort()), `offered ${offered}, exported ${KINDS}`);
+    assert(await page.getAttribute('body', 'data-kinds') === KINDS.join(' '), 'body data-kinds');
+  });
+
+  // ---- section 1: every class, add / check / remove / stats / canvas --------------------------
+  for (const kind of KINDS) {
+    await t.check(`${kind}: add, check${REMOVABLE.has(kind) ? ', remove' : ''}, live stats, canvas`, async () => {
+      await selectKind(kind);
+      assert(await visibleError('builder-error') === '', `error after create: ${await visibleError('builder-error')}`);
+      assert(await value('stat-items') === 0, 'a new filter holds 0 items');
+      assert(await keyOp('add', 'alice@example.com') === 'added', `add → ${await text('key-result')}`);
+      assert(await value('stat-items') === 1, `items after one add: ${await text('stat-items')}`);
+      assert(await keyOp('check', 'alice@example.com') === 'present', 'the key added is found');
+      assert(await keyOp('check', 'mallory-was-never-added') === 'absent', 'a key never added is absent');
+      if (REMOVABLE.has(kind)) {
+        assert(await keyOp('remove', 'alice@example.com') === 'removed', `remove → ${await text('key-result')}`);
+        assert(await value('stat-items') === 0, 'items after remove');
+        assert(await keyOp('check', 'alice@example.com') === 'absent', 'a removed key is absent');
+        assert(await keyOp('remove', 'alice@example.com') === 'not-found', 'removing it again finds nothing');
+        assert(await keyOp('add', 'alice@example.com') === 'added', 're-add');
+      } else {
+        assert(await page.isDisabled('#key-remove'), 'remove is disabled for a filter without removal');
+      }
+      // where the key landed: compare with the library in Node (same options, same default seed)
+      const Cls = lib[CLASS_OF[kind]];
+      const probe = kind === 'fuse' ? Cls.build(['alice@example.com']) : new Cls({ capacity: 1000, errorRate: 0.01 });
+      const touched = await text('key-touched');
+      if (typeof probe.positions === 'function') {
+        const want = Array.from(probe.positions('alice@example.com'), (p) => p.toLocaleString('en-US')).join(', ');
+        assert(touched.includes(want), `touched "${touched}" lacks positions ${want}`);
+      } else if (typeof probe.locate === 'function') {
+        const { fingerprint, buckets } = probe.locate('alice@example.com');
+        assert(touched.includes(`(${fingerprint})`) && touched.includes(`buckets ${buckets[0][0].toLocaleString('en-US')} and ${buckets[0][1].toLocaleString('en-US')}`),
+          `touched "${touched}" vs locate ${JSON.stringify({ fingerprint, buckets })}`);
+      }
+      probe.free();
+
+      await fillRandom(500);
+      const items = await value('stat-items');
+      // scalable add() skips keys that may already be present, so it may hold slightly fewer
+      assert(kind === 'scalable' ? items >= 495 && items <= 501 : items === 501, `items after 500 random: ${items}`);
+      const bytes = await value('stat-bytes');
+      const bpk = await value('stat-bpk');
+      assert(bytes > 0 && Math.abs(bpk - (bytes * 8) / items) < 0.01, `bits/key ${bpk} vs ${bytes} B / ${items}`);
+      const theory = await value('stat-theory-fpr');
+      const est = await value('stat-est-fpr');
+      assert(theory >= 0 && theory <= 0.01, `theoretical FPR ${theory} at half capacity (target 1 %)`);
+      assert(est >= 0 && est <= 0.02, `estimated FPR ${est}`);
+      const fill = await value('stat-fill');
+      assert(fill > 0 && fill < 1, `fill/load ${fill}`);
+      assert(await keyOp('check', 'alice@example.com') === 'present', 'still found after 500 more keys');
+      const mode = await data('canvas-legend', 'mode');
+      if (kind !== 'fuse' && typeof Cls.prototype.fillMap === 'function') assert(mode === 'exact' || mode === 'density', `canvas mode ${mode}`);
+      assert(await visibleError('builder-error') === '', `error: ${await visibleError('builder-error')}`);
+      await shot(`builder-${kind}`, '#builder');
+    });
+  }
+
+  await t.check('bad options show an error in the page', async () => {
+    await createWith('bloom', { capacity: '1000', errorRate: '2' });
+    let msg = await visibleError('builder-error');
+    assert(/errorRate/.test(msg) && /INVALID_ARGUMENT/.test(msg), `errorRate 2 → "${msg}"`);
+    assert(await data('builder-error', 'code') === 'INVALID_ARGUMENT', 'data-code');
+    await createWith('bloom', { capacity: 'lots', errorRate: '0.01' });
+    msg = await visibleError('builder-error');
+    assert(/capacity/.test(msg) && /lots/.test(msg), `capacity "lots" → "${msg}"`);
+    await createWith('bloom', { capacity: '1000', errorRate: '0.01', bits: '4096', hashes: '3' });
+    msg = await visibleError('builder-error');
+    assert(/either/.test(msg), `capacity + bits → "${msg}"`);
+    await shot('bad-options', '#builder');
+    await createWith('bloom', { capacity: '1000', errorRate: '0.01', bits: '', hashes: '' });
+    assert(await visibleError('builder-error') === '', 'valid options clear the error');
+  });
+
+  if (KINDS.includes('cuckoo')) {
+    await t.check('a fixed-size cuckoo filter (expansion 0) driven to full shows FULL, loses nothing', async () => {
+      await selectKind('cuckoo');
+      await createWith('cuckoo', { capacity: '64', expansion: '0', maxIterations: '100' });
+      assert(await keyOp('add', 'alice@example.com') === 'added', 'first add');
+      await fillRandom(1000);
+      const msg = await visibleError('builder-error');
+      assert(/^FULL/.test(msg) && /expansion 0/.test(msg), `message "${msg}"`);
+      assert(await data('key-result', 'state') === 'full', 'key result says full');
+      const items = await value('stat-items');
+      assert(items >= 64 && items < 1001, `items when full: ${items}`);
+      assert(await keyOp('check', 'alice@example.com') === 'present', 'a key stored before it filled is still found');
+      await shot('cuckoo-full', '#builder');
+      await createWith('cuckoo', { capacity: '1000', expansion: '1', maxIterations: '500' });
+    });
+  }
+
+  if (KINDS.includes('scalable')) {
+    await t.check('a non-scaling scalable Bloom filter at capacity shows FULL', async () => {
+      await selectKind('scalable');
+      await createWith('scalable', { capacity: '100', nonScaling: 'true' });
+      await fillRandom(500);
+      const msg = await visibleError('builder-error');
+      assert(/^FULL/.test(msg), `message "${msg}"`);
+      await createWith('scalable', { capacity: '1000', nonScaling: 'false' });
+    });
+  }
+
+  // ---- section 2: FPR experiment, every class that takes part, in pairs -------------------------
+  const expKinds = await page.$$eval('#exp-left option', (os) => os.map((o) => o.value));
+  const pairs = [[await page.inputValue('#exp-left'), await page.inputValue('#exp-right')]];
+  for (const k of expKinds) if (!pairs.flat().includes(k)) pairs.push([k, pairs.flat().includes('bloom') && k !== 'bloom' ? 'bloom' : k]);
+  for (const [left, right] of pairs) {
+    await t.check(`FPR experiment ${left} vs ${right}: measured within the binomial bound of theory, same memory`, async () => {
+      await page.selectOption('#exp-left', left);
+      await page.selectOption('#exp-right', right);
+      await page.click('#exp-run');
+      await page.waitForFunction(() => ['done', 'failed'].includes(document.getElementById('exp-status').dataset.state), null, { timeout: 30000 });
+      assert(await data('exp-status', 'state') === 'done', `experiment failed: ${await visibleError('exp-error')}`);
+      assert(await visibleError('exp-error') === '', `error: ${await visibleError('exp-error')}`);
+      const budget = Number(await page.inputValue('#exp-bytes'));
+      const n = Number(await page.inputValue('#exp-n'));
+      const sizes = [];
+      for (const side of ['left', 'right']) {
+        const m = await value(`exp-${side}-probes`);
+        const measured = await value(`exp-${side}-measured`);
+        const theory = await value(`exp-${side}-theory`);
+        const fp = await value(`exp-${side}-fp`);
+        const size = await value(`exp-${side}-bytes`);
+        sizes.push(size);
+        assert(await value(`exp-${side}-keys`) === n, `${side}: all ${n} keys inserted`);
+        assert(Math.abs(measured - fp / m) < 1e-12, `${side}: measured = fp / m`);
+        // one-sided binomial bound: 4.5 standard deviations plus a few counts of slack
+        const bound = theory + 4.5 * Math.sqrt((theory * (1 - theory)) / m) + 3 / m;
+        assert(measured <= bound, `${side} (${await data(`exp-${side}-kind`, 'value')}): measured ${measured} > bound ${bound} (theory ${theory})`);
+        if (theory * m >= 30) assert(measured >= theory / 2, `${side}: measured ${measured} far below theory ${theory}`);
+        assert(size <= budget, `${side}: ${size} bytes > budget ${budget}`);
+      }
+      assert(Math.min(...sizes) >= 0.74 * Math.max(...sizes), `memory differs: ${sizes}`);
+      await shot(`experiment-${left}-vs-${right}`, '#experiment');
+    });
+  }
+
+  // ---- section 3: blacklist -------------------------------------------------------------------
+  await t.check('blacklist: 100,000 generated URLs build with a live progress bar; URLs check as you type', async () => {
+    await page.click('#bl-generate');
+    assert(await text('bl-lines') === '100,000 lines', `lines: ${await text('bl-lines')}`);
+    await page.selectOption('#bl-kind', 'bloom');
+    await page.fill('#bl-error-rate', '0.001');
+    // sample the progress bar on every frame: values strictly between 0 and 1 prove the page
+    // painted while building
+    await page.evaluate(() => {
+      window.__progress = [];
+      const tick = () => { window.__progress.push(document.getElementById('bl-progress').value); if (window.__progress.length < 2000 && !document.getElementById('bl-status').dataset.items) requestAnimationFrame(tick); };
+      requestAnimationFrame(tick);
+    });
+    await page.click('#bl-build');
+    await page.waitForFunction(() => document.getElementById('bl-status').dataset.items || !document.getElementById('bl-error').hidden, null, { timeout: 20000 });
+    assert(await visibleError('bl-error') === '', `error: ${await visibleError('bl-error')}`);
+    assert(Number(await data('bl-status', 'items')) === 100000, `items ${await data('bl-status', 'items')}`);
+    const samples = await page.evaluate(() => window.__progress);
+    assert(samples.some((v) => v > 0 && v < 1), `progress never seen between 0 and 1: ${samples.slice(0, 20)}`);
+    // the page shows the first lines of the list it holds: the same list Node generates
+    const list = sampleUrls();
+    const preview = (await page.inputValue('#bl-text')).split('\n');
+    assert(preview[0] === list[0] && preview[999] === list[999], 'the preview shows the generated list');
+    assert(new Set(list).size === 100000, 'the sample URLs are distinct');
+    for (const url of [list[0], list[54321], list[99999]]) {
+      await page.fill('#bl-check', url);
+      assert(await data('bl-check-result', 'state') === 'listed', `${url} is listed`);
+      assert((await text('bl-check-truth')).includes('in the list'), 'truth note');
+    }
+    // the same list and options in Node: the page answers exactly like the library does
+    const f = new lib.BloomFilter({ capacity: 100000, errorRate: 0.001 });
+    f.addAll(list);
+    for (const url of ['https://example.org/', 'https://login-secure-zz.com/', 'https://my-bank.example/login']) {
+      await page.fill('#bl-check', url);
+      const state = await data('bl-check-result', 'state');
+      assert(state === (f.has(url) ? 'listed' : 'clear'), `${url}: page ${state}, node ${f.has(url)}`);
+    }
+    f.free();
+    await page.fill('#bl-check', 'https://example.org/');
+    await shot('blacklist', '#blacklist');
+  });
+
+  const uploadKind = KINDS.includes('cuckoo') ? 'cuckoo' : KINDS.at(-1);
+  await t.check(`blacklist: an uploaded list of 120,000 lines builds a ${uploadKind} filter`, async () => {
+    const lines = Array.from({ length: 120000 }, (_, i) => `https://upload-${i}.bad.example/x`);
+    await page.setInputFiles('#bl-file', { name: 'list.txt', mimeType: 'text/plain', buffer: Buffer.from(`${lines.join('\n')}\n`) });
+    await page.waitForFunction(() => document.getElementById('bl-lines').textContent === '120,000 lines');
+    await page.selectOption('#bl-kind', uploadKind);
+    await page.evaluate(() => { delete document.getElementById('bl-status').dataset.items; });
+    await page.click('#bl-build');
+    await page.waitForFunction(() => document.getElementById('bl-status').dataset.items || !document.getElementById('bl-error').hidden, null, { timeout: 20000 });
+    assert(await visibleError('bl-error') === '', `error: ${await visibleError('bl-error')}`);
+    assert(Number(await data('bl-status', 'items')) === 120000, `items ${await data('bl-status', 'items')}`);
+    await page.fill('#bl-check', lines[777]);
+    assert(await data('bl-check-result', 'state') === 'listed', 'an uploaded line is listed');
+  });
+
+  // ---- section 4: export / import, every class ------------------------------------------------
+  async function download() {
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#export-btn')]);
+    assert(await dl.failure() === null, 'download failed');
+    return { name: dl.suggestedFilename(), bytes: readFileSync(await dl.path()) };
+  }
+  async function importBytes(name, buffer) {
+    await page.evaluate(() => { const s = document.getElementById('import-status'); s.textContent = ''; delete s.dataset.items; });
+    await page.setInputFiles('#import-file', { name, mimeType: 'application/octet-stream', buffer });
+    await page.waitForFunction(() => document.getElementById('import-status').dataset.items !== undefined
+      || !document.getElementById('import-error').hidden);
+  }
+  async function compareWith(source, keys) {
+    await setText('import-compare-keys', keys.join('\n'));
+    await page.selectOption('#import-compare-source', source);
+    await page.click('#import-compare');
+    return { same: Number(await data('import-compare-result', 'same')), total: Number(await data('import-compare-result', 'total')), present: Number(await data('import-compare-result', 'present')) };
+  }
+  let lastExport = null;
+  for (const kind of KINDS) {
+    await t.check(`${kind}: the exported file answers like the original, in the page and in Node`, async () => {
+      await selectKind(kind);
+      await fillRandom(300);
+      for (const k of ['alice@example.com', 'bob@example.com']) assert(await keyOp('add', k) === 'added', `add ${k}`);
+      const items = await value('stat-items');
+      await page.selectOption('#export-source', 'builder');
+      const file = await download();
+      assert(file.name === `bloomcuckoo-${kind}-${items}.bin`, `file name ${file.name}`);
+      assert(file.bytes.length === Number(await data('export-status', 'bytes')), 'downloaded size = shown size');
+      // Node reads the downloaded bytes
+      assert(lib.kindOf(file.bytes) === kind, `kindOf → ${lib.kindOf(file.bytes)}`);
+      const copy = lib.deserialize(file.bytes);
+      assert(copy.size === items, `node copy holds ${copy.size}, page ${items}`);
+      const keys = ['alice@example.com', 'bob@example.com', ...Array.from({ length: 298 }, (_, i) => `other-${kind}-${i}`)];
+      const nodePresent = copy.hasAll(keys).reduce((a, b) => a + b, 0);
+      assert(copy.has('alice@example.com') && copy.has('bob@example.com'), 'node copy finds the keys');
+      copy.free();
+      // the page imports it back
+      await importBytes(file.name, file.bytes);
+      assert(await visibleError('import-error') === '', `import error: ${await visibleError('import-error')}`);
+      assert(await data('import-status', 'kind') === kind && Number(await data('import-status', 'items')) === items, `import status: ${await text('import-status')}`);
+      const r = await compareWith('builder', keys);
+      assert(r.total === 300 && r.same === 300, `identical answers: ${r.same} of ${r.total}`);
+      assert(r.present === nodePresent, `page says ${r.present} present, node ${nodePresent}`);
+      await page.fill('#import-key', 'bob@example.com');
+      assert(await data('import-key-result', 'state') === 'present', 'imported filter finds bob');
+      lastExport = file;
+      if (kind === KINDS[0]) await shot('transfer', '#transfer');
+    });
+  }
+
+  await t.check('blacklist export → import answers like the original', async () => {
+    await page.selectOption('#export-source', 'blacklist');
+    const file = await download();
+    await importBytes(file.name, file.bytes);
+    assert(await visibleError('import-error') === '', `import error: ${await visibleError('import-error')}`);
+    assert(Number(await data('import-status', 'items')) === 120000, 'items');
+    const keys = [...Array.from({ length: 200 }, (_, i) => `https://upload-${i * 599}.bad.example/x`),
+      ...Array.from({ length: 200 }, (_, i) => `https://fine-${i}.example/`)];
+    const r = await compareWith('blacklist', keys);
+    assert(r.same === 400 && r.present >= 200, `same ${r.same}, present ${r.present}`);
+  });
+
+  await t.check('corrupt, truncated and empty files show a clear message', async () => {
+    const good = lastExport.bytes;
+    const flipped = Buffer.from(good);
+    flipped[flipped.length >> 1] ^= 0x55;
+    const cases = [
+      ['garbage.bin', Buffer.from('this is not a filter, just some text\n'.repeat(20))],
+      ['truncated.bin', good.subarray(0, good.length >> 1)],
+      ['flipped.bin', flipped],
+      ['empty.bin', Buffer.alloc(0)],
+    ];
+    for (const [name, buf] of cases) {
+      await importBytes(name, buf);
+      const msg = await visibleError('import-error');
+      assert(msg.includes(name) && /CORRUPT_DATA|UNSUPPORTED_VERSION/.test(msg), `${name}: "${msg}"`);
+      assert(await page.isDisabled('#import-key'), `${name}: the key check is disabled`);
+    }
+    await shot('import-corrupt', '#transfer');
+    await importBytes(lastExport.name, lastExport.bytes);
+    assert(await visibleError('import-error') === '', 'a good file clears the message');
+  });
+
+  // ---- section 5: worker mode ------------------------------------------------------------------
+  await t.check('worker mode: bytes transferred, answers == main thread, round trip shown', async () => {
+    await selectKind('bloom');
+    await fillRandom(2000);
+    assert(await keyOp('add', 'alice@example.com') === 'added', 'add alice');
+    const items = await value('stat-items');
+    await page.selectOption('#worker-source', 'builder');
+    await page.click('#worker-send');
+    await page.waitForFunction(() => document.getElementById('worker-status').dataset.items !== undefined
+      || !document.getElementById('worker-error').hidden, null, { timeout: 10000 });
+    assert(await visibleError('worker-error') === '', `error: ${await visibleError('worker-error')}`);
+    assert(Number(await data('worker-status', 'items')) === items, `worker holds ${await data('worker-status', 'items')}`);
+    assert(await data('worker-status', 'detached') === 'true', 'the ArrayBuffer was transferred (detached in the page)');
+    for (const key of ['alice@example.com', 'nobody@example.com', 'x']) {
+      await page.evaluate(() => { delete document.getElementById('worker-rtt').dataset.value; });
+      await page.fill('#worker-key', key);
+      await page.waitForFunction(() => document.getElementById('worker-rtt').dataset.value !== undefined);
+      const w = await data('worker-answer', 'state');
+      const m = await data('worker-main-answer', 'state');
+      assert(w === m, `${key}: worker ${w}, main ${m}`);
+      if (key.startsWith('alice')) assert(w === 'present', 'alice is present in the worker');
+      const rtt = await value('worker-rtt');
+      assert(rtt > 0 && rtt < 5000, `round trip ${rtt} ms`);
+    }
+    const keys = ['alice@example.com', ...Array.from({ length: 999 }, (_, i) => `probe-${i}`)];
+    await setText('worker-keys', keys.join('\n'));
+    await page.evaluate(() => { delete document.getElementById('worker-batch-result').dataset.total; });
+    await page.click('#worker-batch');
+    await page.waitForFunction(() => document.getElementById('worker-batch-result').dataset.total !== undefined
+      || !document.getElementById('worker-error').hidden);
+    assert(await visibleError('worker-error') === '', `error: ${await visibleError('worker-error')}`);
+    assert(await data('worker-batch-result', 'differ') === '0', `differences: ${await text('worker-batch-result')}`);
+    assert(Number(await data('worker-batch-result', 'total')) === 1000, 'total');
+    assert(Number(await data('worker-batch-result', 'present')) >= 1, 'alice found in the batch');
+    await shot('worker', '#worker');
+  });
+
+  await t.check('worker mode with the 120,000-line blacklist', async () => {
+    await page.selectOption('#worker-source', 'blacklist');
+    await page.evaluate(() => { delete document.getElementById('worker-status').dataset.items; });
+    await page.click('#worker-send');
+    await page.waitForFunction(() => document.getElementById('worker-status').dataset.items !== undefined
+      || !document.getElementById('worker-error').hidden, null, { timeout: 10000 });
+    assert(Number(await data('worker-status', 'items')) === 120000, `worker holds ${await data('worker-status', 'items')}`);
+    const keys = [...Array.from({ length: 500 }, (_, i) => `https://upload-${i * 200}.bad.example/x`),
+      ...Array.from({ length: 500 }, (_, i) => `https://fine-${i}.example/`)];
+    await setText('worker-keys', keys.join('\n'));
+    await page.evaluate(() => { delete document.getElementById('worker-batch-result').dataset.total; });
+    await page.click('#worker-batch');
+    await page.waitForFunction(() => document.getElementById('worker-batch-result').dataset.total !== undefined);
+    assert(await data('worker-batch-result', 'differ') === '0', `differences: ${await text('worker-batch-result')}`);
+    const present = Number(await data('worker-batch-result', 'present'));
+    assert(present >= 500 && present <= 520, `present ${present}`);
+  });
+
+  await t.check('no error banner, no console errors', async () => {
+    await shot('page');
+    assert(await visibleError('global-error') === '', `banner: ${await visibleError('global-error')}`);
     assert(errors.length === 0, `console errors: ${errors.join(' | ')}`);
   });
 } finally {
   await browser.close();
   await server.close();
 }
+console.log(`  (e2e took ${((Date.now() - started) / 1000).toFixed(1)} s)`);
 process.exitCode = t.summary() ? 1 : 0;

@@ -1,0 +1,142 @@
+// Section 3: the blacklist checker. A list (one item per line: pasted, uploaded or generated) is
+// built into a filter in chunks with a progress bar; URLs are then checked as you type.
+import { availableKinds } from './filters.js';
+import { setFilter } from './store.js';
+import { sampleUrls } from './sample-urls.js';
+import { $, bytes, guard, int, lines, ms, showError, yieldToBrowser } from './ui.js';
+
+const CHUNK = 10_000;
+const MAX_FILE_BYTES = 256 * 1024 * 1024;
+const PREVIEW_LINES = 1000;   // a big list stays in memory; the textarea shows its start
+let loaded = null;            // { items, source } of a generated or uploaded list, or null
+let listed = new Set();
+let filter = null;
+let building = false;
+
+function countLines(text) {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  if (text.length && !text.endsWith('\n')) n++;
+  return n;
+}
+
+function showLineCount() {
+  const el = $('bl-lines');
+  if (loaded) {
+    el.textContent = `${int(loaded.items.length)} lines`;
+    el.title = `${loaded.source}; the text box shows the first ${int(Math.min(PREVIEW_LINES, loaded.items.length))}`;
+    $('bl-preview-note').textContent = loaded.items.length > PREVIEW_LINES
+      ? `${loaded.source}: showing the first ${int(PREVIEW_LINES)} of ${int(loaded.items.length)} lines (editing the text replaces the list with what you see).`
+      : `${loaded.source}.`;
+  } else {
+    el.textContent = `${int(countLines($('bl-text').value))} lines`;
+    el.title = '';
+    $('bl-preview-note').textContent = '';
+  }
+  el.dataset.lines = String(loaded ? loaded.items.length : countLines($('bl-text').value));
+}
+
+/** Holds a big list in memory and shows its first lines in the text box. */
+function setLoaded(items, source) {
+  loaded = { items, source };
+  $('bl-text').value = items.slice(0, PREVIEW_LINES).join('\n') + (items.length > PREVIEW_LINES ? '\n…' : '');
+  showLineCount();
+}
+
+async function build() {
+  if (building) return;
+  building = true;
+  $('bl-build').disabled = true;
+  $('bl-check').disabled = true;
+  const progress = $('bl-progress');
+  progress.value = 0;
+  try {
+    const items = loaded ? loaded.items : lines($('bl-text').value);
+    if (items.length === 0) throw new Error('The list is empty: paste, upload or generate one item per line first.');
+    const spec = availableKinds().find((k) => k.kind === $('bl-kind').value);
+    const errorRate = Number($('bl-error-rate').value);
+    const started = performance.now();
+    let f;
+    if (spec.static) {
+      $('bl-progress-text').textContent = 'building (static: all keys at once)…';
+      await yieldToBrowser();
+      f = spec.Class.build(items, { fingerprintBits: errorRate < 1 / 256 ? 16 : 8 });
+      progress.value = 1;
+    } else {
+      f = new spec.Class({ capacity: items.length, errorRate });
+      try {
+        for (let i = 0; i < items.length; i += CHUNK) {
+          const chunk = items.slice(i, i + CHUNK);
+          const added = f.addAll(chunk);
+          if (spec.kind === 'cuckoo' && added < chunk.length) {
+            throw Object.assign(new Error(`the cuckoo filter is full after ${int(i + added)} items`), { code: 'FULL' });
+          }
+          progress.value = Math.min(items.length, i + CHUNK) / items.length;
+          $('bl-progress-text').textContent = `${int(Math.min(items.length, i + CHUNK))} of ${int(items.length)} lines`;
+          await yieldToBrowser();
+        }
+      } catch (err) {
+        f.free();
+        throw err;
+      }
+    }
+    const took = performance.now() - started;
+    filter = f;
+    listed = new Set(items);
+    setFilter('blacklist', f, spec);
+    const status = $('bl-status');
+    status.textContent = `${spec.label} filter built from ${int(items.length)} lines in ${ms(took)}: `
+      + `${int(f.size)} items, ${bytes(f.byteLength)}, ${((f.byteLength * 8) / items.length).toFixed(2)} bits per line.`;
+    status.dataset.items = String(f.size);
+    status.dataset.lines = String(items.length);
+    $('bl-progress-text').textContent = 'done';
+    $('bl-check').disabled = false;
+    checkNow();
+  } finally {
+    building = false;
+    $('bl-build').disabled = false;
+    if (filter && !filter.freed) $('bl-check').disabled = false;
+  }
+}
+
+function checkNow() {
+  const url = $('bl-check').value.trim();
+  const out = $('bl-check-result');
+  const truth = $('bl-check-truth');
+  if (!filter || filter.freed || url === '') {
+    out.textContent = '—';
+    out.dataset.state = '';
+    truth.textContent = '';
+    return;
+  }
+  const t0 = performance.now();
+  const hit = filter.has(url);
+  const took = performance.now() - t0;
+  out.textContent = hit ? 'listed (maybe): block it' : 'not listed: certainly safe from this list';
+  out.dataset.state = hit ? 'listed' : 'clear';
+  truth.textContent = hit
+    ? (listed.has(url) ? `· it is in the list (${ms(took)})` : `· not in the list: a false positive (${ms(took)})`)
+    : `· (${ms(took)})`;
+}
+
+async function upload() {
+  const file = $('bl-file').files[0];
+  if (!file) return;
+  if (file.size > MAX_FILE_BYTES) throw new RangeError(`${file.name} is ${bytes(file.size)}; the page takes lists up to ${bytes(MAX_FILE_BYTES)}`);
+  setLoaded(lines(await file.text()), `uploaded ${file.name}`);
+  $('bl-progress-text').textContent = `loaded ${file.name} (${bytes(file.size)})`;
+}
+
+export function setupBlacklist() {
+  const sel = $('bl-kind');
+  for (const k of availableKinds()) sel.append(new Option(k.label, k.kind));
+  const err = $('bl-error');
+  $('bl-generate').addEventListener('click', () => guard(err, () => {
+    setLoaded(sampleUrls(), 'generated sample URLs');
+  }));
+  $('bl-file').addEventListener('change', () => guard(err, upload));
+  $('bl-text').addEventListener('input', () => { loaded = null; showLineCount(); });
+  $('bl-build').addEventListener('click', () => guard(err, build));
+  $('bl-check').addEventListener('input', () => guard(err, checkNow));
+  showError(err, null);
+}

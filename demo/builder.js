@@ -1,0 +1,261 @@
+// Section 1: pick a filter class and its options, add / check / remove keys, live stats, and the
+// canvas of the whole filter with what the last key touched.
+import { drawFilterMap } from './canvas.js';
+import { availableKinds, createFilter, parseOptions, statsOf, touchedBy } from './filters.js';
+import { getEntry, setFilter, touch } from './store.js';
+import { $, bytes, describeError, guard, int, pct, randomHex, showError } from './ui.js';
+
+let spec = null;          // the selected kind
+let staged = new Set();   // keys of a static (fuse) filter, rebuilt after each change
+let lastTouched = null;   // what the last key touched, for the canvas
+const errorEl = () => $('builder-error');
+
+const current = () => getEntry('builder')?.filter ?? null;
+
+function setResult(text, state = '') {
+  const el = $('key-result');
+  el.textContent = text;
+  el.dataset.state = state;
+}
+
+function renderFields() {
+  const form = $('filter-options');
+  form.replaceChildren();
+  for (const f of spec.fields) {
+    const label = document.createElement('label');
+    label.append(`${f.label} `);
+    let input;
+    if (f.type === 'bool') {
+      input = document.createElement('select');
+      input.append(new Option('false', 'false'), new Option('true', 'true'));
+      input.value = f.def;
+    } else {
+      input = document.createElement('input');
+      input.value = f.def;
+      input.size = 9;
+      input.placeholder = f.hint || '';
+      input.inputMode = 'decimal';
+    }
+    input.id = `opt-${f.key}`;
+    input.name = f.key;
+    label.append(input);
+    form.append(label);
+  }
+  $('filter-blurb').textContent = spec.blurb;
+  $('key-remove').disabled = !spec.removable;
+}
+
+function readFields() {
+  const values = {};
+  for (const f of spec.fields) values[f.key] = $(`opt-${f.key}`).value;
+  return values;
+}
+
+/** Creates the filter from the form; errors (bad options) show in the page. */
+function create() {
+  showError(errorEl(), null);
+  try {
+    const options = parseOptions(spec, readFields());
+    const filter = createFilter(spec, options, [...staged]);
+    setFilter('builder', filter, spec);
+    lastTouched = null;
+    $('key-touched').textContent = '—';
+    setResult('created', 'created');
+  } catch (err) {
+    showError(errorEl(), err);
+    setResult('not created', 'error');
+  }
+  refresh();
+}
+
+/** Rebuilds a static filter from the staged keys with the current options. */
+function rebuildStatic() {
+  const options = parseOptions(spec, readFields());
+  const filter = createFilter(spec, options, [...staged]);
+  setFilter('builder', filter, spec);
+}
+
+function requireFilter() {
+  const f = current();
+  if (!f) throw new Error('Create a filter first (see the message above if it failed).');
+  return f;
+}
+
+function key() {
+  const k = $('key-input').value;
+  if (k === '') throw new Error('Type a key first.');
+  return k;
+}
+
+function showTouched(filter, k) {
+  const t = filter ? touchedBy(spec, filter, k) : null;
+  lastTouched = t;
+  if (t) $('key-touched').textContent = t.text;
+  else if (spec.static) $('key-touched').textContent = 'a fuse filter reads 3 fingerprint slots per key (not exposed)';
+  else if (spec.probe) $('key-touched').textContent = `— (${spec.probe}() is not in this build of the library)`;
+  else $('key-touched').textContent = `— (${spec.label} filters do not expose where a key lands)`;
+}
+
+function fullMessage(added, wanted) {
+  const info = current().info();
+  return `FULL: the cuckoo filter is full and may not grow (expansion ${info.expansion}): ${int(added)} of ${int(wanted)} `
+    + `key${wanted === 1 ? '' : 's'} added, the rest rejected after ${info.maxIterations} kicks; nothing already stored was lost.`;
+}
+
+function add() {
+  const k = key();
+  if (spec.static) {
+    staged.add(k);
+    rebuildStatic();
+    setResult(`added; filter rebuilt from ${int(staged.size)} keys`, 'added');
+  } else {
+    const f = requireFilter();
+    const changed = f.add(k);
+    if (spec.kind === 'cuckoo' && !changed) {
+      setResult('not added: filter full', 'full');
+      showError(errorEl(), { code: 'FULL', message: fullMessage(0, 1).replace(/^FULL: /, '') });
+    } else if (spec.kind === 'scalable' && !changed) {
+      setResult('not added: it may already be present', 'added');
+    } else if ((spec.kind === 'bloom' || spec.kind === 'blocked') && !changed) {
+      setResult('added, but no bit changed: it may already have been present', 'added');
+    } else {
+      setResult('added', 'added');
+    }
+    touch('builder');
+  }
+  showTouched(current(), k);
+}
+
+function check() {
+  const k = key();
+  const f = requireFilter();
+  const yes = f.has(k);
+  setResult(yes ? 'maybe present' : 'definitely absent', yes ? 'present' : 'absent');
+  showTouched(f, k);
+}
+
+function remove() {
+  const k = key();
+  if (!spec.removable) throw new Error(`${spec.label} filters cannot remove keys.`);
+  if (spec.static) {
+    const had = staged.delete(k);
+    if (had) rebuildStatic();
+    setResult(had ? `removed; filter rebuilt from ${int(staged.size)} keys` : 'not found: it was never added', had ? 'removed' : 'not-found');
+  } else {
+    const f = requireFilter();
+    const ok = f.remove(k);
+    setResult(ok ? 'removed' : 'not found: nothing removed', ok ? 'removed' : 'not-found');
+    touch('builder');
+  }
+  showTouched(current(), k);
+}
+
+function fillRandom() {
+  const n = Number($('fill-count').value);
+  if (!Number.isSafeInteger(n) || n < 1 || n > 5_000_000) throw new RangeError(`random key count must be an integer from 1 to 5,000,000, got "${$('fill-count').value}"`);
+  const prefix = `rnd-${randomHex(8)}-`;
+  const keys = Array.from({ length: n }, (_, i) => prefix + i);
+  if (spec.static) {
+    for (const k of keys) staged.add(k);
+    rebuildStatic();
+    setResult(`${int(n)} random keys added; rebuilt from ${int(staged.size)} keys`, 'added');
+    return;
+  }
+  const f = requireFilter();
+  const added = f.addAll(keys);
+  touch('builder');
+  if (spec.kind === 'cuckoo' && added < n) {
+    setResult(`${int(added)} of ${int(n)} random keys added: filter full`, 'full');
+    showError(errorEl(), { code: 'FULL', message: fullMessage(added, n).replace(/^FULL: /, '') });
+  } else {
+    setResult(`${int(n)} random keys added`, 'added');
+  }
+}
+
+function clearFilter() {
+  if (spec.static) {
+    staged = new Set();
+    rebuildStatic();
+  } else {
+    requireFilter().clear();
+    touch('builder');
+  }
+  lastTouched = null;
+  $('key-touched').textContent = '—';
+  setResult('cleared', 'cleared');
+}
+
+function setStat(id, text, value) {
+  const el = $(id);
+  el.textContent = text;
+  if (value === undefined || Number.isNaN(value)) el.removeAttribute('data-value');
+  else el.dataset.value = String(value);
+}
+
+/** Redraws stats and canvas from the current filter. */
+export function refresh() {
+  const f = current();
+  if (!f || f.freed) {
+    for (const id of ['stat-kind', 'stat-items', 'stat-bytes', 'stat-bpk', 'stat-fill', 'stat-est-fpr', 'stat-theory-fpr']) setStat(id, '—');
+    $('stat-info').textContent = '';
+    const r = drawFilterMap($('filter-canvas'), { filter: null, units: 0, unitName: spec?.unit ?? 'bit' });
+    $('canvas-legend').textContent = r.note;
+    $('filter-summary').textContent = spec?.static ? 'static filter: add keys and it is built from them' : '';
+    return;
+  }
+  const entrySpec = getEntry('builder').spec;
+  const s = statsOf(entrySpec, f);
+  setStat('stat-kind', `${entrySpec.label} (${s.info.kind})`);
+  setStat('stat-items', int(s.items), s.items);
+  setStat('stat-bytes', bytes(s.bytes), s.bytes);
+  setStat('stat-bpk', Number.isFinite(s.bitsPerKey) ? s.bitsPerKey.toFixed(2) : '—', s.bitsPerKey);
+  $('stat-fill-label').textContent = s.fillLabel;
+  setStat('stat-fill', Number.isFinite(s.fill) ? `${(s.fill * 100).toFixed(2)} %` : '—', s.fill);
+  setStat('stat-est-fpr', pct(s.estimatedFpr), s.estimatedFpr);
+  $('stat-est-how').textContent = s.estimateHow ?? '';
+  setStat('stat-theory-fpr', pct(s.theoreticalFpr), s.theoreticalFpr);
+  $('stat-theory-how').textContent = s.theoryFormula ?? '';
+  $('stat-info').textContent = JSON.stringify(s.info, (_k, v) => (typeof v === 'bigint' ? String(v) : v), 1);
+  const units = entrySpec.units(s.info);
+  const r = drawFilterMap($('filter-canvas'), {
+    filter: f, units, unitName: entrySpec.unit,
+    group: entrySpec.kind === 'cuckoo' ? s.info.bucketSize : 1,
+    touched: lastTouched,
+  });
+  $('canvas-legend').textContent = r.note;
+  $('canvas-legend').dataset.mode = r.mode;
+  $('filter-summary').textContent = `${entrySpec.label}: ${bytes(s.bytes)} of storage`;
+}
+
+function selectKind(kindName) {
+  spec = availableKinds().find((k) => k.kind === kindName);
+  staged = new Set();
+  renderFields();
+  create();
+}
+
+/** Wraps a button handler: errors go to the section's message element, then refresh. */
+function action(fn) {
+  return () => guard(errorEl(), fn).finally(refresh);
+}
+
+export function setupBuilder() {
+  const kinds = availableKinds();
+  const sel = $('filter-kind');
+  for (const k of kinds) sel.append(new Option(k.label, k.kind));
+  sel.addEventListener('change', () => selectKind(sel.value));
+  $('filter-create').addEventListener('click', () => {
+    if (spec.static) staged = new Set();
+    create();
+  });
+  $('key-add').addEventListener('click', action(add));
+  $('key-check').addEventListener('click', action(check));
+  $('key-remove').addEventListener('click', action(remove));
+  $('fill-btn').addEventListener('click', action(fillRandom));
+  $('filter-clear').addEventListener('click', action(clearFilter));
+  $('key-input').addEventListener('keydown', (e) => { if (e.key === 'Enter') $('key-add').click(); });
+  $('filter-options').addEventListener('submit', (e) => { e.preventDefault(); create(); });
+  selectKind(kinds[0].kind);
+}
+
+export { describeError };

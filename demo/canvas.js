@@ -1,0 +1,109 @@
+// Draws a whole filter on a canvas: one cell per bit / counter / slot when they fit, otherwise a
+// density map (each cell the fraction of set units in an equal slice of the storage, from
+// fillMap). The units the last key touched are outlined in orange.
+
+const EMPTY = [238, 241, 246];
+const FULL = [35, 57, 93];
+const MARK = '#f07d00';
+
+function shade(f) {
+  const c = EMPTY.map((e, i) => Math.round(e + (FULL[i] - e) * Math.min(1, Math.max(0, f))));
+  return `rgb(${c[0]},${c[1]},${c[2]})`;
+}
+
+/**
+ * @param {HTMLCanvasElement} canvas
+ * @param {{ filter, units: number, unitName: string, group?: number,
+ *           touched?: { groups: number[][] } | null }} what
+ *   units: bits / counters / slots in the filter; group: units per bucket (cuckoo), drawn
+ *   with a gap between groups when cells are large enough.
+ * @returns {{ mode: 'exact'|'density'|'none', cells: number, perCell: number, note: string }}
+ */
+export function drawFilterMap(canvas, { filter, units, unitName, group = 1, touched = null }) {
+  const ctx = canvas.getContext('2d');
+  const MARGIN = 8; // room for the marks of touched cells at the edges
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(0, 0, canvas.width, canvas.height);
+  ctx.fillStyle = '#fff';
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  ctx.translate(MARGIN, MARGIN);
+  const W = canvas.width - 2 * MARGIN;
+  const H = canvas.height - 2 * MARGIN;
+
+  const canMap = typeof filter?.fillMap === 'function';
+  if (!canMap || !(units > 0)) {
+    ctx.fillStyle = '#6b7280';
+    ctx.font = '14px system-ui, sans-serif';
+    ctx.textAlign = 'center';
+    const why = !filter ? 'no filter yet' : !canMap ? 'this filter has no fillMap(): nothing to draw'
+      : 'empty filter';
+    ctx.fillText(why, W / 2, H / 2);
+    return { mode: 'none', cells: 0, perCell: 0, note: why };
+  }
+
+  // exact: one cell per unit if cells of at least 4 px fit, buckets kept on one row
+  let size = Math.min(28, Math.max(4, Math.floor(Math.sqrt((W * H) / units))));
+  let cols = 0;
+  let rows = 0;
+  let groupGap = 0;
+  let exact = false;
+  for (; size >= 4; size--) {
+    groupGap = group > 1 && size >= 6 ? 2 : 0;
+    cols = group > 1 ? Math.floor((W + groupGap) / (group * size + groupGap)) * group : Math.floor(W / size);
+    rows = cols > 0 ? Math.ceil(units / cols) : Infinity;
+    if (rows * size <= H) { exact = true; break; }
+  }
+  let cells;
+  if (exact) {
+    cells = units;
+  } else {
+    size = 4;
+    groupGap = 0;
+    cols = Math.floor(W / size);
+    rows = Math.floor(H / size);
+    cells = cols * rows;
+  }
+  const map = filter.fillMap(cells);
+  const gap = exact && size >= 6 ? 1 : 0;
+  const xOf = (c) => (c % cols) * size + (groupGap ? Math.floor((c % cols) / group) * groupGap : 0);
+  const yOf = (c) => Math.floor(c / cols) * size;
+  for (let c = 0; c < cells; c++) {
+    ctx.fillStyle = shade(map[c]);
+    ctx.fillRect(xOf(c), yOf(c), size - gap, size - gap);
+  }
+  // touched units
+  if (touched?.groups?.length) {
+    ctx.strokeStyle = MARK;
+    ctx.fillStyle = MARK;
+    ctx.lineWidth = 2;
+    for (const [from, to] of touched.groups) {
+      const c0 = exact ? from : Math.floor((from * cells) / units);
+      const c1 = exact ? to - 1 : Math.floor(((to - 1) * cells) / units);
+      // a group may wrap across rows: mark each row's run
+      for (let c = c0; c <= c1;) {
+        const rowEnd = Math.min(c1, c - (c % cols) + cols - 1);
+        const x = xOf(c);
+        const y = yOf(c);
+        const w = xOf(rowEnd) + size - gap - x;
+        if (exact) {
+          // a set unit is filled orange, an unset one (a check of an absent key) only outlined
+          if (rowEnd === c && map[c] > 0) ctx.fillRect(x, y, size - gap, size - gap);
+          ctx.strokeRect(x - 1, y - 1, w + 2, size - gap + 2);
+        } else {
+          // density cells are small: a ring around the cell
+          ctx.fillRect(x, y, w, size);
+          ctx.beginPath();
+          ctx.arc(x + w / 2, y + size / 2, 7, 0, Math.PI * 2);
+          ctx.stroke();
+        }
+        c = rowEnd + 1;
+      }
+    }
+  }
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  const perCell = units / cells;
+  const note = exact
+    ? `each cell is one ${unitName} (${cells.toLocaleString('en-US')} ${unitName}s${group > 1 ? `, buckets of ${group}` : ''}); dark = set${touched ? ', orange = touched by the last key' : ''}`
+    : `density map: each cell is ${perCell.toFixed(perCell < 10 ? 2 : 1)} ${unitName}s (${cells.toLocaleString('en-US')} cells); darker = more set${touched ? ', orange = touched by the last key' : ''}`;
+  return { mode: exact ? 'exact' : 'density', cells, perCell, note };
+}

@@ -1,0 +1,146 @@
+// A small line chart on a canvas: x = keys inserted, y = false-positive rate on a log scale;
+// theoretical curves as lines, measured values as dots (zero measurements as hollow marks on
+// the bottom axis).
+
+const PAD = { left: 72, right: 20, top: 20, bottom: 48 };
+
+function niceTicks(max, count = 6) {
+  if (!(max > 0)) return [0];
+  const raw = max / count;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((s) => s * mag).find((s) => s >= raw);
+  const ticks = [];
+  for (let v = 0; v <= max + step * 1e-9; v += step) ticks.push(v);
+  return ticks;
+}
+
+const fmtCount = (v) => (v >= 1000 ? `${+(v / 1000).toFixed(1)}k` : String(+v.toFixed(0)));
+const fmtRate = (p) => (p >= 0.01 ? `${+(p * 100).toFixed(0)} %` : `${+(p * 100).toPrecision(1)} %`).replace('e', 'e');
+
+/**
+ * @param {HTMLCanvasElement} canvas
+ * @param {{ xMax: number, yFloor: number, series: Array<{ label: string, color: string,
+ *           points: Array<{ x: number, measured: number, theory: number }> }> }} data
+ */
+export function drawFprChart(canvas, { xMax, yFloor, series }) {
+  const ctx = canvas.getContext('2d');
+  const W = canvas.width;
+  const H = canvas.height;
+  ctx.clearRect(0, 0, W, H);
+  ctx.fillStyle = '#fff';
+  ctx.fillRect(0, 0, W, H);
+  const plotW = W - PAD.left - PAD.right;
+  const plotH = H - PAD.top - PAD.bottom;
+
+  let yMaxVal = yFloor * 10;
+  for (const s of series) for (const p of s.points) yMaxVal = Math.max(yMaxVal, p.measured, p.theory);
+  const lo = Math.floor(Math.log10(yFloor));
+  const hi = Math.min(0, Math.ceil(Math.log10(yMaxVal)));
+  const xOf = (x) => PAD.left + (x / xMax) * plotW;
+  const yOf = (p) => PAD.top + plotH - ((Math.log10(Math.max(p, 10 ** lo)) - lo) / (hi - lo || 1)) * plotH;
+
+  // grid and axes
+  ctx.strokeStyle = '#e5e7eb';
+  ctx.fillStyle = '#4b5563';
+  ctx.lineWidth = 1;
+  ctx.font = '12px system-ui, sans-serif';
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'middle';
+  for (let e = lo; e <= hi; e++) {
+    const y = yOf(10 ** e);
+    ctx.beginPath(); ctx.moveTo(PAD.left, y); ctx.lineTo(PAD.left + plotW, y); ctx.stroke();
+    ctx.fillText(fmtRate(10 ** e), PAD.left - 6, y);
+  }
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'top';
+  for (const v of niceTicks(xMax)) {
+    const x = xOf(v);
+    ctx.beginPath(); ctx.moveTo(x, PAD.top); ctx.lineTo(x, PAD.top + plotH); ctx.stroke();
+    ctx.fillText(fmtCount(v), x, PAD.top + plotH + 6);
+  }
+  ctx.strokeStyle = '#374151';
+  ctx.beginPath();
+  ctx.moveTo(PAD.left, PAD.top); ctx.lineTo(PAD.left, PAD.top + plotH); ctx.lineTo(PAD.left + plotW, PAD.top + plotH);
+  ctx.stroke();
+  ctx.fillStyle = '#111827';
+  ctx.font = '13px system-ui, sans-serif';
+  ctx.fillText('keys inserted', PAD.left + plotW / 2, H - 20);
+  ctx.save();
+  ctx.translate(16, PAD.top + plotH / 2);
+  ctx.rotate(-Math.PI / 2);
+  ctx.textBaseline = 'middle';
+  ctx.fillText('false-positive rate (log scale)', 0, 0);
+  ctx.restore();
+
+  // series
+  for (const s of series) {
+    ctx.strokeStyle = s.color;
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    let started = false;
+    // below the floor the line is not drawn (it would look like zero); it enters from the axis
+    let prev = null;
+    for (const p of s.points) {
+      const x = xOf(p.x);
+      if (!(p.theory >= 10 ** lo)) { prev = p; started = false; continue; }
+      if (!started) {
+        if (prev && prev.theory > 0) {
+          // where the line between prev and p crosses the floor, in log space
+          const a = Math.log10(prev.theory);
+          const b = Math.log10(p.theory);
+          const f = (lo - a) / (b - a);
+          ctx.moveTo(xOf(prev.x + f * (p.x - prev.x)), yOf(10 ** lo));
+          ctx.lineTo(x, yOf(p.theory));
+        } else {
+          ctx.moveTo(x, yOf(p.theory));
+        }
+        started = true;
+      } else {
+        ctx.lineTo(x, yOf(p.theory));
+      }
+      prev = p;
+    }
+    ctx.stroke();
+    for (const p of s.points) {
+      const x = xOf(p.x);
+      ctx.beginPath();
+      if (p.measured > 0) {
+        ctx.fillStyle = s.color;
+        ctx.arc(x, yOf(p.measured), 3.5, 0, Math.PI * 2);
+        ctx.fill();
+      } else {
+        ctx.strokeStyle = s.color;
+        ctx.lineWidth = 1.5;
+        ctx.arc(x, PAD.top + plotH - 4, 3, 0, Math.PI * 2);
+        ctx.stroke();
+      }
+    }
+  }
+
+  // legend
+  ctx.font = '12px system-ui, sans-serif';
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'middle';
+  let ly = PAD.top + 12;
+  for (const s of series) {
+    ctx.fillStyle = 'rgba(255,255,255,0.85)';
+    ctx.fillRect(PAD.left + 8, ly - 9, 330, 18);
+    ctx.strokeStyle = s.color;
+    ctx.lineWidth = 2;
+    ctx.beginPath(); ctx.moveTo(PAD.left + 12, ly); ctx.lineTo(PAD.left + 36, ly); ctx.stroke();
+    ctx.fillStyle = s.color;
+    ctx.beginPath(); ctx.arc(PAD.left + 46, ly, 3.5, 0, Math.PI * 2); ctx.fill();
+    ctx.fillStyle = '#111827';
+    ctx.fillText(`${s.label}: line = theory, dots = measured`, PAD.left + 56, ly);
+    ly += 20;
+  }
+  if (series.length) {
+    ctx.fillStyle = 'rgba(255,255,255,0.85)';
+    ctx.fillRect(PAD.left + 8, ly - 9, 330, 18);
+    ctx.strokeStyle = '#6b7280';
+    ctx.lineWidth = 1.5;
+    ctx.beginPath(); ctx.arc(PAD.left + 46, ly, 3, 0, Math.PI * 2); ctx.stroke();
+    ctx.fillStyle = '#4b5563';
+    ctx.fillText('on the x axis: no false positive measured', PAD.left + 56, ly);
+  }
+}

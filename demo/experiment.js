@@ -1,0 +1,165 @@
+// Section 2: the false-positive experiment. Two filters of the same memory; insert n random keys
+// in steps, probe m never-inserted keys after each step, chart measured vs theoretical FPR.
+import { drawFprChart } from './chart.js';
+import { availableKinds, statsOf } from './filters.js';
+import { $, bytes, guard, int, ms, pct, randomHex, showError, yieldToBrowser } from './ui.js';
+
+const COLORS = { left: '#2563eb', right: '#dc2626' };
+const EXPERIMENT_KINDS = ['bloom', 'blocked', 'counting', 'cuckoo'];
+let running = false;
+
+function integerField(id, name, min, max) {
+  const raw = $(id).value.trim();
+  const v = Number(raw);
+  if (!Number.isSafeInteger(v) || v < min || v > max) {
+    throw new RangeError(`${name} must be an integer from ${int(min)} to ${int(max)}, got "${raw}"`);
+  }
+  return v;
+}
+
+/**
+ * A filter of kind `spec` that uses at most `budget` bytes, shaped for `n` keys.
+ * Cuckoo: power-of-two buckets of 4, fixed size (expansion 0); the fingerprint width (8/12/16)
+ * with the lowest predicted FPR at n keys and a load ≤ 0.9.
+ */
+function fitToMemory(spec, budget, n) {
+  const optimalK = (m) => Math.min(64, Math.max(1, Math.round((m / n) * Math.LN2)));
+  switch (spec.kind) {
+    case 'bloom': {
+      const bits = Math.floor(budget / 8) * 64;
+      return new spec.Class({ bits, hashes: optimalK(bits) });
+    }
+    case 'blocked':
+      return new spec.Class({ blocks: Math.floor(budget / 32) });
+    case 'counting': {
+      const counters = Math.floor(budget / 8) * 16;
+      return new spec.Class({ counters, hashes: optimalK(counters) });
+    }
+    case 'cuckoo': {
+      const b = 4;
+      let best = null;
+      for (const f of [8, 12, 16]) {
+        const buckets = 2 ** Math.floor(Math.log2((budget * 8) / (b * f)));
+        if (buckets < 1) continue;
+        const load = n / (buckets * b);
+        const fpr = (2 * b * Math.min(load, 1)) / 2 ** f;
+        const ok = load <= 0.9;
+        if (!best || (ok && (!best.ok || fpr < best.fpr)) || (!ok && !best.ok && buckets * b > best.buckets * b)) {
+          best = { f, buckets, fpr, ok };
+        }
+      }
+      if (!best) throw new RangeError(`memory of ${budget} bytes is too small for a cuckoo filter`);
+      // the first sub-filter gets the smallest power of two with capacity ≤ buckets·b·target load
+      // (target ≥ 0.6 for b = 4), so half the slots maps to exactly `buckets` buckets
+      const filter = new spec.Class({ capacity: Math.max(1, Math.floor((best.buckets * b) / 2)), fingerprintBits: best.f, bucketSize: b, expansion: 0 });
+      return filter;
+    }
+    default:
+      throw new Error(`${spec.label} filters are not part of the experiment`);
+  }
+}
+
+function renderRow(side, spec, filter, keysIn, probes, fp, theory, failed) {
+  const tbody = $('exp-results').tBodies[0];
+  let row = document.getElementById(`exp-row-${side}`);
+  if (!row) {
+    row = tbody.insertRow();
+    row.id = `exp-row-${side}`;
+    for (let i = 0; i < 8; i++) row.insertCell();
+  }
+  const cells = [
+    [`<span class="swatch" style="background:${COLORS[side]}"></span>${side}`],
+    [`${spec.label}${filter.info().fingerprintBits ? ` (f = ${filter.info().fingerprintBits})` : ''}${filter.info().hashes ? ` (k = ${filter.info().hashes})` : ''}`, `exp-${side}-kind`, spec.kind],
+    [bytes(filter.byteLength), `exp-${side}-bytes`, filter.byteLength],
+    [`${int(keysIn)}${failed ? ` (${int(failed)} rejected: full)` : ''}`, `exp-${side}-keys`, keysIn],
+    [int(probes), `exp-${side}-probes`, probes],
+    [int(fp), `exp-${side}-fp`, fp],
+    [pct(fp / probes), `exp-${side}-measured`, fp / probes],
+    [pct(theory), `exp-${side}-theory`, theory],
+  ];
+  cells.forEach(([html, id, value], i) => {
+    const cell = row.cells[i];
+    cell.innerHTML = html;
+    if (id) { cell.id = id; cell.dataset.value = String(value); }
+  });
+}
+
+async function run() {
+  if (running) return;
+  running = true;
+  $('exp-run').disabled = true;
+  const filters = [];
+  try {
+    const n = integerField('exp-n', 'n keys', 100, 2_000_000);
+    const m = integerField('exp-m', 'm probes', 100, 1_000_000);
+    const budget = integerField('exp-bytes', 'memory', 64, 64 * 1024 * 1024);
+    const steps = integerField('exp-steps', 'steps', 1, 100);
+    const kinds = availableKinds();
+    const sides = ['left', 'right'].map((side) => {
+      const spec = kinds.find((k) => k.kind === $(`exp-${side}`).value);
+      if (!spec) throw new Error(`choose a filter for the ${side} side`);
+      const filter = fitToMemory(spec, budget, n);
+      filters.push(filter);
+      return { side, spec, filter, points: [], failed: 0, fp: 0, theory: NaN, keysIn: 0 };
+    });
+    $('exp-results').tBodies[0].replaceChildren();
+    const run = randomHex(10);
+    const probes = Array.from({ length: m }, (_, j) => `exp-${run}-out-${j}`);
+    const started = performance.now();
+    let inserted = 0;
+    for (let s = 1; s <= steps; s++) {
+      const upTo = Math.round((n * s) / steps);
+      const batch = [];
+      for (let i = inserted; i < upTo; i++) batch.push(`exp-${run}-in-${i}`);
+      inserted = upTo;
+      for (const side of sides) {
+        const added = side.filter.addAll(batch);
+        if (side.spec.kind === 'cuckoo') side.failed += batch.length - added;
+        side.keysIn = inserted - side.failed;
+        const answers = side.filter.hasAll(probes);
+        let fp = 0;
+        for (let j = 0; j < answers.length; j++) fp += answers[j];
+        side.fp = fp;
+        side.theory = statsOf(side.spec, side.filter).theoreticalFpr;
+        side.points.push({ x: inserted, measured: fp / m, theory: side.theory });
+      }
+      drawFprChart($('exp-chart'), {
+        xMax: n, yFloor: Math.min(0.5 / m, 1e-4),
+        series: sides.map((sd) => ({ label: `${sd.side}: ${sd.spec.label}, ${bytes(sd.filter.byteLength)}`, color: COLORS[sd.side], points: sd.points })),
+      });
+      for (const sd of sides) renderRow(sd.side, sd.spec, sd.filter, sd.keysIn, m, sd.fp, sd.theory, sd.failed);
+      $('exp-progress').value = s / steps;
+      $('exp-status').textContent = `step ${s} of ${steps}: ${int(inserted)} keys inserted`;
+      await yieldToBrowser();
+    }
+    $('exp-status').textContent = `done: ${int(n)} keys, ${int(m)} probes per step, ${steps} steps in ${ms(performance.now() - started)}`;
+    $('exp-status').dataset.state = 'done';
+    const full = sides.filter((sd) => sd.failed > 0);
+    if (full.length) {
+      showError($('exp-error'), { code: 'FULL', message: full.map((sd) => `the ${sd.side} ${sd.spec.label} filter filled up: ${int(sd.failed)} keys rejected (give it more memory or fewer keys)`).join('; ') });
+    }
+  } finally {
+    for (const f of filters) f.free();
+    running = false;
+    $('exp-run').disabled = false;
+  }
+}
+
+export function setupExperiment() {
+  const kinds = availableKinds().filter((k) => EXPERIMENT_KINDS.includes(k.kind));
+  for (const side of ['left', 'right']) {
+    const sel = $(`exp-${side}`);
+    for (const k of kinds) sel.append(new Option(k.label, k.kind));
+  }
+  // default pair: Bloom vs Cuckoo, else Bloom vs Blocked, else whatever exists
+  const has = (k) => kinds.some((x) => x.kind === k);
+  $('exp-left').value = kinds[0]?.kind ?? '';
+  $('exp-right').value = has('cuckoo') ? 'cuckoo' : has('blocked') ? 'blocked' : (kinds[1] ?? kinds[0])?.kind ?? '';
+  $('exp-run').addEventListener('click', () => {
+    $('exp-status').dataset.state = 'running';
+    guard($('exp-error'), run).then(() => {
+      if ($('exp-status').dataset.state !== 'done') $('exp-status').dataset.state = 'failed';
+    });
+  });
+  drawFprChart($('exp-chart'), { xMax: 20000, yFloor: 1e-4, series: [] });
+}

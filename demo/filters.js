@@ -1,0 +1,221 @@
+// What the playground knows about each filter class: its options form, how to read its stats,
+// the false-positive formulas, and how its storage maps onto the canvas. A class appears in the
+// page only when the library exports it (feature detection), so the page works with any build.
+import * as lib from './lib.js';
+
+const LN2 = Math.LN2;
+
+/** (1 − e^(−k·n/m))^k: the classic Bloom false-positive rate after n keys. */
+export function bloomFpr(n, m, k) {
+  if (!(m > 0) || !(k > 0)) return NaN;
+  return (1 - Math.exp((-k * n) / m)) ** k;
+}
+
+/**
+ * Split-block Bloom filter (8 bits per key, one in each 32-bit word of a 256-bit block):
+ * Σ_i Poisson(i; n/B) · (1 − (1 − 1/32)^i)^8, the load of a block being Poisson distributed.
+ */
+export function blockedFpr(n, blocks) {
+  if (!(blocks > 0)) return NaN;
+  const lambda = n / blocks;
+  if (lambda === 0) return 0;
+  const hi = Math.ceil(lambda + 12 * Math.sqrt(lambda) + 30);
+  let logP = -lambda; // log Poisson(0)
+  let sum = 0;
+  for (let i = 0; i <= hi; i++) {
+    if (i > 0) logP += Math.log(lambda) - Math.log(i);
+    sum += Math.exp(logP) * (1 - (31 / 32) ** i) ** 8;
+  }
+  return Math.min(1, sum);
+}
+
+/** The cuckoo bound 2b·α / 2^f per sub-filter (α = load factor), summed over sub-filters. */
+export function cuckooFpr(load, bucketSize, fingerprintBits, filters = 1) {
+  return Math.min(1, (filters * 2 * bucketSize * load) / 2 ** fingerprintBits);
+}
+
+const num = (label, key, def = '', hint = '') => ({ key, label, def, hint, type: 'number' });
+const bool = (label, key, def = 'false') => ({ key, label, def, type: 'bool' });
+const seedField = num('seed', 'seed', '', 'default 0x9747b28c');
+
+const KINDS = [
+  {
+    className: 'BloomFilter', kind: 'bloom', label: 'Bloom',
+    blurb: 'm bits, k probes by double hashing. Give capacity + errorRate, or bits + hashes.',
+    fields: [num('capacity', 'capacity', '1000'), num('error rate', 'errorRate', '0.01'),
+      num('bits', 'bits', '', 'instead of capacity'), num('hashes', 'hashes', '', 'with bits'), seedField],
+    unit: 'bit', probe: 'positions', removable: false,
+    units: (i) => i.bits,
+    fill: (i) => ({ label: 'fill ratio (bits set)', value: i.fillRatio }),
+    theory: (i) => ({ value: bloomFpr(i.size, i.bits, i.hashes), formula: '(1 − e^(−kn/m))^k' }),
+    estimate: (i) => ({ value: i.estimatedErrorRate, how: '(bits set / m)^k' }),
+  },
+  {
+    className: 'BlockedBloomFilter', kind: 'blocked', label: 'Blocked Bloom',
+    blurb: 'Split-block (cache-line) Bloom: each key sets 8 bits in one 256-bit block.',
+    fields: [num('capacity', 'capacity', '1000'), num('error rate', 'errorRate', '0.01'),
+      num('blocks', 'blocks', '', 'instead of capacity'), seedField],
+    unit: 'bit', probe: 'positions', removable: false,
+    units: (i) => i.bits,
+    fill: (i) => ({ label: 'fill ratio (bits set)', value: i.fillRatio }),
+    theory: (i) => ({ value: blockedFpr(i.size, i.blocks), formula: 'Σ Poisson(i; n/B)·(1 − (31/32)^i)^8' }),
+    estimate: (i) => ({ value: i.estimatedErrorRate, how: 'from the bits set' }),
+  },
+  {
+    className: 'CountingBloomFilter', kind: 'counting', label: 'Counting Bloom',
+    blurb: '4-bit saturating counters instead of bits, so keys can be removed.',
+    fields: [num('capacity', 'capacity', '1000'), num('error rate', 'errorRate', '0.01'),
+      num('counters', 'counters', '', 'instead of capacity'), num('hashes', 'hashes', '', 'with counters'), seedField],
+    unit: 'counter', probe: 'positions', removable: true,
+    units: (i) => i.counters,
+    fill: (i) => ({ label: 'fill ratio (counters > 0)', value: i.fillRatio }),
+    theory: (i) => ({ value: bloomFpr(i.size, i.counters, i.hashes), formula: '(1 − e^(−kn/m))^k' }),
+    estimate: (i) => ({ value: i.estimatedErrorRate, how: '(counters set / m)^k' }),
+  },
+  {
+    className: 'ScalableBloomFilter', kind: 'scalable', label: 'Scalable Bloom',
+    blurb: 'Adds a larger, tighter Bloom layer whenever the newest one is full (RedisBloom BF).',
+    fields: [num('capacity', 'capacity', '1000'), num('error rate', 'errorRate', '0.01'),
+      num('expansion', 'expansion', '2'), bool('non-scaling', 'nonScaling'), seedField],
+    unit: 'bit', probe: null, removable: false,
+    units: (i) => (i.layers ?? []).reduce((a, l) => a + l.bits, 0),
+    fill: (i) => {
+      const top = i.layers?.[i.layers.length - 1];
+      return { label: `load of newest layer (${i.layers?.length ?? 0} layer${i.layers?.length === 1 ? '' : 's'})`,
+        value: top ? top.size / top.capacity : NaN };
+    },
+    theory: (i) => ({
+      value: 1 - (i.layers ?? []).reduce((a, l) => a * (1 - bloomFpr(l.size, l.bits, l.hashes)), 1),
+      formula: '1 − Π over layers (1 − (1 − e^(−kn/m))^k)',
+    }),
+    estimate: (i) => ({ value: i.estimatedErrorRate, how: 'from the bits set' }),
+  },
+  {
+    className: 'CuckooFilter', kind: 'cuckoo', label: 'Cuckoo',
+    blurb: 'Buckets of b fingerprints, two candidate buckets per key; supports remove. Expansion 0 = fixed size.',
+    fields: [num('capacity', 'capacity', '1000'), num('error rate', 'errorRate', '0.01'),
+      num('fingerprint bits', 'fingerprintBits', '', '8, 12 or 16'), num('bucket size', 'bucketSize', '4'),
+      num('max kicks', 'maxIterations', '500'), num('expansion', 'expansion', '1', '0 = never grow'), seedField],
+    unit: 'slot', probe: 'locate', removable: true,
+    units: (i) => i.buckets * i.bucketSize,
+    fill: (i) => ({ label: `load factor (${i.filters} sub-filter${i.filters === 1 ? '' : 's'})`, value: i.loadFactor }),
+    theory: (i) => ({
+      value: cuckooFpr(i.loadFactor, i.bucketSize, i.fingerprintBits, i.filters),
+      formula: '2b·α / 2^f per sub-filter',
+    }),
+    estimate: (i) => ({
+      value: 1 - (1 - 1 / (2 ** i.fingerprintBits - 1)) ** (2 * i.bucketSize * i.loadFactor * i.filters),
+      how: '1 − (1 − 1/(2^f − 1))^(2b·α)',
+    }),
+  },
+  {
+    className: 'BinaryFuseFilter', kind: 'fuse', label: 'Binary Fuse',
+    blurb: 'Static: built once from all keys (the page rebuilds it after every change). Smallest per key.',
+    fields: [num('fingerprint bits', 'fingerprintBits', '8', '8 or 16'), seedField],
+    unit: 'fingerprint', probe: null, removable: true, static: true,
+    units: (i) => i.arrayLength,
+    fill: (i) => ({ label: 'keys per fingerprint slot', value: i.arrayLength ? i.size / i.arrayLength : NaN }),
+    theory: (i) => ({ value: 2 ** -i.fingerprintBits, formula: '2^−f' }),
+    estimate: (i) => ({ value: 2 ** -i.fingerprintBits, how: '2^−f' }),
+  },
+];
+
+/** The filter kinds this build of the library exports, in display order. */
+export function availableKinds() {
+  return KINDS.filter((k) => typeof lib[k.className] === 'function')
+    .map((k) => ({ ...k, Class: lib[k.className] }));
+}
+
+export function kindByName(kind) {
+  return availableKinds().find((k) => k.kind === kind) ?? null;
+}
+
+/** Reads option values from strings; empty fields are left out, non-numbers passed as typed. */
+export function parseOptions(spec, values) {
+  const options = {};
+  for (const f of spec.fields) {
+    const raw = (values[f.key] ?? '').trim();
+    if (raw === '') continue;
+    if (f.type === 'bool') {
+      options[f.key] = raw === 'true';
+      continue;
+    }
+    const n = Number(raw);
+    // hand an unparsable value to the library as typed: its error message names it
+    options[f.key] = raw !== '' && Number.isFinite(n) ? n : raw;
+  }
+  return options;
+}
+
+/** Makes a filter of `spec` with `options`; static filters are built from `keys`. */
+export function createFilter(spec, options, keys = []) {
+  if (spec.static) return spec.Class.build(keys, options);
+  return new spec.Class(options);
+}
+
+/** Every number the stats panel shows, from a filter of kind `spec`. */
+export function statsOf(spec, filter) {
+  const info = filter.info();
+  const items = filter.size;
+  const byteLength = filter.byteLength;
+  const fill = spec.fill(info);
+  const theory = spec.theory(info);
+  const estimate = spec.estimate(info);
+  return {
+    info,
+    items,
+    bytes: byteLength,
+    bitsPerKey: items > 0 ? (byteLength * 8) / items : NaN,
+    fillLabel: fill.label,
+    fill: fill.value,
+    estimatedFpr: typeof estimate.value === 'number' ? estimate.value : NaN,
+    estimateHow: estimate.how,
+    theoreticalFpr: theory.value,
+    theoryFormula: theory.formula,
+  };
+}
+
+/**
+ * Where the last key landed, as unit indices (bits, counters or slots) in storage order, plus a
+ * description. null when the class has no introspection method in this build.
+ */
+export function touchedBy(spec, filter, key) {
+  if (spec.probe === 'positions' && typeof filter.positions === 'function') {
+    const pos = Array.from(filter.positions(key));
+    return {
+      units: pos,
+      groups: pos.map((p) => [p, p + 1]),
+      text: `${spec.unit}s ${pos.map((p) => p.toLocaleString('en-US')).join(', ')} (k = ${pos.length})`,
+    };
+  }
+  if (spec.probe === 'locate' && typeof filter.locate === 'function') {
+    const info = filter.info();
+    const { fingerprint, buckets } = filter.locate(key);
+    const b = info.bucketSize;
+    const offsets = cuckooSubFilterOffsets(info);
+    const groups = [];
+    const parts = [];
+    buckets.forEach(([i1, i2], j) => {
+      for (const i of [i1, i2]) groups.push([(offsets[j] + i) * b, (offsets[j] + i + 1) * b]);
+      parts.push(`${buckets.length > 1 ? `sub-filter ${j}: ` : ''}buckets ${i1.toLocaleString('en-US')} and ${i2.toLocaleString('en-US')}`);
+    });
+    const hex = `0x${fingerprint.toString(16).padStart(Math.ceil(info.fingerprintBits / 4), '0')}`;
+    return { units: groups.map((g) => g[0]), groups, fingerprint, text: `fingerprint ${hex} (${fingerprint}) · ${parts.join(' · ')}` };
+  }
+  return null;
+}
+
+/**
+ * First bucket of each cuckoo sub-filter in storage order: sub-filter i has B0·expansion^i
+ * buckets (info.buckets is the total over all sub-filters).
+ */
+export function cuckooSubFilterOffsets(info) {
+  const e = info.expansion || 1;
+  let weights = 0;
+  for (let i = 0; i < info.filters; i++) weights += e ** i;
+  const b0 = info.buckets / weights;
+  const offsets = [];
+  let at = 0;
+  for (let i = 0; i < info.filters; i++) { offsets.push(at); at += b0 * e ** i; }
+  return offsets;
+}

@@ -1,0 +1,88 @@
+// Small DOM and formatting helpers shared by the playground sections.
+
+export const $ = (id) => {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`playground: no element #${id}`);
+  return el;
+};
+
+const intFmt = new Intl.NumberFormat('en-US');
+
+/** 12345 → "12,345". */
+export const int = (n) => intFmt.format(n);
+
+/** Bytes as "1,234 B (1.2 KiB)". */
+export function bytes(n) {
+  if (n < 1024) return `${int(n)} B`;
+  const units = ['KiB', 'MiB', 'GiB'];
+  let v = n / 1024;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) { v /= 1024; u++; }
+  return `${int(n)} B (${v.toFixed(v < 10 ? 2 : 1)} ${units[u]})`;
+}
+
+/** A probability as a percentage with sensible precision: "1.23 %", "0.0012 %". */
+export function pct(p) {
+  if (p === null || p === undefined || Number.isNaN(p)) return '—';
+  if (p === 0) return '0 %';
+  const v = p * 100;
+  if (v >= 10) return `${v.toFixed(1)} %`;
+  if (v >= 0.01) return `${v.toPrecision(3)} %`;
+  return `${v.toExponential(2)} %`;
+}
+
+/** Milliseconds: "0.42 ms", "12.3 ms". */
+export const ms = (t) => `${t < 10 ? t.toFixed(2) : t.toFixed(1)} ms`;
+
+/** Text of an error, with the FilterError code in front when there is one. */
+export function describeError(err) {
+  if (err && typeof err === 'object') {
+    const code = err.code ? `${err.code}: ` : (err.name && err.name !== 'Error' ? `${err.name}: ` : '');
+    return `${code}${err.message ?? String(err)}`;
+  }
+  return String(err);
+}
+
+/** Shows `err` (or a message) in a visible message element; `null` clears it. */
+export function showError(el, err) {
+  if (err === null || err === undefined) {
+    el.textContent = '';
+    el.hidden = true;
+    el.removeAttribute('data-code');
+    return;
+  }
+  el.textContent = typeof err === 'string' ? err : describeError(err);
+  if (err?.code) el.dataset.code = err.code; else el.removeAttribute('data-code');
+  el.hidden = false;
+}
+
+/** Runs `fn`, showing any error it throws (sync or async) in `el`; clears `el` first. */
+export async function guard(el, fn) {
+  showError(el, null);
+  try {
+    return await fn();
+  } catch (err) {
+    showError(el, err);
+    return undefined;
+  }
+}
+
+/** Lets the browser paint and handle input between chunks of work. */
+export const yieldToBrowser = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** A random id of `n` hex digits (crypto-strength, for experiment keys). */
+export function randomHex(n = 8) {
+  const b = new Uint8Array(Math.ceil(n / 2));
+  crypto.getRandomValues(b);
+  return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('').slice(0, n);
+}
+
+/** Lines of a text: trimmed, empty lines dropped. */
+export function lines(text) {
+  const out = [];
+  for (const line of text.split('\n')) {
+    const t = line.trim();
+    if (t) out.push(t);
+  }
+  return out;
+}

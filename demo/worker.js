@@ -1,0 +1,40 @@
+// The playground's Web Worker: receives the compiled wasm module and a filter's bytes
+// (transferred), deserializes them and answers checks. Every failure is answered, never thrown.
+import { deserialize, init } from './lib.js';
+
+let filter = null;
+
+function reply(id, body, transfer = []) {
+  self.postMessage({ id, ...body }, transfer);
+}
+
+self.onmessage = async ({ data: msg }) => {
+  const { id } = msg;
+  try {
+    switch (msg.type) {
+      case 'load': {
+        await init({ module: msg.module });
+        const t0 = performance.now();
+        const next = deserialize(msg.bytes);
+        filter?.free();
+        filter = next;
+        reply(id, { info: filter.info(), size: filter.size, received: msg.bytes.byteLength, deserializeMs: performance.now() - t0 });
+        break;
+      }
+      case 'has':
+        if (!filter) throw new Error('the worker holds no filter yet');
+        reply(id, { answer: filter.has(msg.key) });
+        break;
+      case 'hasAll': {
+        if (!filter) throw new Error('the worker holds no filter yet');
+        const answers = filter.hasAll(msg.keys);
+        reply(id, { answers }, [answers.buffer]);
+        break;
+      }
+      default:
+        throw new Error(`unknown request ${JSON.stringify(msg.type)}`);
+    }
+  } catch (err) {
+    reply(id, { error: { code: err?.code, name: err?.name, message: err?.message ?? String(err) } });
+  }
+};
