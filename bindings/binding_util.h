@@ -61,6 +61,24 @@ struct Common {
   }
 };
 
+// Visualisation helpers: positions as doubles (exact below 2^53) and fill maps as floats.
+template <typename F>
+struct Inspect {
+  static uint32_t Positions(const F& f, uintptr_t key, uint32_t len, uintptr_t out) {
+    uint64_t pos[64];
+    f.Positions(HashAt(key, len, f.seed()), pos);
+    const uint32_t n = PositionCount(f, 0);
+    for (uint32_t i = 0; i < n; ++i) Ptr<double>(out)[i] = static_cast<double>(pos[i]);
+    return n;
+  }
+  static void FillMap(const F& f, uint32_t cells, uintptr_t out) { f.FillMap(cells, Ptr<float>(out)); }
+  // k probes for filters with hashes(); 8 (one per word of a block) for the blocked filter.
+  template <typename G>
+  static auto PositionCount(const G& g, int) -> decltype(g.hashes()) { return g.hashes(); }
+  template <typename G>
+  static uint32_t PositionCount(const G&, long) { return 8; }
+};
+
 template <typename F>
 emscripten::class_<F> BindFilter(const char* name) {
   using C = Common<F>;

@@ -36,7 +36,9 @@ struct BloomLike {
         .function("bits", &Bits)
         .function("setBits", &SetBits)
         .function("capacity", &Capacity)
-        .function("errorRate", &F::error_rate);
+        .function("errorRate", &F::error_rate)
+        .function("positions", &Inspect<F>::Positions)
+        .function("fillMap", &Inspect<F>::FillMap);
   }
 };
 
@@ -169,7 +171,9 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_bloom) {
       .function("nonzeroCounters", &CountingNonzero)
       .function("saturatedCounters", &CountingSaturated)
       .function("capacity", &CountingCapacity)
-      .function("errorRate", &CountingBloomFilter::error_rate);
+      .function("errorRate", &CountingBloomFilter::error_rate)
+      .function("positions", &Inspect<CountingBloomFilter>::Positions)
+      .function("fillMap", &Inspect<CountingBloomFilter>::FillMap);
   BindFilter<ScalableBloomFilter>("ScalableBloomFilterCore")
       .function("init", &ScalableInit)
       .function("add", &ScalableAdd)

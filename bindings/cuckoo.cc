@@ -46,6 +46,13 @@ double CuckooSubFilterBuckets(const CuckooFilter& f, uint32_t i) {
   return static_cast<double>(f.sub_filter_buckets(i));
 }
 double CuckooLastKicks(const CuckooFilter& f) { return static_cast<double>(f.last_kicks()); }
+// Writes 2 * filters() bucket indices as doubles at `out`; returns the fingerprint.
+uint32_t CuckooLocate(const CuckooFilter& f, uintptr_t key, uint32_t len, uintptr_t out) {
+  uint64_t buckets[2 * CuckooFilter::kMaxFilters];
+  const uint32_t fp = f.Locate(HashAt(key, len, f.seed()), buckets);
+  for (uint32_t i = 0; i < 2 * f.filters(); ++i) Ptr<double>(out)[i] = static_cast<double>(buckets[i]);
+  return fp;
+}
 
 }  // namespace
 
@@ -69,7 +76,9 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_cuckoo) {
       .function("maxIterations", &CuckooFilter::max_iterations)
       .function("capacity", &CuckooCapacity)
       .function("errorRate", &CuckooFilter::error_rate)
-      .function("lastKicks", &CuckooLastKicks);
+      .function("lastKicks", &CuckooLastKicks)
+      .function("locate", &CuckooLocate)
+      .function("fillMap", &Inspect<CuckooFilter>::FillMap);
 }
 
 }  // namespace bindings

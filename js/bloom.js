@@ -1,6 +1,6 @@
 // BloomFilter: the classic Bloom filter (m bits, k probes by double hashing), and the base it
 // shares with BlockedBloomFilter.
-import { AddableFilter, Filter, check, makeCore } from './filter.js';
+import { AddableFilter, Filter, check, fillMapOf, makeCore, positionsOf } from './filter.js';
 import { FilterError } from './errors.js';
 import { initError, integerIn, positiveInteger, rate, readOptions, seedOption } from './options.js';
 
@@ -36,6 +36,11 @@ export class BloomBase extends AddableFilter {
   estimatedSize() { return this._core.estimatedSize(); }
   /** False-positive rate at the current fill. */
   estimatedErrorRate() { return this._core.estimatedErrorRate(); }
+
+  /** The bit indices `key` maps to (for visualisation), as a Float64Array. */
+  positions(key) { return positionsOf(this._core, key); }
+  /** Fraction of set bits in each of `cells` equal slices of the bit array (a density map). */
+  fillMap(cells) { return fillMapOf(this._core, cells); }
 
   _combine(other, op) {
     const name = this.constructor.name;

@@ -1,6 +1,6 @@
 // CountingBloomFilter: a Bloom filter of 4-bit counters, so keys can be removed.
 import { bloomSizing } from './bloom.js';
-import { AddableFilter, Filter, makeCore } from './filter.js';
+import { AddableFilter, Filter, fillMapOf, makeCore, positionsOf } from './filter.js';
 import { encodeKey, forEachChunk, keyPointer } from './keys.js';
 import { initError, integerIn, positiveInteger } from './options.js';
 
@@ -52,6 +52,11 @@ export class CountingBloomFilter extends AddableFilter {
   estimatedSize() { return this._core.estimatedSize(); }
   /** False-positive rate at the current fill. */
   estimatedErrorRate() { return this._core.estimatedErrorRate(); }
+
+  /** The counter indices `key` maps to (for visualisation), as a Float64Array. */
+  positions(key) { return positionsOf(this._core, key); }
+  /** Fraction of non-zero counters in each of `cells` equal slices (a density map). */
+  fillMap(cells) { return fillMapOf(this._core, cells); }
 
   info() {
     const c = this._core;

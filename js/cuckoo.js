@@ -1,8 +1,9 @@
 // CuckooFilter: buckets of fingerprints with partial-key cuckoo hashing; removal, counting and
 // growth by sub-filters (RedisBloom CF semantics).
 import { invalidOption } from './errors.js';
-import { AddableFilter, Filter, makeCore } from './filter.js';
-import { encodeKey, forEachChunk, keyPointer } from './keys.js';
+import { AddableFilter, Filter, fillMapOf, makeCore } from './filter.js';
+import { requireWasm } from './loader.js';
+import { encodeKey, forEachChunk, keyPointer, outPointer } from './keys.js';
 import { initError, integerIn, positiveInteger, rate, readOptions, seedOption } from './options.js';
 
 const OPTIONS = ['capacity', 'errorRate', 'fingerprintBits', 'bucketSize', 'maxIterations', 'expansion', 'seed'];
@@ -76,6 +77,24 @@ export class CuckooFilter extends AddableFilter {
     const len = encodeKey(key);
     return c.count(keyPointer(), len);
   }
+
+  /**
+   * Where `key` lives (for visualisation): its fingerprint and its two candidate buckets in each
+   * sub-filter, oldest first.
+   */
+  locate(key) {
+    const c = this._core;
+    const len = encodeKey(key);
+    const out = outPointer();
+    const fingerprint = c.locate(keyPointer(), len, out);
+    const flat = new Float64Array(requireWasm().HEAPU8.slice(out, out + 16 * c.filters()).buffer);
+    const buckets = [];
+    for (let i = 0; i < flat.length; i += 2) buckets.push([flat[i], flat[i + 1]]);
+    return { fingerprint, buckets };
+  }
+
+  /** Fraction of occupied slots in each of `cells` equal slices of all slots (a density map). */
+  fillMap(cells) { return fillMapOf(this._core, cells); }
 
   /** Occupied slots / all slots, across sub-filters. */
   get loadFactor() {

@@ -2,7 +2,7 @@
 // shares (has, hasAll, size, byteLength, serialize, clear, free).
 import { FilterError, statusName } from './errors.js';
 import { requireWasm } from './loader.js';
-import { copyOut, encodeKey, forEachChunk, inputBytes, keyPointer, queryAll } from './keys.js';
+import { copyOut, encodeKey, forEachChunk, inputBytes, keyPointer, outPointer, queryAll } from './keys.js';
 
 const disposeSymbol = Symbol.dispose ?? Symbol.for('Symbol.dispose');
 
@@ -167,5 +167,29 @@ export class AddableFilter extends Filter {
     let n = 0;
     forEachChunk(keys, (data, offsets, count) => { n += c.addBatch(data, offsets, count); });
     return n;
+  }
+}
+
+/** @internal positions(key) of the Bloom family: the bit (counter) indices the key maps to. */
+export function positionsOf(core, key) {
+  const len = encodeKey(key);
+  const out = outPointer();
+  const n = core.positions(keyPointer(), len, out);
+  return new Float64Array(requireWasm().HEAPU8.slice(out, out + 8 * n).buffer);
+}
+
+/** @internal fillMap(cells): fraction of occupied slots in each of `cells` equal slices. */
+export function fillMapOf(core, cells) {
+  if (!Number.isInteger(cells) || cells < 1 || cells > 1 << 20) {
+    throw new RangeError(`bloomcuckoo: cells must be an integer from 1 to 1048576, got ${String(cells)}`);
+  }
+  const m = requireWasm();
+  const ptr = m._malloc(4 * cells);
+  if (!ptr) throw new FilterError('OUT_OF_MEMORY', `cannot allocate a fill map of ${cells} cells`);
+  try {
+    core.fillMap(cells, ptr);
+    return new Float32Array(m.HEAPU8.slice(ptr, ptr + 4 * cells).buffer);
+  } finally {
+    m._free(ptr);
   }
 }

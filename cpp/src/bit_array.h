@@ -47,6 +47,24 @@ inline bool ForEachProbe(Hash128 h, uint64_t m, uint32_t k, Fn&& fn) {
   return true;
 }
 
+// For visualisation: out[c] = the fraction of occupied slots among the slots of slice c, the
+// `slots` being cut into `cells` equal slices (with cells > slots a slot covers several cells).
+// occupied(i) tells whether slot i is in use.
+template <typename Occupied>
+inline void FillMapOf(uint64_t slots, uint32_t cells, float* out, Occupied&& occupied) {
+  for (uint32_t c = 0; c < cells; ++c) {
+    const uint64_t begin = static_cast<uint64_t>(
+        static_cast<double>(slots) * c / static_cast<double>(cells));
+    uint64_t end = static_cast<uint64_t>(
+        static_cast<double>(slots) * (c + 1.0) / static_cast<double>(cells));
+    if (end <= begin) end = begin + 1;
+    if (end > slots) end = slots;
+    uint64_t used = 0;
+    for (uint64_t i = begin; i < end; ++i) used += occupied(i) ? 1 : 0;
+    out[c] = end > begin ? static_cast<float>(static_cast<double>(used) / static_cast<double>(end - begin)) : 0.0f;
+  }
+}
+
 }  // namespace internal
 }  // namespace bloomcuckoo
 

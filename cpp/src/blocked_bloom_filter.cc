@@ -249,6 +249,19 @@ size_t BlockedBloomFilter::AddBatch(const KeyBatch& keys) {
   return added;
 }
 
+void BlockedBloomFilter::Positions(Hash128 h, uint64_t* out) const {
+  if (blocks_ == 0) return;
+  const uint64_t block = BlockOf(h, blocks_);
+  const uint32_t k = MaskKey(h);
+  for (uint32_t i = 0; i < 8; ++i) out[i] = block * kBitsPerBlock + 32 * i + ((k * kSalt[i]) >> 27);
+}
+
+void BlockedBloomFilter::FillMap(uint32_t cells, float* out) const {
+  internal::FillMapOf(bits(), cells, out, [&](uint64_t i) {
+    return (words_[static_cast<size_t>(i >> 5)] >> (i & 31)) & 1;
+  });
+}
+
 bool BlockedBloomFilter::Contains(Hash128 h) const {
   if (blocks_ == 0) return false;
   const uint32_t* block = words_.data() + size_t{BlockOf(h, blocks_)} * kWordsPerBlock;

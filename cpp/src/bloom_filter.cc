@@ -114,6 +114,19 @@ size_t BloomFilter::AddBatch(const KeyBatch& keys) {
   return added;
 }
 
+void BloomFilter::Positions(Hash128 h, uint64_t* out) const {
+  if (bits_ == 0) return;
+  uint32_t n = 0;
+  internal::ForEachProbe(h, bits_, hashes_, [&](uint64_t i) {
+    out[n++] = i;
+    return true;
+  });
+}
+
+void BloomFilter::FillMap(uint32_t cells, float* out) const {
+  internal::FillMapOf(bits_, cells, out, [&](uint64_t i) { return internal::TestBit(words_.data(), i); });
+}
+
 bool BloomFilter::Contains(Hash128 h) const {
   if (bits_ == 0) return false;
   const uint64_t* words = words_.data();

@@ -137,6 +137,19 @@ size_t CountingBloomFilter::RemoveBatch(const KeyBatch& keys) {
   return removed;
 }
 
+void CountingBloomFilter::Positions(Hash128 h, uint64_t* out) const {
+  if (counters_ == 0) return;
+  uint32_t n = 0;
+  internal::ForEachProbe(h, counters_, hashes_, [&](uint64_t i) {
+    out[n++] = i;
+    return true;
+  });
+}
+
+void CountingBloomFilter::FillMap(uint32_t cells, float* out) const {
+  internal::FillMapOf(counters_, cells, out, [&](uint64_t i) { return Get(i) != 0; });
+}
+
 bool CountingBloomFilter::Contains(Hash128 h) const {
   if (counters_ == 0) return false;
   return internal::ForEachProbe(h, counters_, hashes_, [&](uint64_t i) { return Get(i) != 0; });

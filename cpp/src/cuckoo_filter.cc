@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "bloomcuckoo/serialization.h"
+#include "bit_array.h"
 #include "buffer.h"
 #include "byte_io.h"
 #include "cuckoo_table.h"
@@ -180,6 +181,33 @@ CuckooFilter::Lookup CuckooFilter::MakeLookup(Hash128 h) const {
   const uint32_t range = (uint32_t{1} << fingerprint_bits_) - 1;
   const uint32_t fp = 1 + Reduce32(static_cast<uint32_t>(h.h2 >> 32), range);
   return Lookup{fp, MixFingerprint(fp) | 1};
+}
+
+uint32_t CuckooFilter::Locate(Hash128 h, uint64_t* buckets) const {
+  if (num_filters_ == 0) return 0;
+  const Lookup lk = MakeLookup(h);
+  for (uint32_t k = 0; k < num_filters_; ++k) {
+    const uint64_t mask = storage_->tables[k].mask();
+    buckets[2 * k] = h.h1 & mask;
+    buckets[2 * k + 1] = (h.h1 & mask) ^ (lk.offset & mask);
+  }
+  return lk.fp;
+}
+
+void CuckooFilter::FillMap(uint32_t cells, float* out) const {
+  uint64_t total = 0;
+  for (uint32_t k = 0; k < num_filters_; ++k) total += storage_->tables[k].num_buckets() * bucket_size_;
+  internal::FillMapOf(total, cells, out, [&](uint64_t slot) {
+    for (uint32_t k = 0; k < num_filters_; ++k) {
+      const internal::CuckooTable& t = storage_->tables[k];
+      const uint64_t slots = t.num_buckets() * bucket_size_;
+      if (slot < slots) {
+        return t.ReadSlot(slot / bucket_size_, static_cast<uint32_t>(slot % bucket_size_)) != 0;
+      }
+      slot -= slots;
+    }
+    return false;
+  });
 }
 
 bool CuckooFilter::Contains(Hash128 h) const {

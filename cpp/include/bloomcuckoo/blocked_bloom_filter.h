@@ -67,6 +67,11 @@ class BlockedBloomFilter {
   // Empties the filter, keeping its shape and seed.
   void Clear();
 
+  // For visualisation: writes the key's 8 bit indices (block * 256 + word * 32 + bit) to `out`.
+  void Positions(Hash128 h, uint64_t* out) const;
+  // For visualisation: out[c] = fraction of set bits in slice c of `cells` equal slices.
+  void FillMap(uint32_t cells, float* out) const;
+
   // Estimated number of distinct keys from the fill. Each key sets exactly one bit in every
   // "lane" (word w of all blocks: 32 * blocks bits), so the lanes are 1-hash Bloom filters and
   // the classic estimate applies with m = 256 * blocks, k = 8: -(m/8) * ln(1 - X/m).

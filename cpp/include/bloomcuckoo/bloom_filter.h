@@ -71,6 +71,11 @@ class BloomFilter {
   // Empties the filter, keeping its shape and seed.
   void Clear();
 
+  // For visualisation: writes the key's hashes() bit indices, in probe order, to `out`.
+  void Positions(Hash128 h, uint64_t* out) const;
+  // For visualisation: out[c] = fraction of set bits in slice c of `cells` equal slices.
+  void FillMap(uint32_t cells, float* out) const;
+
   // Estimated number of distinct keys from the fill (Swamidass & Baldi 2007):
   // -(m/k) * ln(1 - X/m), X = set bits. When every bit is set the estimate is unbounded; it is
   // then clamped to the value for X = m - 1/2, i.e. (m/k) * ln(2m), which is finite.

@@ -67,6 +67,11 @@ class CountingBloomFilter {
   // Empties the filter, keeping its shape and seed.
   void Clear();
 
+  // For visualisation: writes the key's hashes() counter indices, in probe order, to `out`.
+  void Positions(Hash128 h, uint64_t* out) const;
+  // For visualisation: out[c] = fraction of non-zero counters in slice c of `cells` slices.
+  void FillMap(uint32_t cells, float* out) const;
+
   // Estimated number of distinct keys from the nonzero counters X (Swamidass & Baldi):
   // -(m/k) * ln(1 - X/m); clamped to the value at X = m - 1/2 when every counter is nonzero.
   double EstimatedSize() const;

@@ -124,6 +124,13 @@ class CuckooFilter {
   // Back to one empty sub-filter of the original shape; counts to zero; options kept.
   void Clear();
 
+  // For visualisation: the key's fingerprint, and its two bucket indices in every sub-filter
+  // (buckets[2k], buckets[2k + 1] for sub-filter k; filters() pairs). Returns the fingerprint.
+  uint32_t Locate(Hash128 h, uint64_t* buckets) const;
+  // For visualisation: out[c] = fraction of occupied slots in slice c of `cells` equal slices of
+  // all slots (sub-filters one after another, oldest first).
+  void FillMap(uint32_t cells, float* out) const;
+
   // items_inserted() - items_deleted(): the fingerprints currently stored.
   uint64_t size() const { return items_inserted_ - items_deleted_; }
   // Occupied slots / total slots over all sub-filters (0 when un-initialised).
