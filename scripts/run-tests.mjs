@@ -65,6 +65,7 @@ jestSuite();
 for (const [name, script, skip] of [
   ['fuzz', 'tests/fuzz/run-fuzz.mjs', 'SKIP_FUZZ'],
   ['e2e', 'tests/e2e/run-e2e.mjs', 'SKIP_E2E'],
+  ['pack', 'tests/pack/run-pack.mjs', 'SKIP_PACK'],
 ]) {
   if (process.env[skip] !== '1') nodeScriptSuite(name, script);
 }

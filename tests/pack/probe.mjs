@@ -1,0 +1,66 @@
+// The same checks, run on the installed package from Node ESM, Node CommonJS and a Vite-built
+// page in Chromium (tests/pack/run-pack.mjs): it returns plain JSON, which must be identical
+// everywhere. `bloomcuckoo` is the package's module namespace. Classes the package does not
+// export yet are left out (so the probe covers more as the library grows).
+const KEYS = ['alpha', 'beta', 'gamma', 'δέλτα', '🦆'];
+const OTHERS = ['not-1', 'not-2', 'not-3'];
+const FACTORIES = {
+  BloomFilter: (C) => new C({ capacity: 1000, errorRate: 0.001 }),
+  BlockedBloomFilter: (C) => new C({ capacity: 1000, errorRate: 0.001 }),
+  CountingBloomFilter: (C) => new C({ capacity: 1000, errorRate: 0.001 }),
+  ScalableBloomFilter: (C) => new C({ capacity: 1000, errorRate: 0.001 }),
+  CuckooFilter: (C) => new C({ capacity: 1000, errorRate: 0.001 }),
+  BinaryFuseFilter: (C) => C.build(KEYS, { fingerprintBits: 16 }),
+};
+
+const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+
+export async function probe(bloomcuckoo) {
+  const { init, murmur3, deserialize, kindOf, FilterError } = bloomcuckoo;
+  await init();
+  const errors = [];
+  const result = {
+    exports: Object.keys(bloomcuckoo).sort(),
+    murmur3: { x86_32: murmur3.x86_32('geeky ogre', 42), x64_128: hex(murmur3.x64_128('geeky ogre', 42)) },
+    filters: {},
+    errors,
+  };
+  for (const [name, make] of Object.entries(FACTORIES)) {
+    const Cls = bloomcuckoo[name];
+    if (typeof Cls !== 'function') continue;
+    const f = make(Cls);
+    try {
+      if (typeof f.addAll === 'function') f.addAll(KEYS);
+      const bytes = f.serialize();
+      const back = deserialize(new Uint8Array(bytes));
+      result.filters[name] = {
+        kind: kindOf(bytes),
+        present: Array.from(f.hasAll(KEYS)),
+        others: Array.from(f.hasAll(OTHERS)),
+        roundTrip: Array.from(back.hasAll(KEYS)),
+        sameClass: back instanceof Cls,
+        bytes: bytes.byteLength,
+        bytesHash: murmur3.x86_32(new Uint8Array(bytes), 1),
+      };
+      back.free();
+      if (result.filters[name].present.some((x) => x !== 1)) errors.push(`${name}: a false negative`);
+    } catch (err) {
+      errors.push(`${name}: ${err?.message ?? err}`);
+    } finally {
+      f.free();
+    }
+    try {
+      f.has('x');
+      errors.push(`${name}: usable after free()`);
+    } catch (err) {
+      if (!(err instanceof FilterError) || err.code !== 'DISPOSED') errors.push(`${name}: after free(): ${err}`);
+    }
+  }
+  try {
+    deserialize(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]));
+    errors.push('deserialize accepted garbage');
+  } catch (err) {
+    result.garbage = err instanceof FilterError ? err.code : String(err);
+  }
+  return result;
+}

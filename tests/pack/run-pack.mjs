@@ -1,0 +1,252 @@
+// The npm package as a user gets it: `npm pack`, install the tarball offline into an empty
+// temporary project, then use it from (a) a Node ESM script, (b) a CommonJS script via
+// `await import('bloomcuckoo')`, (c) TypeScript (`tsc --strict` resolving the package's
+// `exports.types`), (d) its CLI through node_modules/.bin, and (e) a minimal Vite app, built
+// and checked in headless Chromium. The same probe (tests/pack/probe.mjs) runs in Node ESM,
+// Node CJS and the browser, and all three must give identical answers. Also measures the
+// gzip size budget. Ends with "N passed, N failed"; exit status 1 on failure.
+// Env: KEEP_PACK_TMP=1 keeps the temporary directory; SIZE_BUDGET_STRICT=1 fails over budget.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { assert, buildAndServe, launchBrowser, makeRunner, watchConsole } from '../e2e/browser.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const here = fileURLToPath(new URL('./', import.meta.url));
+const BUDGET = 40 * 1024; // bytes, gzip -9: wasm + wasm glue + the library's JS
+const work = mkdtempSync(join(tmpdir(), 'bloomcuckoo-pack-'));
+const app = join(work, 'app');
+const web = join(app, 'web');
+const t = makeRunner();
+const started = Date.now();
+
+function sh(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 26, ...opts });
+  if (r.error) throw r.error;
+  return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', out: `${r.stdout ?? ''}${r.stderr ?? ''}` };
+}
+const gz = (buf) => gzipSync(buf, { level: 9 }).length;
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+
+let tarball = null;
+let packed = [];
+let installed = null; // node_modules/bloomcuckoo of the app
+let nodeProbe = null;
+
+try {
+  await t.check('npm pack: a tarball of exactly the whitelisted files', () => {
+    const r = sh('npm', ['pack', '--json', '--pack-destination', work], { cwd: root });
+    assert(r.status === 0, `npm pack failed: ${r.out}`);
+    const info = JSON.parse(r.stdout.slice(r.stdout.indexOf('[')))[0];
+    tarball = join(work, info.filename);
+    packed = info.files.map((f) => f.path).sort();
+    const allowed = /^(package\.json|README\.md|LICENSE|js\/[a-z0-9-]+\.js|js\/index\.d\.ts|js\/wasm\/bloomcuckoo\.(mjs|wasm)|bin\/bloomcuckoo\.js|bin\/lib\/[a-z0-9-]+\.js)$/;
+    const stray = packed.filter((f) => !allowed.test(f));
+    assert(stray.length === 0, `files outside the whitelist: ${stray.join(', ')}`);
+    for (const f of ['package.json', 'README.md', 'LICENSE', 'js/index.js', 'js/index.d.ts', 'js/wasm/bloomcuckoo.mjs',
+      'js/wasm/bloomcuckoo.wasm', 'bin/bloomcuckoo.js']) {
+      assert(packed.includes(f), `missing from the tarball: ${f}`);
+    }
+    console.log(`       ${info.filename}: ${packed.length} files, ${kb(info.size)} packed, ${kb(info.unpackedSize)} unpacked`);
+  });
+
+  await t.check('every relative import of a packaged file is packaged too', () => {
+    const missing = [];
+    for (const f of packed.filter((x) => /\.(m?js)$/.test(x))) {
+      const text = readFileSync(join(root, f), 'utf8');
+      for (const m of text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) {
+        const target = new URL(m[1], `file:///${f}`).pathname.slice(1);
+        if (!packed.includes(target)) missing.push(`${f} → ${m[1]}`);
+      }
+    }
+    assert(missing.length === 0, `imports of files not in the tarball: ${missing.join(', ')}`);
+  });
+
+  await t.check('package.json: module, exports with types first, sideEffects false, node >= 20, no runtime deps, bin', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    assert(pkg.name === 'bloomcuckoo' && pkg.type === 'module', 'name bloomcuckoo, type module');
+    assert(Object.keys(pkg.exports['.'])[0] === 'types', `exports["."] must list "types" first: ${JSON.stringify(pkg.exports['.'])}`);
+    assert(pkg.exports['.'].types === './js/index.d.ts' && pkg.types === './js/index.d.ts', 'types → ./js/index.d.ts');
+    assert(pkg.sideEffects === false, 'sideEffects false');
+    assert(pkg.engines?.node === '>=20', `engines.node ${pkg.engines?.node}`);
+    for (const k of ['dependencies', 'peerDependencies', 'optionalDependencies', 'bundleDependencies']) {
+      assert(!pkg[k] || Object.keys(pkg[k]).length === 0, `${k} must be empty (zero runtime dependencies)`);
+    }
+    assert(pkg.bin?.bloomcuckoo === 'bin/bloomcuckoo.js', `bin.bloomcuckoo ${pkg.bin?.bloomcuckoo}`);
+    const head = readFileSync(join(root, 'bin/bloomcuckoo.js'), 'utf8').split('\n')[0];
+    assert(head === '#!/usr/bin/env node', `the CLI needs a node shebang, has ${head}`);
+  });
+
+  await t.check(`size budget: wasm + glue + JS, gzip -9, target ≤ ${kb(BUDGET)}`, () => {
+    const wasm = gz(readFileSync(join(root, 'js/wasm/bloomcuckoo.wasm')));
+    const glue = gz(readFileSync(join(root, 'js/wasm/bloomcuckoo.mjs')));
+    const libFiles = packed.filter((f) => /^js\/[^/]+\.js$/.test(f));
+    const ours = gz(Buffer.concat(libFiles.map((f) => readFileSync(join(root, f)))));
+    const total = wasm + glue + ours;
+    console.log(`       wasm ${kb(wasm)} + glue .mjs ${kb(glue)} + our JS (${libFiles.length} files, concatenated) ${kb(ours)} = ${kb(total)}`
+      + ` of ${kb(BUDGET)}: ${total <= BUDGET ? 'within budget' : `OVER by ${kb(total - BUDGET)}`}`);
+    if (process.env.SIZE_BUDGET_STRICT === '1') assert(total <= BUDGET, `${kb(total)} is over the ${kb(BUDGET)} budget`);
+  });
+
+  await t.check('npm install --offline of the tarball into an empty project', () => {
+    mkdirSync(web, { recursive: true });
+    writeFileSync(join(app, 'package.json'), `${JSON.stringify({ name: 'bloomcuckoo-smoke-app', version: '0.0.0', private: true }, null, 2)}\n`);
+    const r = sh('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], { cwd: app });
+    assert(r.status === 0, `npm install failed: ${r.out}`);
+    installed = join(app, 'node_modules', 'bloomcuckoo');
+    assert(existsSync(join(installed, 'js/wasm/bloomcuckoo.wasm')), 'the wasm is installed');
+    assert(!existsSync(join(installed, 'node_modules')), 'no dependencies were installed');
+    const others = readdirSync(join(app, 'node_modules')).filter((d) => !d.startsWith('.') && d !== 'bloomcuckoo');
+    assert(others.length === 0, `unexpected packages installed: ${others.join(', ')}`);
+    copyFileSync(join(here, 'probe.mjs'), join(app, 'probe.mjs'));
+    copyFileSync(join(here, 'probe.mjs'), join(web, 'probe.mjs'));
+  });
+
+  const run = (file, args = []) => sh(process.execPath, [file, ...args], { cwd: app });
+
+  await t.check('(a) Node ESM: import { ... } from "bloomcuckoo"', () => {
+    writeFileSync(join(app, 'esm.mjs'), [
+      "import * as bloomcuckoo from 'bloomcuckoo';",
+      "import { init, BloomFilter } from 'bloomcuckoo';",
+      "import { probe } from './probe.mjs';",
+      'await init();',
+      "const f = new BloomFilter({ capacity: 10, errorRate: 0.01 }); f.add('x'); if (!f.has('x')) throw new Error('has');",
+      'console.log(JSON.stringify(await probe(bloomcuckoo)));',
+    ].join('\n'));
+    const r = run('esm.mjs');
+    assert(r.status === 0, `exit ${r.status}: ${r.out}`);
+    nodeProbe = JSON.parse(r.stdout);
+    assert(nodeProbe.errors.length === 0, `probe errors: ${nodeProbe.errors.join('; ')}`);
+    console.log(`       classes: ${Object.keys(nodeProbe.filters).join(', ')}`);
+  });
+
+  await t.check('(b) CommonJS: await import("bloomcuckoo") gives the same answers', () => {
+    writeFileSync(join(app, 'cjs.cjs'), [
+      "'use strict';",
+      'async function main() {',
+      "  const bloomcuckoo = await import('bloomcuckoo');",
+      "  const { probe } = await import('./probe.mjs');",
+      "  if (typeof require('bloomcuckoo/package.json').version !== 'string') throw new Error('package.json export');",
+      '  console.log(JSON.stringify(await probe(bloomcuckoo)));',
+      '}',
+      'main().catch((err) => { console.error(err); process.exit(1); });',
+    ].join('\n'));
+    const r = run('cjs.cjs');
+    assert(r.status === 0, `exit ${r.status}: ${r.out}`);
+    assert(JSON.stringify(JSON.parse(r.stdout)) === JSON.stringify(nodeProbe), `CJS probe differs: ${r.stdout}`);
+  });
+
+  await t.check('(b2) CommonJS require("bloomcuckoo") where Node supports require(esm)', () => {
+    writeFileSync(join(app, 'require.cjs'), [
+      "'use strict';",
+      'if (!process.features.require_module) { console.log("unsupported"); process.exit(0); }',
+      "const bloomcuckoo = require('bloomcuckoo');",
+      "bloomcuckoo.init().then(() => { const f = new bloomcuckoo.BloomFilter({ capacity: 10, errorRate: 0.1 }); f.add('k');",
+      "  console.log(f.has('k') ? 'ok' : 'wrong'); });",
+    ].join('\n'));
+    const r = sh(process.execPath, ['--no-warnings', 'require.cjs'], { cwd: app });
+    assert(r.status === 0, `exit ${r.status}: ${r.out}`);
+    assert(['ok', 'unsupported'].includes(r.stdout.trim()), r.out);
+    console.log(`       require(esm) on Node ${process.version}: ${r.stdout.trim()}`);
+  });
+
+  await t.check('(c) TypeScript: tsc --strict resolves the installed types (ESM and CJS)', () => {
+    writeFileSync(join(app, 'typed.mts'), [
+      "import { init, BloomFilter, deserialize, FilterError, type FilterKind } from 'bloomcuckoo';",
+      'await init();',
+      "using f = new BloomFilter({ capacity: 100, errorRate: 0.01 });",
+      "const present: boolean = f.has('x');",
+      'const kind: FilterKind = deserialize(f.serialize()).info().kind;',
+      "try { deserialize(new Uint8Array(3)); } catch (e) { if (e instanceof FilterError) { const c: string = e.code; void c; } }",
+      '// @ts-expect-error numbers are not keys',
+      'f.add(1);',
+      'export { present, kind };',
+    ].join('\n'));
+    writeFileSync(join(app, 'typed.cts'), [
+      'export async function check(key: string): Promise<boolean> {',
+      "  const { init, BloomFilter } = await import('bloomcuckoo');",
+      '  await init();',
+      '  const f = new BloomFilter({ bits: 1024, hashes: 3 });',
+      '  f.add(key);',
+      '  return f.has(key);',
+      '}',
+    ].join('\n'));
+    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext',
+        lib: ['es2022', 'dom'], types: [], skipLibCheck: false },
+      files: ['typed.mts', 'typed.cts'],
+    }, null, 2));
+    const r = sh(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: app });
+    assert(r.status === 0 && r.out === '', `tsc: ${r.out}`);
+  });
+
+  await t.check('(d) the CLI from node_modules/.bin: build, check, info', () => {
+    const bin = join(app, 'node_modules/.bin/bloomcuckoo');
+    assert(existsSync(bin), 'node_modules/.bin/bloomcuckoo exists');
+    writeFileSync(join(app, 'keys.txt'), 'alpha\nbeta\ngamma\n');
+    const b = sh(bin, ['build', 'keys.txt', '-o', 'keys.bloom', '--error-rate', '0.001'], { cwd: app });
+    assert(b.status === 0 && b.out === '', `build: ${b.out}`);
+    const c = sh(bin, ['check', 'keys.bloom', 'alpha', 'zeta'], { cwd: app });
+    assert(c.status === 1 && c.stdout === 'alpha\tmaybe\nzeta\tno\n', `check: ${c.status} ${c.out}`);
+    const i = sh(bin, ['info', 'keys.bloom'], { cwd: app });
+    assert(i.status === 0 && /^kind +bloom/m.test(i.stdout), `info: ${i.out}`);
+    const h = sh(bin, ['build', '--help'], { cwd: app });
+    assert(h.status === 0 && h.stdout.startsWith('Usage: bloomcuckoo build'), `help: ${h.out}`);
+  });
+
+  let server = null;
+  let browser = null;
+  try {
+    await t.check('(e) a minimal Vite app importing the package builds', async () => {
+      writeFileSync(join(web, 'index.html'), [
+        '<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>smoke</title></head>',
+        '<body><pre id="result">loading</pre><script type="module" src="./main.js"></script></body></html>',
+      ].join('\n'));
+      writeFileSync(join(web, 'main.js'), [
+        "import * as bloomcuckoo from 'bloomcuckoo';",
+        "import { probe } from './probe.mjs';",
+        "const out = document.getElementById('result');",
+        'probe(bloomcuckoo).then((r) => { out.textContent = JSON.stringify(r); out.dataset.done = "1"; },',
+        '  (e) => { out.textContent = `error: ${e?.stack ?? e}`; out.dataset.done = "1"; });',
+      ].join('\n'));
+      // No `import 'vite'` here: the app has no vite of its own; the repo's vite builds it. The
+      // web/ folder is ESM (the app around it stays a plain CommonJS project).
+      writeFileSync(join(web, 'package.json'), '{ "private": true, "type": "module" }\n');
+      writeFileSync(join(web, 'vite.config.js'),
+        "export default { base: './', logLevel: 'warn', build: { outDir: 'dist', emptyOutDir: true, target: 'es2022' } };\n");
+      server = await buildAndServe(web);
+      const assets = readdirSync(join(web, 'dist/assets'));
+      const wasm = assets.filter((f) => f.endsWith('.wasm'));
+      const js = assets.filter((f) => f.endsWith('.js'));
+      assert(wasm.length === 1, `one .wasm asset expected, got ${assets.join(', ')}`);
+      const jsGz = js.reduce((a, f) => a + gz(readFileSync(join(web, 'dist/assets', f))), 0);
+      const wasmGz = gz(readFileSync(join(web, 'dist/assets', wasm[0])));
+      console.log(`       shipped by the Vite build (minified JS, gzip -9): JS ${kb(jsGz)} + wasm ${kb(wasmGz)} = ${kb(jsGz + wasmGz)}`);
+    });
+
+    await t.check('(e) its page in headless Chromium answers as Node does, without console errors', async () => {
+      assert(server && nodeProbe, 'needs the build and the Node probe');
+      browser = await launchBrowser();
+      const page = await browser.context.newPage();
+      const errors = watchConsole(page);
+      await page.goto(server.url);
+      await page.waitForSelector('#result[data-done="1"]', { timeout: 20000 });
+      const text = await page.textContent('#result');
+      assert(!text.startsWith('error'), text);
+      const got = JSON.parse(text);
+      assert(JSON.stringify(got) === JSON.stringify(nodeProbe), `browser ${text}\n  node ${JSON.stringify(nodeProbe)}`);
+      assert(errors.length === 0, `console errors: ${errors.join(' | ')}`);
+    });
+  } finally {
+    await browser?.close();
+    await server?.close();
+  }
+} finally {
+  if (process.env.KEEP_PACK_TMP === '1') console.log(`       kept ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+}
+console.log(`       pack smoke test took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+process.exitCode = t.summary() ? 1 : 0;
