@@ -46,3 +46,10 @@ test('a worker_threads worker loads from the compiled module it is sent', async 
   await worker.terminate();
   expect(msg.hash).toBe(murmur3.x86_32('abc', 5));
 });
+
+test('filters dropped without free() are reclaimed by the FinalizationRegistry (safety net)', () => {
+  const out = execFileSync(process.execPath, ['--expose-gc', here('./fixtures/finalizer.mjs')], { encoding: 'utf8' });
+  const mib = Number(out.trim());
+  expect(mib).toBeGreaterThan(0);
+  expect(mib).toBeLessThan(200);
+});
