@@ -42,6 +42,7 @@ function renderFields() {
     form.append(label);
   }
   $('filter-blurb').textContent = spec.blurb;
+  $('filter-explain').textContent = spec.explain ?? '';
   $('key-remove').disabled = !spec.removable;
 }
 
@@ -221,9 +222,15 @@ export function refresh() {
     filter: f, units, unitName: entrySpec.unit,
     group: entrySpec.kind === 'cuckoo' ? s.info.bucketSize : 1,
     touched: lastTouched,
+    noMap: entrySpec.noMap,
   });
-  $('canvas-legend').textContent = r.note;
-  $('canvas-legend').dataset.mode = r.mode;
+  const legend = $('canvas-legend');
+  legend.textContent = r.note;
+  legend.dataset.mode = r.mode;
+  legend.dataset.cells = String(r.cells);
+  legend.dataset.setUnits = String(r.setUnits);
+  legend.dataset.units = String(units);
+  legend.dataset.marks = String(r.marks);
   $('filter-summary').textContent = `${entrySpec.label}: ${bytes(s.bytes)} of storage`;
 }
 

@@ -17,9 +17,10 @@ function shade(f) {
  *           touched?: { groups: number[][] } | null }} what
  *   units: bits / counters / slots in the filter; group: units per bucket (cuckoo), drawn
  *   with a gap between groups when cells are large enough.
- * @returns {{ mode: 'exact'|'density'|'none', cells: number, perCell: number, note: string }}
+ * @returns {{ mode: 'exact'|'density'|'none', cells: number, perCell: number, setUnits: number,
+ *            marks: number, note: string }} setUnits: set units the map shows; marks: touched groups drawn
  */
-export function drawFilterMap(canvas, { filter, units, unitName, group = 1, touched = null }) {
+export function drawFilterMap(canvas, { filter, units, unitName, group = 1, touched = null, noMap = '' }) {
   const ctx = canvas.getContext('2d');
   const MARGIN = 8; // room for the marks of touched cells at the edges
   ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -35,10 +36,17 @@ export function drawFilterMap(canvas, { filter, units, unitName, group = 1, touc
     ctx.fillStyle = '#6b7280';
     ctx.font = '14px system-ui, sans-serif';
     ctx.textAlign = 'center';
-    const why = !filter ? 'no filter yet' : !canMap ? 'this filter has no fillMap(): nothing to draw'
+    const why = !filter ? 'no filter yet' : !canMap ? (noMap || 'this filter has no fillMap(): nothing to draw')
       : 'empty filter';
-    ctx.fillText(why, W / 2, H / 2);
-    return { mode: 'none', cells: 0, perCell: 0, note: why };
+    // wrap the sentence over lines that fit the canvas
+    const words = why.split(' ');
+    const rows = [''];
+    for (const w of words) {
+      const next = rows[rows.length - 1] ? `${rows[rows.length - 1]} ${w}` : w;
+      if (ctx.measureText(next).width > W - 40 && rows[rows.length - 1]) rows.push(w); else rows[rows.length - 1] = next;
+    }
+    rows.forEach((line, i) => ctx.fillText(line, W / 2, H / 2 + (i - (rows.length - 1) / 2) * 20));
+    return { mode: 'none', cells: 0, perCell: 0, setUnits: NaN, marks: 0, note: why };
   }
 
   // exact: one cell per unit if cells of at least 4 px fit, buckets kept on one row
@@ -64,6 +72,9 @@ export function drawFilterMap(canvas, { filter, units, unitName, group = 1, touc
     cells = cols * rows;
   }
   const map = filter.fillMap(cells);
+  let setUnits = 0; // Σ fraction · units per cell: the set units the map shows
+  for (let c = 0; c < cells; c++) setUnits += map[c];
+  setUnits *= units / cells;
   const gap = exact && size >= 6 ? 1 : 0;
   const xOf = (c) => (c % cols) * size + (groupGap ? Math.floor((c % cols) / group) * groupGap : 0);
   const yOf = (c) => Math.floor(c / cols) * size;
@@ -105,5 +116,5 @@ export function drawFilterMap(canvas, { filter, units, unitName, group = 1, touc
   const note = exact
     ? `each cell is one ${unitName} (${cells.toLocaleString('en-US')} ${unitName}s${group > 1 ? `, buckets of ${group}` : ''}); dark = set${touched ? ', orange = touched by the last key' : ''}`
     : `density map: each cell is ${perCell.toFixed(perCell < 10 ? 2 : 1)} ${unitName}s (${cells.toLocaleString('en-US')} cells); darker = more set${touched ? ', orange = touched by the last key' : ''}`;
-  return { mode: exact ? 'exact' : 'density', cells, perCell, note };
+  return { mode: exact ? 'exact' : 'density', cells, perCell, setUnits, marks: touched?.groups?.length ?? 0, note };
 }

@@ -32,6 +32,8 @@ async function importFile() {
   $('import-status').textContent = '';
   $('import-key').disabled = true;
   $('import-compare').disabled = true;
+  $('import-key-result').textContent = '—';
+  $('import-compare-result').textContent = '';
   const data = await file.arrayBuffer();
   let filter;
   try {
@@ -43,7 +45,7 @@ async function importFile() {
     const what = err?.code === 'CORRUPT_DATA' ? 'is not a valid bloomcuckoo filter file (corrupt, truncated or foreign bytes)'
       : err?.code === 'UNSUPPORTED_VERSION' ? 'was written by a newer format version or a filter kind this build does not know'
         : 'could not be read';
-    throw Object.assign(new Error(`${file.name} ${what}. ${describeError(err)}`), { code: err?.code });
+    throw Object.assign(new Error(`${file.name} ${what}: ${err?.message ?? describeError(err)}`), { code: err?.code });
   }
   const st = $('import-status');
   st.textContent = `imported ${file.name}: ${filter.info().kind} filter, ${int(filter.size)} items, ${bytes(filter.byteLength)} of storage`;

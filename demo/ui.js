@@ -31,8 +31,8 @@ export function pct(p) {
   return `${v.toExponential(2)} %`;
 }
 
-/** Milliseconds: "0.42 ms", "12.3 ms". */
-export const ms = (t) => `${t < 10 ? t.toFixed(2) : t.toFixed(1)} ms`;
+/** Milliseconds: "0.42 ms", "12.3 ms"; below the browser timer's 0.1 ms resolution "< 0.1 ms". */
+export const ms = (t) => (t < 0.1 ? '< 0.1 ms' : `${t < 10 ? t.toFixed(2) : t.toFixed(1)} ms`);
 
 /** Text of an error, with the FilterError code in front when there is one. */
 export function describeError(err) {

@@ -117,6 +117,7 @@ try {
       // where the key landed: compare with the library in Node (same options, same default seed)
       const Cls = lib[CLASS_OF[kind]];
       const probe = kind === 'fuse' ? Cls.build(['alice@example.com']) : new Cls({ capacity: 1000, errorRate: 0.01 });
+      assert(await keyOp('check', 'alice@example.com') === 'present', 'check alice again');
       const touched = await text('key-touched');
       if (typeof probe.positions === 'function') {
         const want = Array.from(probe.positions('alice@example.com'), (p) => p.toLocaleString('en-US')).join(', ');
@@ -126,7 +127,6 @@ try {
         assert(touched.includes(`(${fingerprint})`) && touched.includes(`buckets ${buckets[0][0].toLocaleString('en-US')} and ${buckets[0][1].toLocaleString('en-US')}`),
           `touched "${touched}" vs locate ${JSON.stringify({ fingerprint, buckets })}`);
       }
-      probe.free();
 
       await fillRandom(500);
       const items = await value('stat-items');
@@ -142,8 +142,22 @@ try {
       const fill = await value('stat-fill');
       assert(fill > 0 && fill < 1, `fill/load ${fill}`);
       assert(await keyOp('check', 'alice@example.com') === 'present', 'still found after 500 more keys');
+      // the canvas: the set units it shows add up to what the stats say
       const mode = await data('canvas-legend', 'mode');
-      if (kind !== 'fuse' && typeof Cls.prototype.fillMap === 'function') assert(mode === 'exact' || mode === 'density', `canvas mode ${mode}`);
+      if (typeof Cls.prototype.fillMap === 'function') {
+        assert(mode === 'exact' || mode === 'density', `canvas mode ${mode}`);
+        const shown = Number(await data('canvas-legend', 'setUnits'));
+        const units = Number(await data('canvas-legend', 'units'));
+        const info = JSON.parse(await page.textContent('#stat-info'));
+        const want = kind === 'cuckoo' ? info.loadFactor * units : kind === 'counting' ? info.nonzeroCounters
+          : info.setBits;
+        const tolerance = mode === 'exact' ? 0.5 : 0.02 * want + 2;
+        if (want !== undefined) assert(Math.abs(shown - want) <= tolerance, `canvas (${mode}) shows ${shown} set of ${units}, stats say ${want}`);
+        if (typeof probe.positions === 'function' || typeof probe.locate === 'function') {
+          assert(Number(await data('canvas-legend', 'marks')) > 0, 'the touched units are marked');
+        }
+      }
+      probe.free();
       assert(await visibleError('builder-error') === '', `error: ${await visibleError('builder-error')}`);
       await shot(`builder-${kind}`, '#builder');
     });
@@ -176,8 +190,8 @@ try {
       assert(await data('key-result', 'state') === 'full', 'key result says full');
       const items = await value('stat-items');
       assert(items >= 64 && items < 1001, `items when full: ${items}`);
-      assert(await keyOp('check', 'alice@example.com') === 'present', 'a key stored before it filled is still found');
       await shot('cuckoo-full', '#builder');
+      assert(await keyOp('check', 'alice@example.com') === 'present', 'a key stored before it filled is still found');
       await createWith('cuckoo', { capacity: '1000', expansion: '1', maxIterations: '500' });
     });
   }
