@@ -163,6 +163,43 @@ try {
     });
   }
 
+  if (typeof lib.BloomFilter.prototype.fillMap === 'function') {
+    await t.check('a large filter is drawn as a density map that adds up to its set bits', async () => {
+      await createWith('bloom', { capacity: '200000', errorRate: '0.01' });
+      await fillRandom(100000);
+      assert(await keyOp('add', 'alice@example.com') === 'added', 'add alice');
+      assert(await data('canvas-legend', 'mode') === 'density', `mode ${await data('canvas-legend', 'mode')}`);
+      const info = JSON.parse(await page.textContent('#stat-info'));
+      const shown = Number(await data('canvas-legend', 'setUnits'));
+      assert(Math.abs(shown - info.setBits) <= 0.01 * info.setBits, `density map shows ${shown} set bits, stats ${info.setBits}`);
+      assert(Number(await data('canvas-legend', 'marks')) === info.hashes, 'one mark per probe');
+      assert(/density map/.test(await text('canvas-legend')), 'legend explains the density map');
+      await shot('builder-density', '#builder');
+      await createWith('bloom', { capacity: '1000', errorRate: '0.01' });
+    });
+  }
+
+  if (typeof lib.CuckooFilter?.prototype.locate === 'function') {
+    await t.check('a grown cuckoo filter shows the two buckets in every sub-filter', async () => {
+      await selectKind('cuckoo');
+      await createWith('cuckoo', { capacity: '64', expansion: '2' });
+      assert(await keyOp('add', 'alice@example.com') === 'added', 'add alice');
+      await fillRandom(400);
+      assert(await visibleError('builder-error') === '', `error: ${await visibleError('builder-error')}`);
+      assert(await keyOp('check', 'alice@example.com') === 'present', 'alice found after growth');
+      const info = JSON.parse(await page.textContent('#stat-info'));
+      assert(info.filters >= 2, `sub-filters: ${info.filters}`);
+      const touched = await text('key-touched');
+      assert(touched.includes(`sub-filter ${info.filters - 1}:`), `touched "${touched}"`);
+      assert(Number(await data('canvas-legend', 'marks')) === 2 * info.filters, 'two buckets marked per sub-filter');
+      const shown = Number(await data('canvas-legend', 'setUnits'));
+      const want = info.loadFactor * info.buckets * info.bucketSize;
+      assert(Math.abs(shown - want) <= 0.02 * want + 2, `canvas shows ${shown} occupied slots, stats ${want}`);
+      await shot('builder-cuckoo-grown', '#builder');
+      await createWith('cuckoo', { capacity: '1000', expansion: '1' });
+    });
+  }
+
   await t.check('bad options show an error in the page', async () => {
     await createWith('bloom', { capacity: '1000', errorRate: '2' });
     let msg = await visibleError('builder-error');
