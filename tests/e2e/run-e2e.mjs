@@ -275,11 +275,38 @@ try {
         assert(size <= budget, `${side}: ${size} bytes > budget ${budget}`);
       }
       assert(Math.min(...sizes) >= 0.74 * Math.max(...sizes), `memory differs: ${sizes}`);
+      // the chart is drawn: pixels of both series' colours (blue left, red right)
+      const px = await page.$eval('#exp-chart', (c) => {
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        let blue = 0;
+        let red = 0;
+        for (let i = 0; i < d.length; i += 4) {
+          if (d[i] < 80 && d[i + 1] < 130 && d[i + 2] > 200) blue++;
+          if (d[i] > 190 && d[i + 1] < 80 && d[i + 2] < 80) red++;
+        }
+        return { blue, red };
+      });
+      assert(px.blue > 200 && px.red > 200, `chart pixels: ${JSON.stringify(px)}`);
       await shot(`experiment-${left}-vs-${right}`, '#experiment');
     });
   }
 
+  await t.check('experiment: bad inputs show an error in the page', async () => {
+    await page.fill('#exp-n', 'many');
+    await page.click('#exp-run');
+    await page.waitForFunction(() => document.getElementById('exp-status').dataset.state === 'failed');
+    assert(/n keys/.test(await visibleError('exp-error')) && /many/.test(await visibleError('exp-error')), `message "${await visibleError('exp-error')}"`);
+    await page.fill('#exp-n', '20000');
+  });
+
   // ---- section 3: blacklist -------------------------------------------------------------------
+  await t.check('blacklist: building an empty list shows an error in the page', async () => {
+    await setText('bl-text', '');
+    await page.click('#bl-build');
+    await page.waitForFunction(() => !document.getElementById('bl-error').hidden);
+    assert(/empty/.test(await visibleError('bl-error')), `message "${await visibleError('bl-error')}"`);
+  });
+
   await t.check('blacklist: 100,000 generated URLs build with a live progress bar; URLs check as you type', async () => {
     await page.click('#bl-generate');
     assert(await text('bl-lines') === '100,000 lines', `lines: ${await text('bl-lines')}`);
