@@ -158,7 +158,10 @@ export function setupExperiment() {
   $('exp-run').addEventListener('click', () => {
     $('exp-status').dataset.state = 'running';
     guard($('exp-error'), run).then(() => {
-      if ($('exp-status').dataset.state !== 'done') $('exp-status').dataset.state = 'failed';
+      if ($('exp-status').dataset.state !== 'done') {
+        $('exp-status').dataset.state = 'failed';
+        $('exp-status').textContent = 'not run: see the message below';
+      }
     });
   });
   drawFprChart($('exp-chart'), { xMax: 20000, yFloor: 1e-4, series: [] });

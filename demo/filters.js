@@ -111,7 +111,7 @@ const KINDS = [
     }),
     estimate: (i) => ({
       value: 1 - (1 - 1 / (2 ** i.fingerprintBits - 1)) ** (2 * i.bucketSize * i.loadFactor * i.filters),
-      how: '1 − (1 − 1/(2^f − 1))^(2b·α)',
+      how: '1 − (1 − 1/(2^f−1))^(2bα)',
     }),
   },
   {
