@@ -317,6 +317,7 @@ export interface BloomLike extends Filter {
   /**
    * A density map: the fraction of set bits in each of `cells` equal slices of the bit array
    * (a new array of length `cells`; with `cells` ≥ the number of bits, each cell is one bit).
+   * @param cells an integer from 1 to 2^20; otherwise `RangeError`.
    */
   fillMap(cells: number): Float32Array;
 }
@@ -517,7 +518,7 @@ export class CountingBloomFilter extends FilterBase {
   estimatedErrorRate(): number;
   /** The counter indices `key` maps to, in probe order (a new array). For visualisation. */
   positions(key: Key): Float64Array;
-  /** The fraction of non-zero counters in each of `cells` equal slices (a new array). */
+  /** The fraction of non-zero counters in each of `cells` (1 to 2^20) equal slices (a new array). */
   fillMap(cells: number): Float32Array;
   /** Keys held: adds minus successful removes. */
   get size(): number;
@@ -603,8 +604,6 @@ export class ScalableBloomFilter extends FilterBase {
    * The false-positive rate at the current fill: 1 − Π(1 − layer rate) over the layers.
    */
   estimatedErrorRate(): number;
-  /** A density map over all layers' bits (a new array of length `cells`). */
-  fillMap(cells: number): Float32Array;
   /** Keys added (duplicates and false positives are not added again). */
   get size(): number;
   /** {@inheritDoc Filter.info} */
@@ -718,7 +717,7 @@ export class CuckooFilter extends FilterBase {
   get size(): number;
   /** The key's fingerprint and candidate buckets, for visualisation (a new object). */
   locate(key: Key): CuckooLocation;
-  /** The fraction of occupied slots in each of `cells` equal slices (a new array). */
+  /** The fraction of occupied slots in each of `cells` (1 to 2^20) equal slices (a new array). */
   fillMap(cells: number): Float32Array;
   /** {@inheritDoc Filter.info} */
   info(): CuckooFilterInfo;
