@@ -219,7 +219,7 @@ try {
   if (KINDS.includes('cuckoo')) {
     await t.check('a fixed-size cuckoo filter (expansion 0) driven to full shows FULL, loses nothing', async () => {
       await selectKind('cuckoo');
-      await createWith('cuckoo', { capacity: '64', expansion: '0', maxIterations: '100' });
+      await createWith('cuckoo', { capacity: '64', expansion: '0', maxIterations: '500' });
       assert(await keyOp('add', 'alice@example.com') === 'added', 'first add');
       await fillRandom(1000);
       const msg = await visibleError('builder-error');
@@ -229,7 +229,7 @@ try {
       assert(items >= 64 && items < 1001, `items when full: ${items}`);
       await shot('cuckoo-full', '#builder');
       assert(await keyOp('check', 'alice@example.com') === 'present', 'a key stored before it filled is still found');
-      await createWith('cuckoo', { capacity: '1000', expansion: '1', maxIterations: '500' });
+      await createWith('cuckoo', { capacity: '1000', expansion: '1' });
     });
   }
 
@@ -279,7 +279,8 @@ try {
         // one-sided binomial bound: 4.5 standard deviations plus a few counts of slack
         const bound = theory + 4.5 * Math.sqrt((theory * (1 - theory)) / m) + 3 / m;
         assert(measured <= bound, `${side} (${await data(`exp-${side}-kind`, 'value')}): measured ${measured} > bound ${bound} (theory ${theory})`);
-        if (theory * m >= 30) assert(measured >= theory / 2, `${side}: measured ${measured} far below theory ${theory}`);
+        // and not far below it (a filter answering "absent" too often): only where ≥ 100 are expected
+        if (theory * m >= 100) assert(measured >= theory / 2, `${side}: measured ${measured} far below theory ${theory}`);
         assert(size <= budget, `${side}: ${size} bytes > budget ${budget}`);
       }
       assert(Math.min(...sizes) >= 0.74 * Math.max(...sizes), `memory differs: ${sizes}`);
