@@ -43,10 +43,29 @@ inline void ForEachHash(const KeyBatch& batch, uint32_t seed, Fn&& fn) {
 inline uint32_t Reduce32(uint32_t hash, uint32_t n) {
   return static_cast<uint32_t>((static_cast<uint64_t>(hash) * n) >> 32);
 }
-// 64-bit variant: maps a 64-bit hash onto [0, n).
-inline uint64_t Reduce64(uint64_t hash, uint64_t n) {
-  return static_cast<uint64_t>((static_cast<unsigned __int128>(hash) * n) >> 64);
+// The high 64 bits of the 128-bit product a * b, exactly. wasm32 has no 64x64->128 multiply
+// (unsigned __int128 becomes a call to __multi3), so there it is built from 32-bit halves.
+inline uint64_t MulHi64(uint64_t a, uint64_t b) {
+#if defined(__SIZEOF_INT128__) && !defined(__wasm__)
+  return static_cast<uint64_t>((static_cast<unsigned __int128>(a) * b) >> 64);
+#else
+  const uint64_t a_lo = a & 0xffffffffu;
+  const uint64_t a_hi = a >> 32;
+  const uint64_t b_lo = b & 0xffffffffu;
+  const uint64_t b_hi = b >> 32;
+  const uint64_t hi_lo = a_hi * b_lo;
+  // (a_lo*b_lo >> 32) + low half of hi_lo + a_lo*b_hi <= 2^64 - 1: no overflow.
+  const uint64_t cross = ((a_lo * b_lo) >> 32) + (hi_lo & 0xffffffffu) + a_lo * b_hi;
+  return a_hi * b_hi + (hi_lo >> 32) + (cross >> 32);
+#endif
 }
+// The same for b < 2^32, with two 32x32->64 multiplications.
+inline uint64_t MulHi64By32(uint64_t a, uint64_t b) {
+  return ((a >> 32) * b + (((a & 0xffffffffu) * b) >> 32)) >> 32;
+}
+
+// 64-bit variant: maps a 64-bit hash onto [0, n), as floor(hash * n / 2^64).
+inline uint64_t Reduce64(uint64_t hash, uint64_t n) { return MulHi64(hash, n); }
 
 }  // namespace bloomcuckoo
 
