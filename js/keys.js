@@ -89,6 +89,7 @@ export function outPointer() {
  * bad key in the middle throws before anything was added.
  */
 export function forEachChunk(keys, fn) {
+  if (keys instanceof PackedKeys) return forEachPackedChunk(keys, fn);
   const list = Array.isArray(keys) ? keys : Array.from(keys);
   for (let i = 0; i < list.length; i++) checkKey(list[i]);
   let s = getScratch(0);
@@ -123,9 +124,77 @@ export function forEachChunk(keys, fn) {
   return list.length;
 }
 
+/**
+ * Keys already packed as bytes in one buffer: key i is bytes[offsets[i], offsets[i + 1]).
+ * `offsets` is a Uint32Array of count + 1 non-decreasing entries, the last at most
+ * bytes.byteLength. Checked here, once; forEachChunk and queryAll take it instead of a list, so
+ * every addAll/hasAll accepts it, and a chunk then costs one memcpy of its bytes and offsets.
+ * Iterable (as Uint8Array views), so any other consumer of key iterables takes it too.
+ */
+export class PackedKeys {
+  constructor(bytes, offsets) {
+    const data = inputBytes(bytes, 'packed key bytes');
+    if (!(offsets instanceof Uint32Array)) {
+      throw new TypeError(`bloomcuckoo: packed key offsets must be a Uint32Array, got ${describe(offsets)}`);
+    }
+    if (offsets.length === 0) throw new RangeError('bloomcuckoo: packed key offsets need count + 1 entries, got none');
+    let prev = offsets[0];
+    for (let i = 1; i < offsets.length; i++) {
+      const o = offsets[i];
+      if (o < prev) throw new RangeError(`bloomcuckoo: packed key offsets must not decrease (offsets[${i}] = ${o} < ${prev})`);
+      prev = o;
+    }
+    if (prev > data.length) {
+      throw new RangeError(`bloomcuckoo: packed key offsets end at ${prev}, past the ${data.length} bytes given`);
+    }
+    this.bytes = data;
+    this.offsets = offsets;
+    this.length = offsets.length - 1;
+  }
+
+  * [Symbol.iterator]() {
+    const { bytes, offsets } = this;
+    for (let i = 0; i < this.length; i++) yield bytes.subarray(offsets[i], offsets[i + 1]);
+  }
+}
+
+/** forEachChunk for PackedKeys: per chunk, one copy of its bytes and its rebased offsets. */
+function forEachPackedChunk(packed, fn) {
+  const { bytes, offsets, length } = packed;
+  let s = getScratch(0);
+  let start = 0;
+  while (start < length) {
+    let end = Math.min(start + CHUNK_KEYS, length);
+    const base = offsets[start];
+    if (offsets[end] - base > s.dataCap) {
+      // the largest end whose bytes fit (at least one key: grow the scratch for it)
+      let lo = start + 1;
+      let hi = end;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >>> 1;
+        if (offsets[mid] - base <= s.dataCap) lo = mid; else hi = mid - 1;
+      }
+      end = lo;
+      if (offsets[end] - base > s.dataCap) s = getScratch(offsets[end] - base);
+    }
+    const count = end - start;
+    const heap = s.m.HEAPU8;
+    heap.set(bytes.subarray(base, offsets[end]), s.dataPtr);
+    const rebased = new Uint32Array(heap.buffer, s.offsetsPtr, count + 1);
+    if (base === 0) {
+      rebased.set(offsets.subarray(start, end + 1));
+    } else {
+      for (let j = 0; j <= count; j++) rebased[j] = offsets[start + j] - base;
+    }
+    fn(s.dataPtr, s.offsetsPtr, count, s.outPtr, start);
+    start = end;
+  }
+  return length;
+}
+
 /** Runs a batch query and returns one byte per key (copied out of wasm memory). */
 export function queryAll(keys, fn) {
-  const list = Array.isArray(keys) ? keys : Array.from(keys);
+  const list = keys instanceof PackedKeys || Array.isArray(keys) ? keys : Array.from(keys);
   const result = new Uint8Array(list.length);
   forEachChunk(list, (dataPtr, offsetsPtr, count, outPtr, start) => {
     fn(dataPtr, offsetsPtr, count, outPtr);
