@@ -111,6 +111,23 @@ export function drawFilterMap(canvas, { filter, units, unitName, group = 1, touc
       }
     }
   }
+  // a label (the cuckoo fingerprint) next to each marked group's first cell
+  if (touched?.label && touched.groups?.length) {
+    ctx.font = 'bold 12px ui-monospace, monospace';
+    ctx.textBaseline = 'middle';
+    ctx.textAlign = 'left';
+    const tw = ctx.measureText(touched.label).width + 8;
+    for (const [from] of touched.groups) {
+      const c = exact ? from : Math.floor((from * cells) / units);
+      let x = xOf(c) + (exact ? group * size + groupGap + 2 : 10);
+      if (x + tw > W) x = xOf(c) - tw - 4;
+      const y = Math.min(Math.max(yOf(c) + size / 2, 9), H - 9);
+      ctx.fillStyle = MARK;
+      ctx.fillRect(x, y - 9, tw, 18);
+      ctx.fillStyle = '#fff';
+      ctx.fillText(touched.label, x + 4, y);
+    }
+  }
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   const perCell = units / cells;
   const note = exact

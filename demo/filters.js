@@ -208,7 +208,7 @@ export function touchedBy(spec, filter, key) {
       parts.push(`${buckets.length > 1 ? `sub-filter ${j}: ` : ''}buckets ${i1.toLocaleString('en-US')} and ${i2.toLocaleString('en-US')}`);
     });
     const hex = `0x${fingerprint.toString(16).padStart(Math.ceil(info.fingerprintBits / 4), '0')}`;
-    return { units: groups.map((g) => g[0]), groups, fingerprint, text: `fingerprint ${hex} (${fingerprint}) · ${parts.join(' · ')}` };
+    return { units: groups.map((g) => g[0]), groups, fingerprint, label: hex, text: `fingerprint ${hex} (${fingerprint}) · ${parts.join(' · ')}` };
   }
   return null;
 }
