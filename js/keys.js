@@ -62,11 +62,11 @@ function writeString(heap, pos, s) {
  * `keyPointer()` until the next call that uses the scratch.
  */
 export function encodeKey(key) {
-  const bytes = bytesOf(key);
-  if (bytes === null) {
+  if (typeof key === 'string') {        // the common case first: no instanceof checks
     const s = getScratch(3 * key.length);
     return writeString(s.m.HEAPU8, s.dataPtr, key);
   }
+  const bytes = bytesOf(key);
   const s = getScratch(bytes.length);
   s.m.HEAPU8.set(bytes, s.dataPtr);
   return bytes.length;
