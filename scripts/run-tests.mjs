@@ -1,7 +1,7 @@
 // Runs every test suite and ends with one plain line: "N passed, N failed".
 //   native ctest (Release), native ctest under ASan + UBSan (clang), Jest against the real wasm
 //   build, and every further suite listed below. A suite that cannot run counts as one failure.
-// Env: SKIP_ASAN=1, SKIP_E2E=1, SKIP_FUZZ=1 skip those suites (for quick local runs).
+// Env: SKIP_ASAN=1, SKIP_E2E=1, SKIP_FUZZ=1, SKIP_PACK=1 skip those suites (for quick local runs).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 
