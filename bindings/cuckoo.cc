@@ -65,6 +65,7 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_cuckoo) {
       .function("count", &CuckooCount)
       .function("addBatch", &CuckooAddBatch)
       .function("loadFactor", &CuckooFilter::LoadFactor)
+      .function("estimatedErrorRate", &CuckooFilter::EstimatedFpr)
       .function("buckets", &CuckooBuckets)
       .function("subFilterBuckets", &CuckooSubFilterBuckets)
       .function("filters", &CuckooFilter::filters)

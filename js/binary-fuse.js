@@ -17,32 +17,30 @@ export class BinaryFuseFilter extends Filter {
   /**
    * Builds the filter from every key (any iterable of keys; duplicates are fine, `size` counts
    * distinct keys). options: { fingerprintBits: 8 | 16 = 8, seed }. Deterministic for a given
-   * seed. Memory during the build: 8 bytes per key for the key hashes plus
-   * BinaryFuseFilter.peakBuildBytes(n) inside the core.
+   * seed, whatever the key order. Memory: 8 bytes per key of key hashes, plus
+   * BinaryFuseFilter.peakBuildBytes(n) inside the core while building.
    */
   static build(keys, options) {
+    const builder = BinaryFuseFilter.builder(options);
+    try {
+      builder.addAll(keys);
+      return builder.build();
+    } finally {
+      builder.free();
+    }
+  }
+
+  /**
+   * A builder that takes keys in as many addAll() calls as you like (streaming: only the keys'
+   * 8-byte hashes are kept), then build() makes the filter. Free it when done (build() does).
+   */
+  static builder(options) {
     const o = readOptions('BinaryFuseFilter', options, OPTIONS);
     const fingerprintBits = o.fingerprintBits ?? 8;
     if (fingerprintBits !== 8 && fingerprintBits !== 16) {
       throw new FilterError('INVALID_ARGUMENT', `fingerprintBits must be 8 or 16, got ${String(fingerprintBits)}`);
     }
-    const seed = seedOption(o.seed);
-    const list = Array.isArray(keys) ? keys : Array.from(keys);
-    const m = requireWasm();
-    const hashes = m._malloc(Math.max(8, 8 * list.length));
-    if (!hashes) throw new FilterError('OUT_OF_MEMORY', `BinaryFuseFilter.build: cannot allocate key hashes for ${list.length} keys`);
-    try {
-      forEachChunk(list, (data, offsets, count, _out, start) => {
-        m.hashKeysForFuse(data, offsets, count, seed, hashes + 8 * start);
-      });
-      const core = makeCore('BinaryFuseFilterCore', (c) => {
-        const status = c.buildFromHashes(hashes, list.length, fingerprintBits, seed);
-        if (status !== 0) throw initError('BinaryFuseFilter.build', status, o);
-      });
-      return Filter._adopt(BinaryFuseFilter, core);
-    } finally {
-      m._free(hashes);
-    }
+    return new BinaryFuseBuilder(o, fingerprintBits, seedOption(o.seed));
   }
 
   /** Reads a BinaryFuseFilter from serialize() bytes; another kind is INVALID_ARGUMENT. */
@@ -69,5 +67,65 @@ export class BinaryFuseFilter extends Filter {
       byteLength: c.byteLength(),
       seed: c.seed() >>> 0,
     };
+  }
+}
+
+/** Collects 64-bit key hashes in wasm memory for BinaryFuseFilter.build. */
+class BinaryFuseBuilder {
+  constructor(options, fingerprintBits, seed) {
+    this._options = options;
+    this._bits = fingerprintBits;
+    this._seed = seed;
+    this._ptr = 0;      // u64 key hashes
+    this._cap = 0;      // capacity in keys
+    this._count = 0;
+  }
+
+  /** Keys taken so far (duplicates included). */
+  get size() { return this._count; }
+
+  /** Hashes `keys` (any iterable) into the builder; returns this. */
+  addAll(keys) {
+    if (this._ptr === null) throw new FilterError('DISPOSED', 'BinaryFuseFilter builder was already used or freed');
+    const m = requireWasm();
+    forEachChunk(keys, (data, offsets, count) => {
+      this._reserve(m, this._count + count);
+      m.hashKeysForFuse(data, offsets, count, this._seed, this._ptr + 8 * this._count);
+      this._count += count;
+    });
+    return this;
+  }
+
+  /** Builds the filter from every key added; the builder is freed. */
+  build() {
+    if (this._ptr === null) throw new FilterError('DISPOSED', 'BinaryFuseFilter builder was already used or freed');
+    try {
+      const core = makeCore('BinaryFuseFilterCore', (c) => {
+        const status = c.buildFromHashes(this._ptr, this._count, this._bits, this._seed);
+        if (status !== 0) throw initError('BinaryFuseFilter.build', status, this._options);
+      });
+      return Filter._adopt(BinaryFuseFilter, core);
+    } finally {
+      this.free();
+    }
+  }
+
+  /** Releases the collected hashes. Idempotent. */
+  free() {
+    if (this._ptr) requireWasm()._free(this._ptr);
+    this._ptr = null;
+  }
+
+  _reserve(m, keys) {
+    if (keys <= this._cap) return;
+    const cap = Math.max(keys, 2 * this._cap, 1024);
+    const ptr = m._malloc(8 * cap);
+    if (!ptr) throw new FilterError('OUT_OF_MEMORY', `BinaryFuseFilter.build: cannot allocate key hashes for ${cap} keys`);
+    if (this._ptr) {
+      m.HEAPU8.copyWithin(ptr, this._ptr, this._ptr + 8 * this._count);
+      m._free(this._ptr);
+    }
+    this._ptr = ptr;
+    this._cap = cap;
   }
 }

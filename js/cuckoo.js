@@ -96,6 +96,11 @@ export class CuckooFilter extends AddableFilter {
   /** Fraction of occupied slots in each of `cells` equal slices of all slots (a density map). */
   fillMap(cells) { return fillMapOf(this._core, cells); }
 
+  /** False-positive rate at the current load: 1 − Π over sub-filters of (1 − 1/(2^f−1))^(2·b·load). */
+  estimatedErrorRate() {
+    return this._core.estimatedErrorRate();
+  }
+
   /** Occupied slots / all slots, across sub-filters. */
   get loadFactor() {
     return this._core.loadFactor();
@@ -117,6 +122,7 @@ export class CuckooFilter extends AddableFilter {
       capacity: c.capacity(),
       errorRate: c.errorRate(),
       loadFactor: c.loadFactor(),
+      estimatedErrorRate: c.estimatedErrorRate(),
       byteLength: c.byteLength(),
       seed: c.seed() >>> 0,
     };

@@ -663,6 +663,8 @@ export interface CuckooFilterInfo extends FilterInfo {
   errorRate: number;
   /** Occupied slots / all slots. */
   loadFactor: number;
+  /** False-positive rate at the current load (see `estimatedErrorRate()`). */
+  estimatedErrorRate: number;
 }
 
 /** Where a key lives in a {@link CuckooFilter} (`locate`). */
@@ -713,6 +715,11 @@ export class CuckooFilter extends FilterBase {
   count(key: Key): number;
   /** Occupied slots / all slots, over all sub-filters. */
   get loadFactor(): number;
+  /**
+   * False-positive rate at the current load: 1 − Π over sub-filters of (1 − 1/(2^f − 1))^(2·b·load),
+   * about 2·bucketSize·load / 2^fingerprintBits per sub-filter.
+   */
+  estimatedErrorRate(): number;
   /** Stored fingerprints: inserts minus removes. */
   get size(): number;
   /** The key's fingerprint and candidate buckets, for visualisation (a new object). */
@@ -753,6 +760,25 @@ export interface BinaryFuseFilterInfo extends FilterInfo {
   expectedErrorRate: number;
 }
 
+/** Collects keys for a {@link BinaryFuseFilter} (`BinaryFuseFilter.builder()`). */
+export interface BinaryFuseBuilder {
+  /** Keys taken so far, duplicates included. */
+  readonly size: number;
+  /**
+   * Hashes the keys into the builder (16,384 per wasm call); returns the builder.
+   * @throws FilterError `DISPOSED` after `build()` or `free()`; `OUT_OF_MEMORY`.
+   * @throws TypeError for a key of the wrong type (no key of that call is taken).
+   */
+  addAll(keys: Keys): BinaryFuseBuilder;
+  /**
+   * Builds the filter from every key taken, and frees the builder.
+   * @throws FilterError `DISPOSED` after `build()` or `free()`; `INVALID_ARGUMENT`, `OUT_OF_MEMORY`.
+   */
+  build(): BinaryFuseFilter;
+  /** Releases the collected hashes (idempotent). */
+  free(): void;
+}
+
 /**
  * A static 3-wise binary fuse filter: built once from every key, then read-only. The smallest
  * and among the fastest filters. There is no `add` or `remove`; `clear()` leaves it empty.
@@ -762,13 +788,20 @@ export class BinaryFuseFilter extends FilterBase {
   private constructor();
   /**
    * Builds the filter from all keys at once (duplicates are fine; `size` counts distinct keys).
-   * Deterministic for a given seed and key set. An iterable is read into an array first; the
-   * build then takes 8 bytes per key of wasm memory for the key hashes plus
-   * {@link BinaryFuseFilter.peakBuildBytes}. The filter owns wasm memory until `free()`.
+   * Deterministic for a given seed and key set, whatever the order. The build takes 8 bytes per
+   * key of wasm memory for the key hashes plus {@link BinaryFuseFilter.peakBuildBytes}. The
+   * filter owns wasm memory until `free()`.
    * @throws FilterError `INVALID_ARGUMENT` (bad option), `OUT_OF_MEMORY`.
    * @throws TypeError for a key of the wrong type (nothing is built).
    */
   static build(keys: Keys, options?: BinaryFuseFilterOptions): BinaryFuseFilter;
+  /**
+   * A builder for streaming input: call `addAll(chunk)` as often as needed (only the keys'
+   * 8-byte hashes are kept, in wasm memory), then `build()`. `BinaryFuseFilter.build(keys)` is
+   * `builder().addAll(keys).build()`.
+   * @throws FilterError `INVALID_ARGUMENT` (bad option).
+   */
+  static builder(options?: BinaryFuseFilterOptions): BinaryFuseBuilder;
   /**
    * Peak temporary bytes of wasm memory the build needs for `n` keys, besides the 8·n bytes of
    * key hashes and the filter itself (about 32 bytes per key at n ≥ 10^6). Needs {@link init}.

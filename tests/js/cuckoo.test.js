@@ -49,6 +49,9 @@ test('capacity N with default options takes N distinct keys without growing; fil
   // measured FPR <= 2·b·load/2^f (+ binomial slack)
   const { bucketSize, fingerprintBits } = g.info();
   const bound = (2 * bucketSize * g.loadFactor) / 2 ** fingerprintBits;
+  expect(g.estimatedErrorRate()).toBeGreaterThan(0);
+  expect(g.estimatedErrorRate()).toBeLessThanOrEqual(bound);
+  expect(g.info().estimatedErrorRate).toBe(g.estimatedErrorRate());
   const probes = 200000;
   const fp = g.hasAll(keysOf('absent:', probes)).reduce((a, b) => a + b, 0) / probes;
   expect(fp).toBeLessThanOrEqual(bound + 5 * Math.sqrt(bound / probes));

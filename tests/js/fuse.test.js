@@ -58,3 +58,19 @@ test('bad options and static use', () => {
   expect(() => BinaryFuseFilter.build(['a', 5])).toThrow(TypeError);
   expect(BinaryFuseFilter.peakBuildBytes(1e6)).toBeGreaterThan(0);
 });
+
+test('builder: keys in many addAll calls give the same filter as one build', () => {
+  const keys = keysOf('b', 50000);
+  const b = BinaryFuseFilter.builder({ seed: 3 });
+  for (let i = 0; i < keys.length; i += 7000) b.addAll(keys.slice(i, i + 7000));
+  expect(b.size).toBe(50000);
+  const f = b.build();
+  const g = BinaryFuseFilter.build(keys, { seed: 3 });
+  expect(new Uint8Array(f.serialize())).toEqual(new Uint8Array(g.serialize()));
+  expect(() => b.addAll(['late'])).toThrow(/already used/);
+  f.free(); g.free();
+  const empty = BinaryFuseFilter.builder();
+  empty.free();
+  empty.free();
+  expect(() => empty.build()).toThrow(FilterError);
+});
