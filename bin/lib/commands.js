@@ -144,34 +144,38 @@ async function fill(filter, kind, input, values, onProgress) {
 }
 
 /**
- * A static filter (fuse) must see every key at once: all keys are read into memory (a string
- * per key, or a byte copy when a line is not UTF-8), then built. Says so, with the memory.
+ * A static filter (fuse) is built from all keys at once: the keys are streamed into a builder
+ * that keeps their 8-byte hashes in wasm memory, then the filter is built. Says so, with the memory.
  */
 async function buildStatic(Cls, input, inputStat, options, values, onProgress, progress) {
-  const perKeyJs = 56; // a V8 string header, padding and the array slot, roughly
+  const wasmFor = (n) => 8 * n + Cls.peakBuildBytes(n) + n * 1.13 * ((options.fingerprintBits ?? 8) / 8);
   if (inputStat !== null) {
     const n = await countKeys(input);
-    const js = inputStat.size + n * perKeyJs;
-    const wasm = 8 * n + (Cls.peakBuildBytes ? Cls.peakBuildBytes(n) : 32 * n) + n * 1.13 * ((options.fingerprintBits ?? 8) / 8);
-    note(values, `fuse: a binary fuse filter is built from all keys at once, so all ${count(n)} keys of ${input} are held in memory: `
-      + `about ${bytes(js + wasm)} (${bytes(js)} of keys in JS, ${bytes(wasm)} of wasm memory while building)`);
+    note(values, `fuse: a binary fuse filter is built from all ${count(n)} keys at once: their hashes are held `
+      + `in memory (8 bytes per key), and building needs about ${bytes(wasmFor(n))} of wasm memory`);
   } else {
-    note(values, 'fuse: a binary fuse filter is built from all keys at once, so every key read from stdin is held in memory '
-      + '(about the input size + 56 bytes per key in JS, then about 41 bytes per key of wasm memory while building)');
+    note(values, 'fuse: a binary fuse filter is built from all keys at once: their hashes are held in memory '
+      + '(8 bytes per key), then building needs about 41 bytes per key of wasm memory');
   }
-  const keys = [];
-  const read = await forEachBatch(openInput(input), (batch) => {
-    for (const line of batch) keys.push(isUtf8(line) ? line.toString('utf8') : Uint8Array.from(line));
-  }, onProgress);
-  progress?.done();
-  if (inputStat === null) {
-    const wasm = 8 * keys.length + (Cls.peakBuildBytes ? Cls.peakBuildBytes(keys.length) : 32 * keys.length);
-    note(values, `fuse: read ${count(keys.length)} keys (${bytes(read.bytes)}); building needs about ${bytes(wasm)} of wasm memory`);
-  }
+  let builder;
   try {
-    return { filter: Cls.build(keys, options), read };
+    builder = Cls.builder(options);
   } catch (err) {
     throw libraryError('build', err);
+  }
+  try {
+    const read = await forEachBatch(openInput(input), (batch) => {
+      builder.addAll(batch.map((line) => (isUtf8(line) ? line.toString('utf8') : Uint8Array.from(line))));
+    }, onProgress);
+    progress?.done();
+    if (inputStat === null) {
+      note(values, `fuse: read ${count(builder.size)} keys (${bytes(read.bytes)}); building needs about ${bytes(wasmFor(builder.size))} of wasm memory`);
+    }
+    return { filter: builder.build(), read };
+  } catch (err) {
+    throw libraryError('build', err);
+  } finally {
+    builder.free();
   }
 }
 

@@ -50,8 +50,8 @@ Per kind:
              --multiset                    add every line (duplicates too); default: add a key only
                                            if it is not already maybe-present (a set)
   fuse       --fingerprint-bits 8|16       (default 8: FPR ~0.39%; 16: ~0.0015%)
-             A binary fuse filter is built from all keys at once: every key is held in memory
-             (about input size + 56 B/key in JS, then ~41 B/key of wasm memory while building).
+             A binary fuse filter is built from all keys at once: the input is streamed, but
+             every key's 8-byte hash is held in memory, then ~41 B/key of wasm memory while building.
              The command says how much before it starts.
 
 Examples:
