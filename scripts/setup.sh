@@ -27,7 +27,7 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   log "installing with apt-get: ${need_apt[*]}"
   start=$(date +%s)
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
   log "apt-get done in $(( $(date +%s) - start )) s"
 fi
 
