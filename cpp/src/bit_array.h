@@ -36,21 +36,14 @@ inline bool TestBit(const uint64_t* words, uint64_t i) {
 // 2004): g_i = h1 + i*h2 + (i^3 - i)/6 in wrapping 64-bit arithmetic, computed incrementally,
 // then mapped onto [0, m) by Reduce64 (multiply-shift, no modulo).
 // For m < 2^32 the reduction is done with two 32x32->64 multiplications (MulHi64By32, the same
-// value as Reduce64), which matters in wasm, where Reduce64 is four of them.
+// value as Reduce64), which matters in wasm, where Reduce64 is four of them (no 128-bit product).
 template <typename Fn>
 inline bool ForEachProbe(Hash128 h, uint64_t m, uint32_t k, Fn&& fn) {
   uint64_t a = h.h1;
   uint64_t b = h.h2;
-  if ((m >> 32) == 0) {
-    for (uint32_t i = 0; i < k; ++i) {
-      if (!fn(MulHi64By32(a, m))) return false;
-      a += b;
-      b += static_cast<uint64_t>(i) + 1;
-    }
-    return true;
-  }
+  const bool small = (m >> 32) == 0;
   for (uint32_t i = 0; i < k; ++i) {
-    if (!fn(Reduce64(a, m))) return false;
+    if (!fn(small ? MulHi64By32(a, m) : Reduce64(a, m))) return false;
     a += b;
     b += static_cast<uint64_t>(i) + 1;
   }
