@@ -1,6 +1,7 @@
 // bloomcuckoo: Bloom, Cuckoo and Binary Fuse filters in WebAssembly. Public exports.
 export { init, getWasmModule } from './loader.js';
 export { FilterError } from './errors.js';
+export { PackedKeys } from './keys.js';
 export { murmur3 } from './murmur3.js';
 export { BloomFilter } from './bloom.js';
 export { BlockedBloomFilter } from './blocked-bloom.js';
