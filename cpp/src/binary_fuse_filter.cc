@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "bloomcuckoo/serialization.h"
-#include "buffer.h"
+#include "bloomcuckoo/internal/buffer.h"
 #include "byte_io.h"
 #include "frame.h"
 

@@ -8,7 +8,7 @@
 #include "bit_array.h"
 #include "bloomcuckoo/bloom_filter.h"
 #include "bloomcuckoo/serialization.h"
-#include "buffer.h"
+#include "bloomcuckoo/internal/buffer.h"
 #include "byte_io.h"
 #include "frame.h"
 

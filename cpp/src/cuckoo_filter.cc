@@ -7,7 +7,7 @@
 
 #include "bloomcuckoo/serialization.h"
 #include "bit_array.h"
-#include "buffer.h"
+#include "bloomcuckoo/internal/buffer.h"
 #include "byte_io.h"
 #include "cuckoo_table.h"
 #include "frame.h"

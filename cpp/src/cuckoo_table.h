@@ -17,7 +17,7 @@
 #include <cstring>
 
 #include "bloomcuckoo/status.h"
-#include "buffer.h"
+#include "bloomcuckoo/internal/buffer.h"
 
 namespace bloomcuckoo {
 namespace internal {

@@ -8,7 +8,7 @@
 
 #include "bloomcuckoo/hashing.h"
 #include "bloomcuckoo/status.h"
-#include "../../src/buffer.h"  // IWYU pragma: keep (internal::Buffer member)
+#include "bloomcuckoo/internal/buffer.h"
 
 namespace bloomcuckoo {
 

@@ -1,6 +1,7 @@
-// internal: a zero-initialised, 64-byte aligned array that is allocated without throwing.
-#ifndef BLOOMCUCKOO_SRC_BUFFER_H_
-#define BLOOMCUCKOO_SRC_BUFFER_H_
+// internal (not part of the API; public headers hold it as a member): a zero-initialised,
+// 64-byte aligned array that is allocated without throwing.
+#ifndef BLOOMCUCKOO_INTERNAL_BUFFER_H_
+#define BLOOMCUCKOO_INTERNAL_BUFFER_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -83,4 +84,4 @@ class Buffer {
 }  // namespace internal
 }  // namespace bloomcuckoo
 
-#endif  // BLOOMCUCKOO_SRC_BUFFER_H_
+#endif  // BLOOMCUCKOO_INTERNAL_BUFFER_H_
