@@ -12,18 +12,9 @@
 namespace bloomcuckoo {
 namespace {
 
-// MurmurHash3's 64-bit finalizer (a bijection, so distinct key hashes stay distinct).
-inline uint64_t Fmix64(uint64_t k) {
-  k ^= k >> 33;
-  k *= 0xff51afd7ed558ccdULL;
-  k ^= k >> 33;
-  k *= 0xc4ceb9fe1a85ec53ULL;
-  k ^= k >> 33;
-  return k;
-}
-
+// fmix64 is a bijection, so distinct key hashes stay distinct.
 inline uint64_t Remix(uint64_t key_hash, uint64_t construction_seed) {
-  return Fmix64(key_hash + construction_seed);
+  return MurmurHash3Fmix64(key_hash + construction_seed);
 }
 
 // The high 64 bits of h * m for m < 2^32, exactly, with two 64-bit multiplications (no 128-bit
@@ -50,7 +41,7 @@ inline uint64_t Fingerprint(uint64_t h) { return h ^ (h >> 32); }
 
 // The construction seed of attempt `attempt`: a fixed sequence derived from the user seed.
 inline uint64_t ConstructionSeed(uint32_t seed, uint32_t attempt) {
-  return Fmix64((uint64_t{seed} << 32 | 0x5bd1e995u) +
+  return MurmurHash3Fmix64((uint64_t{seed} << 32 | 0x5bd1e995u) +
                 (uint64_t{attempt} + 1) * 0x9e3779b97f4a7c15ULL);
 }
 

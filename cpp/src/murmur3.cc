@@ -25,14 +25,6 @@ inline uint32_t Fmix32(uint32_t h) {
   h ^= h >> 16;
   return h;
 }
-inline uint64_t Fmix64(uint64_t k) {
-  k ^= k >> 33;
-  k *= 0xff51afd7ed558ccdull;
-  k ^= k >> 33;
-  k *= 0xc4ceb9fe1a85ec53ull;
-  k ^= k >> 33;
-  return k;
-}
 
 }  // namespace
 
@@ -120,8 +112,8 @@ Hash128 MurmurHash3_x64_128(const void* key, size_t len, uint32_t seed) {
   h2 ^= length;
   h1 += h2;
   h2 += h1;
-  h1 = Fmix64(h1);
-  h2 = Fmix64(h2);
+  h1 = MurmurHash3Fmix64(h1);
+  h2 = MurmurHash3Fmix64(h2);
   h1 += h2;
   h2 += h1;
   return Hash128{h1, h2};

@@ -21,6 +21,17 @@ Hash128 MurmurHash3_x64_128(const void* key, size_t len, uint32_t seed);
 // Writes the 16 bytes the reference writes to `out` (h1 LE, then h2 LE).
 void MurmurHash3_x64_128_Bytes(const void* key, size_t len, uint32_t seed, uint8_t out[16]);
 
+// MurmurHash3's 64-bit finalizer (fmix64): a bijection that mixes every input bit into every
+// output bit. Used by x64_128 and, as a remixer of 64-bit hashes, by the binary fuse filter.
+inline uint64_t MurmurHash3Fmix64(uint64_t k) {
+  k ^= k >> 33;
+  k *= 0xff51afd7ed558ccdull;
+  k ^= k >> 33;
+  k *= 0xc4ceb9fe1a85ec53ull;
+  k ^= k >> 33;
+  return k;
+}
+
 }  // namespace bloomcuckoo
 
 #endif  // BLOOMCUCKOO_MURMUR3_H_
