@@ -89,6 +89,17 @@ try {
     await shot('hash', '#hash');
   });
 
+  await t.check('MurmurHash3 in the page matches the vectors the native build is tested on', async () => {
+    // tests/fixtures/murmur3_vectors.txt is what tests/cpp/murmur3_test.cc checks natively.
+    const hex = (s) => Array.from(new TextEncoder().encode(s), (b) => b.toString(16).padStart(2, '0')).join('');
+    const lines = readFileSync(new URL('../fixtures/murmur3_vectors.txt', import.meta.url), 'utf8').split('\n');
+    const want = (algo) => lines.find((l) => l.startsWith(`${algo} 42 ${hex('geeky ogre')} `)).split(' ')[3];
+    await page.fill('#hash-input', 'geeky ogre');
+    await page.fill('#hash-seed', '42');
+    assert(await text('hash-x86') === want('x86_32'), 'x86_32 differs from the native vector');
+    assert(await text('hash-x64') === want('x64_128'), 'x64_128 differs from the native vector');
+  });
+
   await t.check('the page offers every filter class the library exports', async () => {
     const offered = await page.$$eval('#filter-kind option', (os) => os.map((o) => o.value));
     assert(JSON.stringify(offered.sort()) === JSON.stringify([...KINDS].sort()), `offered ${offered}, exported ${KINDS}`);
