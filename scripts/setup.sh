@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Idempotent set-up: installs what is missing, then builds native + wasm.
-#   apt: emscripten (the wasm toolchain) and chromium (the e2e browser), only when absent
+#   apt: emscripten (the wasm toolchain), chromium (the e2e browser) and redis-server (the
+#        RedisBloom interop oracle), only when absent
 #   npm: `npm ci` when node_modules is missing or older than package-lock.json
 # Usage: scripts/setup.sh [--no-build]
 set -euo pipefail
@@ -13,6 +14,8 @@ command -v emcc >/dev/null 2>&1 || need_apt+=(emscripten)
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 command -v cmake >/dev/null 2>&1 || need_apt+=(cmake)
 command -v clang++ >/dev/null 2>&1 || need_apt+=(clang)
+# the RedisBloom interop tests load ../shared/redisbloom/redisbloom.so into Debian's redis-server
+command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
 [ -f /usr/include/gtest/gtest.h ] || need_apt+=(libgtest-dev)
 [ -f /usr/include/benchmark/benchmark.h ] || need_apt+=(libbenchmark-dev)
 # libFuzzer + sanitizer runtimes for clang

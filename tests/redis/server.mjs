@@ -1,0 +1,128 @@
+// A live RedisBloom for the interop tests: a redis-server of our own on a free loopback port,
+// with the module loaded, no persistence, in a temp dir, stopped by its pid.
+//
+//   const rb = await startRedisBloom();   // null when no RedisBloom can be found (see skipReason)
+//   const client = await rb.connect();    // a node-redis client; binary replies as Buffers
+//   await rb.stop();
+//
+// Where the module is looked for, in order: $REDISBLOOM_MODULE, ../shared/redisbloom/redisbloom.so
+// beside the repository, then a redis-server on PATH that has BF.* built in (Redis 8).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const repoRoot = new URL('../..', import.meta.url).pathname;
+
+/** Path of redis-server on PATH, or null. */
+export function redisServerPath() {
+  const r = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
+  const p = r.stdout.trim();
+  return r.status === 0 && p ? p : null;
+}
+
+/** The RedisBloom module file to load, or null (a Redis 8 with BF built in needs none). */
+export function findModule() {
+  const env = process.env.REDISBLOOM_MODULE;
+  if (env) return existsSync(env) ? env : null;
+  const shared = join(repoRoot, '..', 'shared', 'redisbloom', 'redisbloom.so');
+  return existsSync(shared) ? shared : null;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function launch(server, extraArgs) {
+  const dir = mkdtempSync(join(tmpdir(), 'bloomcuckoo-redis-'));
+  const port = await freePort();
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
+    '--dir', dir, '--daemonize', 'no', '--protected-mode', 'yes', ...extraArgs];
+  const child = spawn(server, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  child.stdout.on('data', (d) => { log += d; });
+  child.stderr.on('data', (d) => { log += d; });
+  let exited = false;
+  child.on('exit', () => { exited = true; });
+  const { createClient, RESP_TYPES } = await import('redis');
+  const connect = async () => {
+    const client = createClient({ socket: { host: '127.0.0.1', port, reconnectStrategy: false } })
+      .withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
+    client.on('error', () => {});
+    await client.connect();
+    return client;
+  };
+  const stop = async () => {
+    if (!exited) {
+      try { process.kill(child.pid, 'SIGTERM'); } catch { /* gone */ }
+      for (let i = 0; i < 100 && !exited; i++) await sleep(20);
+      if (!exited) { try { process.kill(child.pid, 'SIGKILL'); } catch { /* gone */ } }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  // wait until it answers PING (at most ~5 s)
+  for (let i = 0; i < 100; i++) {
+    if (exited) break;
+    try {
+      const c = await connect();
+      await c.ping();
+      return { port, pid: child.pid, dir, connect, stop, client: c, log: () => log };
+    } catch { await sleep(50); }
+  }
+  await stop();
+  throw new Error(`redis-server did not start on port ${port}: ${log.slice(-2000)}`);
+}
+
+/** Why startRedisBloom() would return null, or null when a RedisBloom can be started. */
+export function skipReason() {
+  if (!redisServerPath()) return 'no redis-server on PATH (scripts/setup.sh installs it)';
+  if (!findModule() && process.env.REDISBLOOM_MODULE) return `REDISBLOOM_MODULE=${process.env.REDISBLOOM_MODULE} does not exist`;
+  return null;
+}
+
+/**
+ * Starts redis-server with RedisBloom. Resolves to { port, pid, connect(), stop(), client, info }
+ * or to null when none can be found (skipReason() says why). `info.version` is the module's
+ * version number (20612 for 2.6.12) or 'builtin'.
+ */
+export async function startRedisBloom() {
+  const server = redisServerPath();
+  if (!server) return null;
+  const mod = findModule();
+  const rb = await launch(server, mod ? ['--loadmodule', mod] : []);
+  try {
+    const cmd = await rb.client.sendCommand(['COMMAND', 'INFO', 'BF.ADD']);
+    if (!Array.isArray(cmd) || cmd[0] == null) {
+      await rb.client.quit().catch(() => {});
+      await rb.stop();
+      return null;
+    }
+    rb.info = { module: mod, version: mod ? 'module' : 'builtin' };
+    const mods = await rb.client.sendCommand(['MODULE', 'LIST']);
+    for (const m of mods || []) {
+      // RESP3-style maps ({ name, ver }) or RESP2 flat arrays ([name, bf, ver, 20612])
+      const entry = Array.isArray(m)
+        ? Object.fromEntries(m.flatMap((v, i) => (i % 2 ? [] : [[String(v), m[i + 1]]])))
+        : m;
+      if (String(entry.name) === 'bf') rb.info.version = Number(entry.ver);
+    }
+    const origStop = rb.stop;
+    rb.stop = async () => { await rb.client.quit().catch(() => {}); await origStop(); };
+    return rb;
+  } catch (err) {
+    await rb.client.quit().catch(() => {});
+    await rb.stop();
+    throw err;
+  }
+}
