@@ -1,4 +1,5 @@
 #include "bloomcuckoo/murmur3.h"
+#include "bloomcuckoo/murmur2.h"
 
 #include <gtest/gtest.h>
 
@@ -57,6 +58,29 @@ TEST(Murmur3, SmhasherVerificationX86_32) {
 
 TEST(Murmur3, SmhasherVerificationX64_128) {
   EXPECT_EQ(Verification(MurmurHash3_x64_128_Bytes, 16), 0x6384BA69u);
+}
+
+void Murmur64ABytes(const void* key, size_t len, uint32_t seed, uint8_t* out) {
+  const uint64_t h = MurmurHash64A(key, len, seed);
+  for (int i = 0; i < 8; ++i) out[i] = static_cast<uint8_t>(h >> (8 * i));
+}
+
+// SMHasher lists MurmurHash64A as "Murmur2B" with verification value 0x1F0D3804.
+TEST(Murmur2, SmhasherVerificationMurmurHash64A) {
+  EXPECT_EQ(Verification(Murmur64ABytes, 8), 0x1F0D3804u);
+}
+
+TEST(Murmur2, EveryTailLengthDependsOnEveryByte) {
+  uint8_t key[24];
+  for (int i = 0; i < 24; ++i) key[i] = static_cast<uint8_t>(i * 7 + 1);
+  for (size_t len = 1; len <= 24; ++len) {
+    const uint64_t base = MurmurHash64A(key, len, 0);
+    for (size_t b = 0; b < len; ++b) {
+      key[b] ^= 0x80;
+      EXPECT_NE(MurmurHash64A(key, len, 0), base) << "len " << len << " byte " << b;
+      key[b] ^= 0x80;
+    }
+  }
 }
 
 TEST(Murmur3, EmptyInputSeedZeroIsZero) {
