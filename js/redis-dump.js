@@ -42,7 +42,9 @@ export function normalizeRedisChunks(chunks) {
   const out = [];
   let total = 0;
   let i = 0;
+  let ended = false;
   for (const pair of chunks) {
+    if (ended) throw new FilterError('CORRUPT_DATA', `fromRedisDump: chunk ${i} comes after the end marker [0, empty]`);
     if (pair === null || typeof pair !== 'object' || pair.length !== 2) {
       throw new FilterError('CORRUPT_DATA', `fromRedisDump: chunk ${i} is not an [iterator, bytes] pair`);
     }
@@ -50,8 +52,9 @@ export function normalizeRedisChunks(chunks) {
     const bytes = bytesOf(pair[1], i);
     if (iterator === 0) {
       if (bytes.length !== 0) throw new FilterError('CORRUPT_DATA', `fromRedisDump: chunk ${i} has iterator 0 but carries ${bytes.length} bytes`);
+      ended = true;  // the end marker: nothing may follow it
       i++;
-      continue;  // the end marker; anything after it is checked as a chunk (and then rejected by the reader)
+      continue;
     }
     total += bytes.length;
     if (total > MAX_DUMP_BYTES) throw new FilterError('CORRUPT_DATA', `fromRedisDump: more than ${MAX_DUMP_BYTES} bytes of chunks`);
