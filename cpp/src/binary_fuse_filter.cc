@@ -1,4 +1,5 @@
 #include "bloomcuckoo/binary_fuse_filter.h"
+#include "bloomcuckoo/internal/move.h"
 
 #include <algorithm>
 #include <cstring>
@@ -333,6 +334,22 @@ Status BuildCore(internal::Buffer<uint64_t>& keys, size_t n, uint32_t fingerprin
 }
 
 }  // namespace
+
+BinaryFuseFilter::BinaryFuseFilter(BinaryFuseFilter&& other) noexcept
+    : fp8_(std::move(other.fp8_)),
+      fp16_(std::move(other.fp16_)),
+      size_(std::move(other.size_)),
+      construction_seed_(std::move(other.construction_seed_)),
+      fingerprint_bits_(std::move(other.fingerprint_bits_)),
+      seed_(std::move(other.seed_)),
+      segment_length_(std::move(other.segment_length_)),
+      segment_count_(std::move(other.segment_count_)),
+      array_length_(std::move(other.array_length_)),
+      segment_count_length_(std::move(other.segment_count_length_)) {
+  internal::ResetToDefault(other);
+}
+
+BinaryFuseFilter& BinaryFuseFilter::operator=(BinaryFuseFilter&& other) noexcept { return internal::MoveAssign(*this, std::move(other)); }
 
 Status BinaryFuseFilter::BuildFromHashes(const uint64_t* hashes, size_t n,
                                          const BinaryFuseOptions& options) {

@@ -1,4 +1,5 @@
 #include "bloomcuckoo/blocked_bloom_filter.h"
+#include "bloomcuckoo/internal/move.h"
 
 #include <algorithm>
 #include <cmath>
@@ -126,6 +127,19 @@ inline bool BlockContains(const uint32_t* block, uint32_t k) {
 #endif
 
 }  // namespace
+
+BlockedBloomFilter::BlockedBloomFilter(BlockedBloomFilter&& other) noexcept
+    : words_(std::move(other.words_)),
+      blocks_(std::move(other.blocks_)),
+      seed_(std::move(other.seed_)),
+      capacity_(std::move(other.capacity_)),
+      error_rate_(std::move(other.error_rate_)),
+      size_(std::move(other.size_)),
+      set_bits_(std::move(other.set_bits_)) {
+  internal::ResetToDefault(other);
+}
+
+BlockedBloomFilter& BlockedBloomFilter::operator=(BlockedBloomFilter&& other) noexcept { return internal::MoveAssign(*this, std::move(other)); }
 
 double BlockedBloomFilter::SplitBlockFpr(double keys_per_block) {
   const double lambda = keys_per_block;

@@ -1,4 +1,5 @@
 #include "bloomcuckoo/bloom_filter.h"
+#include "bloomcuckoo/internal/move.h"
 
 #include <algorithm>
 #include <cmath>
@@ -21,6 +22,20 @@ constexpr size_t kBodyFixedSize = 8 + 4 + 8 + 8 + 8;
 bool ValidErrorRate(double p) { return p > 0.0 && p < 1.0; }  // false for NaN too
 
 }  // namespace
+
+BloomFilter::BloomFilter(BloomFilter&& other) noexcept
+    : words_(std::move(other.words_)),
+      bits_(std::move(other.bits_)),
+      hashes_(std::move(other.hashes_)),
+      seed_(std::move(other.seed_)),
+      capacity_(std::move(other.capacity_)),
+      error_rate_(std::move(other.error_rate_)),
+      size_(std::move(other.size_)),
+      set_bits_(std::move(other.set_bits_)) {
+  internal::ResetToDefault(other);
+}
+
+BloomFilter& BloomFilter::operator=(BloomFilter&& other) noexcept { return internal::MoveAssign(*this, std::move(other)); }
 
 Status BloomFilter::OptimalShape(uint64_t capacity, double error_rate, uint64_t* bits,
                                  uint32_t* hashes) {

@@ -1,4 +1,5 @@
 #include "bloomcuckoo/counting_bloom_filter.h"
+#include "bloomcuckoo/internal/move.h"
 
 #include <algorithm>
 #include <cmath>
@@ -33,6 +34,20 @@ inline void CountingBloomFilter::Set(uint64_t i, uint32_t v) {
   const uint32_t shift = static_cast<uint32_t>((i & 1) * 4);
   b = static_cast<uint8_t>((b & ~(0xFu << shift)) | (v << shift));
 }
+
+CountingBloomFilter::CountingBloomFilter(CountingBloomFilter&& other) noexcept
+    : table_(std::move(other.table_)),
+      counters_(std::move(other.counters_)),
+      hashes_(std::move(other.hashes_)),
+      seed_(std::move(other.seed_)),
+      capacity_(std::move(other.capacity_)),
+      error_rate_(std::move(other.error_rate_)),
+      size_(std::move(other.size_)),
+      nonzero_(std::move(other.nonzero_)) {
+  internal::ResetToDefault(other);
+}
+
+CountingBloomFilter& CountingBloomFilter::operator=(CountingBloomFilter&& other) noexcept { return internal::MoveAssign(*this, std::move(other)); }
 
 Status CountingBloomFilter::Allocate(uint64_t counters, uint32_t hashes, uint32_t seed,
                                      const char* too_large) {

@@ -1,4 +1,5 @@
 #include "bloomcuckoo/cuckoo_filter.h"
+#include "bloomcuckoo/internal/move.h"
 
 #include <cmath>
 #include <cstring>
@@ -89,8 +90,23 @@ constexpr size_t kSubFilterHeaderSize = 16;
 
 CuckooFilter::CuckooFilter() = default;
 CuckooFilter::~CuckooFilter() = default;
-CuckooFilter::CuckooFilter(CuckooFilter&& other) noexcept = default;
-CuckooFilter& CuckooFilter::operator=(CuckooFilter&& other) noexcept = default;
+CuckooFilter::CuckooFilter(CuckooFilter&& other) noexcept
+    : storage_(std::move(other.storage_)),
+      capacity_(std::move(other.capacity_)),
+      error_rate_(std::move(other.error_rate_)),
+      fingerprint_bits_(std::move(other.fingerprint_bits_)),
+      bucket_size_(std::move(other.bucket_size_)),
+      max_iterations_(std::move(other.max_iterations_)),
+      expansion_(std::move(other.expansion_)),
+      seed_(std::move(other.seed_)),
+      num_filters_(std::move(other.num_filters_)),
+      items_inserted_(std::move(other.items_inserted_)),
+      items_deleted_(std::move(other.items_deleted_)),
+      last_kicks_(std::move(other.last_kicks_)) {
+  internal::ResetToDefault(other);
+}
+
+CuckooFilter& CuckooFilter::operator=(CuckooFilter&& other) noexcept { return internal::MoveAssign(*this, std::move(other)); }
 
 Status CuckooFilter::FirstSubFilterBuckets(uint64_t capacity, uint32_t bucket_size,
                                            uint64_t* buckets) {

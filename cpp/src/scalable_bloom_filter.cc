@@ -1,4 +1,5 @@
 #include "bloomcuckoo/scalable_bloom_filter.h"
+#include "bloomcuckoo/internal/move.h"
 
 #include <cmath>
 #include <limits>
@@ -18,6 +19,19 @@ constexpr size_t kBodyFixedSize = 8 + 8 + 4 + 1 + 4;
 bool ValidErrorRate(double p) { return p > 0.0 && p < 1.0; }
 
 }  // namespace
+
+ScalableBloomFilter::ScalableBloomFilter(ScalableBloomFilter&& other) noexcept
+    : layers_(std::move(other.layers_)),
+      num_layers_(std::move(other.num_layers_)),
+      capacity_(std::move(other.capacity_)),
+      error_rate_(std::move(other.error_rate_)),
+      expansion_(std::move(other.expansion_)),
+      non_scaling_(std::move(other.non_scaling_)),
+      seed_(std::move(other.seed_)) {
+  internal::ResetToDefault(other);
+}
+
+ScalableBloomFilter& ScalableBloomFilter::operator=(ScalableBloomFilter&& other) noexcept { return internal::MoveAssign(*this, std::move(other)); }
 
 bool ScalableBloomFilter::LayerParameters(uint32_t index, uint64_t* capacity,
                                           double* error_rate) const {

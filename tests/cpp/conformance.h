@@ -201,7 +201,51 @@ TYPED_TEST_P(Conformance, CorruptBytesAreRejected) {
   for (const auto& k : keys) EXPECT_TRUE(testing_util::Has(g, k));
 }
 
-REGISTER_TYPED_TEST_SUITE_P(Conformance, NoFalseNegativesAndFprWithinBound, TinySizes,
+
+// A moved-from filter is un-initialised (the promise of every default constructor): Contains()
+// is false and it is the same as a default-constructed filter; the moved-to one has every key.
+TYPED_TEST_P(Conformance, MovedFromFilterIsUninitialised) {
+  using A = TypeParam;
+  const auto keys = testing_util::MakeKeys("move:", 1000);
+  const auto other_keys = testing_util::MakeKeys("other:", 500);
+  auto expect_empty = [&](const typename A::Filter& f, const char* what) {
+    uint64_t hits = 0;
+    for (const auto& k : keys) hits += testing_util::Has(f, k) ? 1 : 0;
+    EXPECT_EQ(hits, 0u) << A::kName << " " << what;
+    testing_util::PackedKeys packed(keys);
+    std::vector<uint8_t> out(keys.size(), 7);
+    f.ContainsBatch(packed.batch(), out.data());
+    uint64_t batch_hits = 0;
+    for (uint8_t v : out) batch_hits += v;
+    EXPECT_EQ(batch_hits, 0u) << A::kName << " " << what;
+    const typename A::Filter fresh;
+    EXPECT_EQ(f.byte_length(), fresh.byte_length()) << A::kName << " " << what;
+    EXPECT_EQ(f.SerializedSize(), fresh.SerializedSize()) << A::kName << " " << what;
+  };
+  auto expect_all = [&](const typename A::Filter& f, const char* what) {
+    uint64_t missing = 0;
+    for (const auto& k : keys) missing += testing_util::Has(f, k) ? 0 : 1;
+    EXPECT_EQ(missing, 0u) << A::kName << " " << what;
+  };
+
+  typename A::Filter f;
+  ASSERT_TRUE(A::Create(&f, 1000, 0.01, kDefaultSeed, keys).ok());
+  typename A::Filter g(std::move(f));
+  expect_all(g, "move-constructed");
+  expect_empty(f, "moved-from by construction");
+
+  typename A::Filter h;
+  ASSERT_TRUE(A::Create(&h, 500, 0.01, kDefaultSeed, other_keys).ok());
+  h = std::move(g);
+  expect_all(h, "move-assigned");
+  expect_empty(g, "moved-from by assignment");
+
+  // A moved-from filter can be initialised again.
+  ASSERT_TRUE(A::Create(&f, 1000, 0.01, kDefaultSeed, keys).ok());
+  expect_all(f, "re-created after the move");
+}
+
+REGISTER_TYPED_TEST_SUITE_P(Conformance, MovedFromFilterIsUninitialised, NoFalseNegativesAndFprWithinBound, TinySizes,
                             DuplicateKeysAreFine, SeedChangesHashesButNotCorrectness,
                             SerializeRoundTrip, CorruptBytesAreRejected);
 

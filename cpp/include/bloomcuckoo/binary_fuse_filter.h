@@ -50,8 +50,9 @@ class BinaryFuseFilter {
 
   // An empty filter (8-bit, default seed): Contains() is false, size() is 0.
   BinaryFuseFilter() = default;
-  BinaryFuseFilter(BinaryFuseFilter&&) noexcept = default;
-  BinaryFuseFilter& operator=(BinaryFuseFilter&&) noexcept = default;
+  // Moves leave `other` un-initialised, as if default-constructed.
+  BinaryFuseFilter(BinaryFuseFilter&& other) noexcept;
+  BinaryFuseFilter& operator=(BinaryFuseFilter&& other) noexcept;
   BinaryFuseFilter(const BinaryFuseFilter&) = delete;
   BinaryFuseFilter& operator=(const BinaryFuseFilter&) = delete;
 

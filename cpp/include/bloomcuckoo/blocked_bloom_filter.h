@@ -32,8 +32,9 @@ class BlockedBloomFilter {
 
   // An un-initialised filter: Contains() is false, size() is 0, Add() does nothing.
   BlockedBloomFilter() = default;
-  BlockedBloomFilter(BlockedBloomFilter&&) noexcept = default;
-  BlockedBloomFilter& operator=(BlockedBloomFilter&&) noexcept = default;
+  // Moves leave `other` un-initialised, as if default-constructed.
+  BlockedBloomFilter(BlockedBloomFilter&& other) noexcept;
+  BlockedBloomFilter& operator=(BlockedBloomFilter&& other) noexcept;
   BlockedBloomFilter(const BlockedBloomFilter&) = delete;
   BlockedBloomFilter& operator=(const BlockedBloomFilter&) = delete;
 

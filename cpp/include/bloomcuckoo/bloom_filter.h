@@ -35,8 +35,9 @@ class BloomFilter {
 
   // An un-initialised filter: Contains() is false, size() is 0, Add() does nothing.
   BloomFilter() = default;
-  BloomFilter(BloomFilter&&) noexcept = default;
-  BloomFilter& operator=(BloomFilter&&) noexcept = default;
+  // Moves leave `other` un-initialised, as if default-constructed.
+  BloomFilter(BloomFilter&& other) noexcept;
+  BloomFilter& operator=(BloomFilter&& other) noexcept;
   BloomFilter(const BloomFilter&) = delete;
   BloomFilter& operator=(const BloomFilter&) = delete;
 

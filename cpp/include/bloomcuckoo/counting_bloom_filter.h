@@ -29,8 +29,9 @@ class CountingBloomFilter {
 
   // An un-initialised filter: Contains() is false, size() is 0, Add()/Remove() do nothing.
   CountingBloomFilter() = default;
-  CountingBloomFilter(CountingBloomFilter&&) noexcept = default;
-  CountingBloomFilter& operator=(CountingBloomFilter&&) noexcept = default;
+  // Moves leave `other` un-initialised, as if default-constructed.
+  CountingBloomFilter(CountingBloomFilter&& other) noexcept;
+  CountingBloomFilter& operator=(CountingBloomFilter&& other) noexcept;
   CountingBloomFilter(const CountingBloomFilter&) = delete;
   CountingBloomFilter& operator=(const CountingBloomFilter&) = delete;
 

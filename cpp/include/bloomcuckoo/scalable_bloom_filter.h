@@ -38,8 +38,9 @@ class ScalableBloomFilter {
 
   // An un-initialised filter: Contains() is false, size() is 0, Add() is kInvalidArgument.
   ScalableBloomFilter() = default;
-  ScalableBloomFilter(ScalableBloomFilter&&) noexcept = default;
-  ScalableBloomFilter& operator=(ScalableBloomFilter&&) noexcept = default;
+  // Moves leave `other` un-initialised, as if default-constructed.
+  ScalableBloomFilter(ScalableBloomFilter&& other) noexcept;
+  ScalableBloomFilter& operator=(ScalableBloomFilter&& other) noexcept;
   ScalableBloomFilter(const ScalableBloomFilter&) = delete;
   ScalableBloomFilter& operator=(const ScalableBloomFilter&) = delete;
 
