@@ -17,7 +17,7 @@ namespace bloomcuckoo {
 namespace internal {
 
 // The sub-filters and the kick-chain scratch space (one entry per allowed kick: bucket << 3 |
-// slot), kept out of the public header.
+// slot; allocated on the first kick), kept out of the public header.
 struct CuckooStorage {
   CuckooTable tables[CuckooFilter::kMaxFilters];
   uint64_t items[CuckooFilter::kMaxFilters] = {};  // fingerprints stored in each sub-filter
@@ -180,7 +180,6 @@ Status CuckooFilter::Init(const CuckooOptions& options) {
   if (!tmp.storage_)
     return Status(StatusCode::kOutOfMemory, "out of memory allocating cuckoo filter");
   BLOOMCUCKOO_RETURN_IF_ERROR(tmp.storage_->tables[0].Init(buckets, options.bucket_size, f));
-  BLOOMCUCKOO_RETURN_IF_ERROR(tmp.storage_->chain.Allocate(options.max_iterations));
   tmp.capacity_ = options.capacity;
   tmp.error_rate_ = error_rate;
   tmp.fingerprint_bits_ = f;
@@ -280,6 +279,12 @@ bool CuckooFilter::Add(Hash128 h) {
 
 bool CuckooFilter::KickInsert(uint32_t table, uint64_t i1, uint64_t i2, uint32_t fp, Hash128 h) {
   internal::CuckooTable& t = storage_->tables[table];
+  // The scratch is allocated on the first kick (not by Init or Deserialize, so reading bytes
+  // allocates only what they describe). Without it no kick is tried and nothing changes.
+  if (storage_->chain.size() < max_iterations_ && !storage_->chain.Allocate(max_iterations_).ok()) {
+    last_kicks_ = 0;
+    return false;
+  }
   uint64_t* chain = storage_->chain.data();
   const uint64_t mask = t.mask();
   const uint32_t slot_mask = bucket_size_ - 1;
@@ -388,6 +393,11 @@ size_t CuckooFilter::byte_length() const {
   size_t n = 0;
   for (uint32_t k = 0; k < num_filters_; ++k) n += storage_->tables[k].payload_bytes();
   return n;
+}
+
+size_t CuckooFilter::allocated_bytes() const {
+  if (!storage_) return 0;
+  return sizeof(internal::CuckooStorage) + byte_length() + storage_->chain.bytes();
 }
 
 uint64_t CuckooFilter::buckets() const {
@@ -535,7 +545,6 @@ Status CuckooFilter::Deserialize(const uint8_t* data, size_t size) {
     return Status(StatusCode::kCorruptData,
                   "corrupt cuckoo filter: item count disagrees with the stored fingerprints");
   }
-  BLOOMCUCKOO_RETURN_IF_ERROR(tmp.storage_->chain.Allocate(tmp.max_iterations_));
   *this = std::move(tmp);
   return Status::Ok();
 }

@@ -786,3 +786,47 @@ struct CuckooAdapter {
 INSTANTIATE_TYPED_TEST_SUITE_P(Cuckoo, Conformance, CuckooAdapter);
 
 }  // namespace bloomcuckoo
+
+namespace bloomcuckoo {
+namespace {
+
+// Reading a filter allocates what its bytes describe and little more: the kick-chain scratch
+// (8 bytes per allowed kick, 512 KiB at maxIterations 65535) waits for the first kick.
+TEST(CuckooFilter, DeserializeAllocatesWhatTheInputDescribes) {
+  CuckooOptions o;
+  o.capacity = 4;
+  o.bucket_size = 4;
+  o.max_iterations = 65535;
+  CuckooFilter f;
+  ASSERT_TRUE(f.Init(o).ok());
+  std::vector<uint8_t> bytes(f.SerializedSize());
+  ASSERT_TRUE(f.Serialize(bytes.data(), bytes.size()).ok());
+  ASSERT_LT(bytes.size(), 200u);
+  CuckooFilter g;
+  ASSERT_TRUE(g.Deserialize(bytes.data(), bytes.size()).ok());
+  // 16 KiB covers the fixed bookkeeping of 32 sub-filter slots; the old eager scratch was 512 KiB.
+  EXPECT_LE(g.allocated_bytes(), 16384 + 64 * bytes.size()) << "a " << bytes.size() << "-byte input";
+  EXPECT_LE(f.allocated_bytes(), 16384 + 64 * bytes.size());
+
+  // The scratch comes with the first kick, and kicking still works and rolls back.
+  o.capacity = 64;
+  o.expansion = 0;
+  o.max_iterations = 1000;
+  CuckooFilter h;
+  ASSERT_TRUE(h.Init(o).ok());
+  const size_t before = h.allocated_bytes();
+  uint64_t added = 0;
+  for (uint64_t i = 0; i < 10000; ++i) {
+    const std::string k = "k" + std::to_string(i);
+    if (!h.Add(HashKey(k.data(), k.size(), h.seed()))) break;
+    ++added;
+  }
+  EXPECT_GE(h.allocated_bytes(), before + 8 * 1000);
+  for (uint64_t i = 0; i < added; ++i) {
+    const std::string k = "k" + std::to_string(i);
+    EXPECT_TRUE(h.Contains(HashKey(k.data(), k.size(), h.seed()))) << i;
+  }
+}
+
+}  // namespace
+}  // namespace bloomcuckoo

@@ -137,6 +137,9 @@ class CuckooFilter {
   double LoadFactor() const;
   // Bytes of fingerprint storage over all sub-filters (the serialized payloads).
   size_t byte_length() const;
+  // Every heap byte the filter holds: its sub-filters, its bookkeeping and the kick-chain scratch
+  // (allocated on the first kick, so reading bytes allocates only what they describe).
+  size_t allocated_bytes() const;
   // Buckets over all sub-filters.
   uint64_t buckets() const;
   // Buckets of sub-filter i (0 if i >= filters()).
