@@ -52,6 +52,7 @@ void RunSequence(uint64_t seed, Stats* stats) {
   o.capacity = 16 + rng.Below(49);
   o.bucket_size = bucket_sizes[rng.Below(4)];
   o.fingerprint_bits = fp_bits[rng.Below(3)];
+  if (o.bucket_size == 1 && o.fingerprint_bits == 8) o.fingerprint_bits = 12;  // refused shape
   o.expansion = expansions[rng.Below(4)];
   o.max_iterations = iterations[rng.Below(4)];
   o.seed = static_cast<uint32_t>(seed);
@@ -213,6 +214,7 @@ TEST(CuckooProperty, RandomSequencesAgainstMultisetOracle) {
 TEST(CuckooProperty, FixedSizeFiltersPastFullLoseNothing) {
   for (uint32_t b : {1u, 2u, 4u, 8u}) {
     for (uint32_t f_bits : {8u, 12u, 16u}) {
+      if (b == 1 && f_bits == 8) continue;  // refused by Init (b = 1 needs 12+ bits)
       CuckooOptions o;
       o.capacity = 40;
       o.bucket_size = b;

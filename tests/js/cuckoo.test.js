@@ -82,7 +82,9 @@ test('fingerprintBits is chosen from errorRate: smallest f with 2b/2^f <= errorR
   expect(bits({ errorRate: 0.01 })).toBe(12);
   expect(bits({})).toBe(12);
   expect(bits({ errorRate: 0.001 })).toBe(16);
-  expect(bits({ errorRate: 0.01, bucketSize: 1 })).toBe(8);
+  expect(bits({ errorRate: 0.01, bucketSize: 1 })).toBe(12);   // b = 1 needs at least 12 bits
+  expect(bits({ errorRate: 0.05, bucketSize: 1 })).toBe(12);
+  expect(errorOf(() => bits({ bucketSize: 1, fingerprintBits: 8 })).message).toMatch(/bucketSize 1/);
   expect(errorOf(() => bits({ errorRate: 1e-6 })).code).toBe('INVALID_ARGUMENT');
 });
 
@@ -120,7 +122,7 @@ test('property: never a false negative, count >= true count, size == oracle tota
     fingerprintBits: fc.constantFrom(8, 12, 16),
     expansion: fc.constantFrom(0, 1, 2),
     maxIterations: fc.constantFrom(1, 20, 500),
-  });
+  }).map((o) => (o.bucketSize === 1 && o.fingerprintBits === 8 ? { ...o, fingerprintBits: 12 } : o));  // refused shape
   fc.assert(fc.property(options, fc.array(op, { maxLength: 300 }), (opts, ops) => {
     let f = new CuckooFilter(opts);
     const oracle = new Map();

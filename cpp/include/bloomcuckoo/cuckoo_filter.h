@@ -27,15 +27,16 @@
 // capacity <= n * b * target_load(b, n), so that `capacity` distinct keys fit without growing.
 // The targets are the loads this implementation reliably reaches before its first failed insert
 // (500 kicks; measured over 1000 random key sets per size, less a margin). From 2^11 buckets on
-// they are the paper's: b = 2: 84%, b = 4: 95%, b = 8: 98%, and b = 1: 40%. Smaller tables vary
+// they are the paper's: b = 2: 84%, b = 4: 95%, b = 8: 98%, and b = 1: 35% (the paper's 40% is not
+// reached reliably with partial-key offsets). Smaller tables vary
 // more between key sets and get lower targets (b = 4: 60% at 4 buckets rising to 94.5% at 1024;
-// the table is in cuckoo_filter.cc). Caveat: with b = 1 and 8-bit fingerprints, large tables
-// fail much earlier (three keys sharing a fingerprint and a bucket pair cannot all be stored:
-// about 30% load at 2^12+ buckets), so that shape does not keep the capacity promise; it grows
-// instead (or Add returns false with expansion 0). Prefer b >= 2 or 12+ bit fingerprints.
+// the table is in cuckoo_filter.cc). b = 1 requires 12+ bit fingerprints: with 8 bits, large
+// tables fail much earlier (three keys sharing a fingerprint and a bucket pair cannot all be
+// stored: about 30% load at 2^12+ buckets), so Init refuses that shape.
 //
 // Fingerprint width: when fingerprint_bits is 0 it is the smallest of 8, 12, 16 with
-// 2 * b / 2^f <= error_rate (the paper's bound on the false-positive rate of a full filter).
+// 2 * b / 2^f <= error_rate (the paper's bound on the false-positive rate of a full filter),
+// and at least 12 when b = 1.
 //
 // Two known weaknesses of cuckoo filters (documented for users too):
 //  - a key can be stored at most 2 * b times per sub-filter: its copies fill its two buckets, and
@@ -67,7 +68,7 @@ struct CuckooOptions {
   // Target false-positive rate in (0, 1); 0 means 0.01. Only chooses fingerprint_bits when that
   // is 0 (error_rate below 2 * bucket_size / 65536 is then invalid); otherwise informational.
   double error_rate = 0;
-  // 8, 12 or 16 bits per fingerprint; 0 chooses from error_rate.
+  // 8, 12 or 16 bits per fingerprint (12 or 16 when bucket_size is 1); 0 chooses from error_rate.
   uint32_t fingerprint_bits = 0;
   // Slots per bucket: 1, 2, 4 or 8.
   uint32_t bucket_size = 4;
