@@ -54,6 +54,8 @@ uint64_t TargetLoadPerMille(uint32_t bucket_size, uint32_t lg) {
 
 // log2 of the largest bucket count of any sub-filter (the allocator refuses far less anyway).
 constexpr uint32_t kMaxBucketsLog2 = 40;
+// The largest capacity Init accepts (and a serialized filter may state).
+constexpr uint64_t kMaxCapacity = uint64_t{1} << 48;
 
 bool ValidBucketSize(uint32_t b) { return b == 1 || b == 2 || b == 4 || b == 8; }
 bool ValidFingerprintBits(uint32_t f) { return f == 8 || f == 12 || f == 16; }
@@ -119,7 +121,7 @@ Status CuckooFilter::FirstSubFilterBuckets(uint64_t capacity, uint32_t bucket_si
   if (!ValidBucketSize(bucket_size)) {
     return Status(StatusCode::kInvalidArgument, "bucketSize must be 1, 2, 4 or 8");
   }
-  if (capacity > (uint64_t{1} << 48)) {
+  if (capacity > kMaxCapacity) {
     return Status(StatusCode::kOutOfMemory,
                   "capacity too large: the cuckoo filter cannot be allocated");
   }
@@ -510,10 +512,13 @@ Status CuckooFilter::Deserialize(const uint8_t* data, size_t size) {
     return Status(StatusCode::kCorruptData,
                   "corrupt cuckoo filter: more items deleted than inserted");
   }
-  uint64_t first = 0;
-  if (!FirstSubFilterBuckets(tmp.capacity_, tmp.bucket_size_, &first).ok()) {
+  // The capacity is what the filter was sized for; the bucket counts are not re-derived from it
+  // (docs/FORMAT.md): the first sub-filter's is any power of two up to 2^40 that the payload
+  // pays for, and sub-filter k has first * expansion^k buckets.
+  if (tmp.capacity_ > kMaxCapacity) {
     return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: capacity out of range");
   }
+  uint64_t first = 0;
   const uint32_t log_expansion = tmp.expansion_ == 0 ? 0 : Log2(tmp.expansion_);
   tmp.storage_.reset(new (std::nothrow) internal::CuckooStorage());
   if (!tmp.storage_)
@@ -524,6 +529,13 @@ Status CuckooFilter::Deserialize(const uint8_t* data, size_t size) {
     const uint64_t payload = r.U64();
     if (!r.ok())
       return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: truncated sub-filter");
+    if (k == 0) {
+      if (!IsPowerOfTwo(buckets) || buckets > (uint64_t{1} << kMaxBucketsLog2)) {
+        return Status(StatusCode::kCorruptData,
+                      "corrupt cuckoo filter: bucket count is not a power of two up to 2^40");
+      }
+      first = buckets;
+    }
     // Sub-filter k has first * expansion^k buckets (checked without overflow).
     const uint64_t shift = static_cast<uint64_t>(log_expansion) * k;
     if (shift > kMaxBucketsLog2 || Log2(first) + shift > kMaxBucketsLog2 ||

@@ -739,7 +739,6 @@ TEST(CuckooFilter, DeserializeRejectsInconsistentFields) {
   };
   const Patch patches[] = {
       {"capacity 0", kOffCapacity, 0, 8},
-      {"capacity other shape", kOffCapacity, 100000, 8},
       {"capacity huge", kOffCapacity, uint64_t{1} << 62, 8},
       {"error rate 0", kOffErrorRate, 0, 8},
       {"error rate NaN", kOffErrorRate, 0x7FF8000000000000ull, 8},
@@ -886,6 +885,68 @@ TEST(CuckooFilter, DeserializeAllocatesWhatTheInputDescribes) {
   for (uint64_t i = 0; i < added; ++i) {
     const std::string k = "k" + std::to_string(i);
     EXPECT_TRUE(h.Contains(HashKey(k.data(), k.size(), h.seed()))) << i;
+  }
+}
+
+}  // namespace
+}  // namespace bloomcuckoo
+
+namespace bloomcuckoo {
+namespace {
+
+void PutU64(std::vector<uint8_t>* b, size_t at, uint64_t v) {
+  for (int i = 0; i < 8; ++i) (*b)[at + i] = static_cast<uint8_t>(v >> (8 * i));
+}
+void RefixCrc(std::vector<uint8_t>* b) {
+  const uint32_t crc = Crc32(b->data(), b->size() - 4);
+  for (int i = 0; i < 4; ++i) (*b)[b->size() - 4 + i] = static_cast<uint8_t>(crc >> (8 * i));
+}
+
+// The stored capacity is informational: a reader checks the bucket counts themselves (a power
+// of two, paid for by the payload, sub-filter k = first * expansion^k), not that they are what
+// today's sizing table would pick for that capacity. Any retuning of the table (b = 1 was
+// retuned) must keep older files readable.
+TEST(CuckooFilter, DeserializeDoesNotRederiveBucketCountsFromCapacity) {
+  for (uint32_t b : {1u, 2u, 4u, 8u}) {
+    CuckooOptions o = Opts(1000);
+    o.bucket_size = b;
+    o.fingerprint_bits = 16;
+    CuckooFilter f;
+    ASSERT_TRUE(f.Init(o).ok());
+    std::vector<std::string> keys;
+    for (int i = 0; i < 300; ++i) {
+      keys.push_back("cap:" + std::to_string(i));
+      ASSERT_TRUE(f.Add(H(f, keys.back())));
+    }
+    std::vector<uint8_t> bytes(f.SerializedSize());
+    ASSERT_TRUE(f.Serialize(bytes.data(), bytes.size()).ok());
+    PutU64(&bytes, kHeaderSize, 3);  // the body starts with the capacity
+    RefixCrc(&bytes);
+    CuckooFilter g;
+    const Status s = g.Deserialize(bytes.data(), bytes.size());
+    ASSERT_TRUE(s.ok()) << "b=" << b << ": " << s.message();
+    EXPECT_EQ(g.capacity(), 3u);
+    EXPECT_EQ(g.buckets(), f.buckets());
+    for (const auto& k : keys) EXPECT_TRUE(g.Contains(H(g, k))) << k;
+  }
+}
+
+TEST(CuckooFilter, DeserializeRejectsBucketCountsThatBreakTheRules) {
+  CuckooOptions o = Opts(1000);
+  o.expansion = 2;
+  CuckooFilter f;
+  ASSERT_TRUE(f.Init(o).ok());
+  std::vector<uint8_t> good(f.SerializedSize());
+  ASSERT_TRUE(f.Serialize(good.data(), good.size()).ok());
+  // The first sub-filter record follows the 52-byte parameter block.
+  const size_t buckets_at = kHeaderSize + 52;
+  for (uint64_t bad : {uint64_t{0}, f.buckets() + 1, f.buckets() * 3, f.buckets() * 2,
+                       uint64_t{1} << 40}) {
+    std::vector<uint8_t> b = good;
+    PutU64(&b, buckets_at, bad);
+    RefixCrc(&b);
+    CuckooFilter g;
+    EXPECT_EQ(g.Deserialize(b.data(), b.size()).code(), StatusCode::kCorruptData) << bad;
   }
 }
 
