@@ -147,9 +147,31 @@ uint32_t LayerHashes(const ScalableBloomFilter& f, uint32_t i) {
   return i < f.num_layers() ? f.layer(i).hashes() : 0;
 }
 
+// Sizing without allocating: the shape Init would choose, or the negated status code.
+double BloomShapeBits(double capacity, double error_rate) {
+  uint64_t bits = 0;
+  uint32_t hashes = 0;
+  const Status s = BloomFilter::OptimalShape(static_cast<uint64_t>(capacity), error_rate, &bits, &hashes);
+  return s.ok() ? static_cast<double>(bits) : -Report(s);
+}
+double BloomShapeHashes(double capacity, double error_rate) {
+  uint64_t bits = 0;
+  uint32_t hashes = 0;
+  const Status s = BloomFilter::OptimalShape(static_cast<uint64_t>(capacity), error_rate, &bits, &hashes);
+  return s.ok() ? hashes : -Report(s);
+}
+double BlockedShapeBlocks(double capacity, double error_rate) {
+  uint64_t blocks = 0;
+  const Status s = BlockedBloomFilter::BlocksFor(static_cast<uint64_t>(capacity), error_rate, &blocks);
+  return s.ok() ? static_cast<double>(blocks) : -Report(s);
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(bloomcuckoo_bloom) {
+  emscripten::function("bloomShapeBits", &BloomShapeBits);
+  emscripten::function("bloomShapeHashes", &BloomShapeHashes);
+  emscripten::function("blockedShapeBlocks", &BlockedShapeBlocks);
   BloomLike<BloomFilter>::Bind("BloomFilterCore")
       .function("init", &BloomInit)
       .function("hashes", &BloomFilter::hashes);

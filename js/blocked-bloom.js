@@ -1,6 +1,6 @@
 // BlockedBloomFilter: split-block Bloom filter (Parquet layout): each key sets one bit in each
 // of the eight 32-bit words of one 256-bit block; wasm SIMD inside.
-import { BloomBase, bloomSizing } from './bloom.js';
+import { BloomBase, bloomSizing, optimalShapeOf } from './bloom.js';
 import { Filter, makeCore } from './filter.js';
 import { initError, integerIn } from './options.js';
 
@@ -14,6 +14,17 @@ export class BlockedBloomFilter extends BloomBase {
       const status = core.init(o.capacity ?? 0, o.errorRate ?? 0, o.blocks ?? 0, seed);
       if (status !== 0) throw initError('BlockedBloomFilter', status, o);
     }));
+  }
+
+  /**
+   * The shape `new BlockedBloomFilter({ capacity, errorRate })` would have, without allocating
+   * it: { blocks, bits, byteLength } (32 bytes per block). Same errors as the constructor.
+   */
+  static optimalShape(options) {
+    return optimalShapeOf('BlockedBloomFilter', options, (m, n, p) => {
+      const blocks = m.blockedShapeBlocks(n, p);
+      return { blocks, bits: blocks < 0 ? blocks : blocks * 256, byteLength: blocks < 0 ? blocks : blocks * 32 };
+    });
   }
 
   /** Reads a BlockedBloomFilter from serialize() bytes; another kind is INVALID_ARGUMENT. */

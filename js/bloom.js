@@ -1,7 +1,8 @@
 // BloomFilter: the classic Bloom filter (m bits, k probes by double hashing), and the base it
 // shares with BlockedBloomFilter.
 import { AddableFilter, Filter, check, fillMapOf, makeCore, positionsOf } from './filter.js';
-import { FilterError } from './errors.js';
+import { FilterError, statusName } from './errors.js';
+import { requireWasm } from './loader.js';
 import { initError, integerIn, positiveInteger, rate, readOptions, seedOption } from './options.js';
 
 /**
@@ -23,6 +24,22 @@ export function bloomSizing(className, options, directNames, checkDirect) {
     checkDirect(o);
   }
   return { o, seed: seedOption(o.seed) };
+}
+
+/**
+ * @internal The shape Init would choose for { capacity, errorRate }, computed without allocating:
+ * `fn(m)` returns { name: value } from the wasm sizing functions (negative = -status code).
+ */
+export function optimalShapeOf(className, options, read) {
+  const o = readOptions(`${className}.optimalShape`, options, ['capacity', 'errorRate']);
+  positiveInteger('capacity', o.capacity);
+  rate('errorRate', o.errorRate);
+  const m = requireWasm();
+  const shape = read(m, o.capacity, o.errorRate);
+  for (const v of Object.values(shape)) {
+    if (v < 0) throw new FilterError(statusName(-v), `${className}.optimalShape: ${m.lastStatusMessage()}`);
+  }
+  return shape;
 }
 
 /** Members shared by BloomFilter and BlockedBloomFilter. */
@@ -86,6 +103,18 @@ export class BloomFilter extends BloomBase {
   }
 
   /** Reads a BloomFilter from serialize() bytes; another kind is INVALID_ARGUMENT. */
+  /**
+   * The shape `new BloomFilter({ capacity, errorRate })` would have, without allocating it:
+   * { bits, hashes, byteLength } (byteLength: whole 64-bit words). Same errors as the constructor.
+   */
+  static optimalShape(options) {
+    return optimalShapeOf('BloomFilter', options, (m, n, p) => {
+      const bits = m.bloomShapeBits(n, p);
+      const hashes = m.bloomShapeHashes(n, p);
+      return { bits, hashes, byteLength: bits < 0 ? bits : Math.ceil(bits / 64) * 8 };
+    });
+  }
+
   static deserialize(bytes) {
     return Filter._deserializeAs(BloomFilter, 'BloomFilterCore', bytes);
   }

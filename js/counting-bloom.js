@@ -1,5 +1,5 @@
 // CountingBloomFilter: a Bloom filter of 4-bit counters, so keys can be removed.
-import { bloomSizing } from './bloom.js';
+import { bloomSizing, optimalShapeOf } from './bloom.js';
 import { AddableFilter, Filter, fillMapOf, makeCore, positionsOf } from './filter.js';
 import { encodeKey, forEachChunk, keyPointer } from './keys.js';
 import { initError, integerIn, positiveInteger } from './options.js';
@@ -15,6 +15,18 @@ export class CountingBloomFilter extends AddableFilter {
       const status = core.init(o.capacity ?? 0, o.errorRate ?? 0, o.counters ?? 0, o.hashes ?? 0, seed);
       if (status !== 0) throw initError('CountingBloomFilter', status, o);
     }));
+  }
+
+  /**
+   * The shape `new CountingBloomFilter({ capacity, errorRate })` would have, without allocating
+   * it: { counters, hashes, byteLength } (two 4-bit counters per byte). Same errors as the constructor.
+   */
+  static optimalShape(options) {
+    return optimalShapeOf('CountingBloomFilter', options, (m, n, p) => {
+      const counters = m.bloomShapeBits(n, p);
+      const hashes = m.bloomShapeHashes(n, p);
+      return { counters, hashes, byteLength: counters < 0 ? counters : Math.ceil(counters / 2) };
+    });
   }
 
   /** Reads a CountingBloomFilter from serialize() bytes; another kind is INVALID_ARGUMENT. */

@@ -362,6 +362,11 @@ export class BloomFilter extends FilterBase implements BloomLike {
    * @throws FilterError `INVALID_ARGUMENT` for bytes of another kind (use {@link deserialize}),
    *   `CORRUPT_DATA`, `UNSUPPORTED_VERSION`, `OUT_OF_MEMORY`.
    */
+  /**
+   * The shape `new BloomFilter({ capacity, errorRate })` would have, computed without allocating:
+   * bits m, hashes k, and bytes of storage (whole 64-bit words). Throws the constructor's errors (INVALID_ARGUMENT, OUT_OF_MEMORY).
+   */
+  static optimalShape(options: { capacity: number; errorRate: number }): { bits: number; hashes: number; byteLength: number };
   static deserialize(bytes: FilterBytes): BloomFilter;
   /** {@inheritDoc BloomLike.add} */
   add(key: Key): boolean;
@@ -439,6 +444,11 @@ export class BlockedBloomFilter extends FilterBase implements BloomLike {
    * @throws FilterError `INVALID_ARGUMENT` (another kind), `CORRUPT_DATA`,
    *   `UNSUPPORTED_VERSION`, `OUT_OF_MEMORY`.
    */
+  /**
+   * The shape `new BlockedBloomFilter({ capacity, errorRate })` would have, computed without allocating:
+   * 256-bit blocks, bits, and bytes of storage (32 per block). Throws the constructor's errors (INVALID_ARGUMENT, OUT_OF_MEMORY).
+   */
+  static optimalShape(options: { capacity: number; errorRate: number }): { blocks: number; bits: number; byteLength: number };
   static deserialize(bytes: FilterBytes): BlockedBloomFilter;
   /** {@inheritDoc BloomLike.add} */
   add(key: Key): boolean;
@@ -518,6 +528,11 @@ export class CountingBloomFilter extends FilterBase {
    * @throws FilterError `INVALID_ARGUMENT` (another kind), `CORRUPT_DATA`,
    *   `UNSUPPORTED_VERSION`, `OUT_OF_MEMORY`.
    */
+  /**
+   * The shape `new CountingBloomFilter({ capacity, errorRate })` would have, computed without allocating:
+   * 4-bit counters, hashes k, and bytes of storage (two counters per byte). Throws the constructor's errors (INVALID_ARGUMENT, OUT_OF_MEMORY).
+   */
+  static optimalShape(options: { capacity: number; errorRate: number }): { counters: number; hashes: number; byteLength: number };
   static deserialize(bytes: FilterBytes): CountingBloomFilter;
   /** Adds a key (increments its counters). Returns `true` when the key was certainly new. */
   add(key: Key): boolean;

@@ -1,5 +1,6 @@
 #include "bloomcuckoo/blocked_bloom_filter.h"
 #include "bloomcuckoo/internal/move.h"
+#include "exact_math.h"
 
 #include <algorithm>
 #include <cmath>
@@ -149,7 +150,7 @@ double BlockedBloomFilter::SplitBlockFpr(double keys_per_block) {
   // weighs far less than 1e-20).
   const int last = static_cast<int>(lambda + 12.0 * std::sqrt(lambda) + 40.0);
   const double q = 1.0 - 1.0 / 32.0;
-  double pmf = std::exp(-lambda);  // Pois(0)
+  double pmf = internal::ExactExp(-lambda);  // Pois(0)
   double q_pow = 1.0;              // q^j
   double fpr = 0.0;
   for (int j = 1; j <= last; ++j) {

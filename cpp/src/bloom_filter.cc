@@ -1,5 +1,6 @@
 #include "bloomcuckoo/bloom_filter.h"
 #include "bloomcuckoo/internal/move.h"
+#include "exact_math.h"
 
 #include <algorithm>
 #include <cmath>
@@ -47,7 +48,7 @@ Status BloomFilter::OptimalShape(uint64_t capacity, double error_rate, uint64_t*
                   "errorRate must be a number greater than 0 and less than 1");
   }
   const double n = static_cast<double>(capacity);
-  const double m = std::ceil(-n * std::log(error_rate) / (kLn2 * kLn2));
+  const double m = std::ceil(-n * internal::ExactLog(error_rate) / (kLn2 * kLn2));
   const double k = std::max(1.0, std::round(m / n * kLn2));
   if (!(k <= kMaxHashes)) {
     return Status(StatusCode::kInvalidArgument,
