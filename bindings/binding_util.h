@@ -27,9 +27,35 @@ inline int Report(Status s) {
 template <typename T>
 inline T* Ptr(uintptr_t p) { return reinterpret_cast<T*>(p); }
 
-// Keys packed by the JS layer: `count` + 1 u32 offsets at `offsets`, bytes at `data`.
+// Where the JS layer packs key batches (js/keys.js registers it with setKeyRegion before each
+// batch operation): key bytes at `data` (data_size bytes) and u32 offsets from `offsets`
+// (offsets_count entries).
+struct KeyRegion {
+  uintptr_t data = 0;
+  uint64_t data_size = 0;
+  uintptr_t offsets = 0;
+  uint64_t offsets_count = 0;
+};
+inline KeyRegion& RegisteredKeyRegion() {
+  static KeyRegion region;
+  return region;
+}
+
+// Keys packed by the JS layer: `count` + 1 u32 offsets at `offsets`, bytes at `data`. A batch
+// that is not inside the registered region, or whose offsets decrease or run past its bytes, is
+// refused as an empty batch (nothing is read, written or added), so no mistake in JS can make
+// the core read outside the batch.
 inline KeyBatch Batch(uintptr_t data, uintptr_t offsets, uint32_t count) {
-  return KeyBatch{Ptr<const uint8_t>(data), Ptr<const uint32_t>(offsets), count};
+  const KeyRegion& r = RegisteredKeyRegion();
+  KeyBatch batch{Ptr<const uint8_t>(data), Ptr<const uint32_t>(offsets), count};
+  const bool inside = r.data != 0 && data == r.data && offsets >= r.offsets &&
+                      (offsets - r.offsets) % 4 == 0 &&
+                      (offsets - r.offsets) / 4 + uint64_t{count} + 1 <= r.offsets_count;
+  if (!inside || !batch.OffsetsWithin(static_cast<size_t>(r.data_size))) {
+    LastMessage() = "key batch outside the registered key region or with invalid offsets";
+    batch.count = 0;
+  }
+  return batch;
 }
 
 inline Hash128 HashAt(uintptr_t key, uint32_t len, uint32_t seed) {

@@ -19,6 +19,10 @@ void Murmur3X64_128(uintptr_t key, uint32_t len, uint32_t seed, uintptr_t out) {
   MurmurHash3_x64_128_Bytes(Ptr<const uint8_t>(key), len, seed, Ptr<uint8_t>(out));
 }
 std::string LastStatusMessage() { return LastMessage(); }
+void SetKeyRegion(uintptr_t data, double data_size, uintptr_t offsets, double offsets_count) {
+  RegisteredKeyRegion() = KeyRegion{data, static_cast<uint64_t>(data_size), offsets,
+                                    static_cast<uint64_t>(offsets_count)};
+}
 // Returns the kind (1..6) or the negated status code.
 int PeekKind(uintptr_t data, uint32_t len) {
   FilterKind kind;
@@ -32,6 +36,7 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_core) {
   emscripten::function("murmur3_x86_32", &Murmur3X86_32);
   emscripten::function("murmur3_x64_128", &Murmur3X64_128);
   emscripten::function("lastStatusMessage", &LastStatusMessage);
+  emscripten::function("setKeyRegion", &SetKeyRegion);
   emscripten::function("peekKind", &PeekKind);
   emscripten::constant("formatVersion", static_cast<int>(kFormatVersion));
   emscripten::constant("defaultSeed", kDefaultSeed);

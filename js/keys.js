@@ -46,6 +46,13 @@ function getScratch(minData) {
   return scratch;
 }
 
+/** getScratch, registered with the core as the region batches must lie in (bindings/binding_util.h). */
+function batchScratch(minData) {
+  const s = getScratch(minData);
+  s.m.setKeyRegion(s.dataPtr, s.dataCap, s.offsetsPtr, CHUNK_KEYS + 1);
+  return s;
+}
+
 /** Writes string `s` at heap[pos] (room for 3 bytes per UTF-16 unit reserved); returns length. */
 function writeString(heap, pos, s) {
   const n = s.length;
@@ -92,7 +99,7 @@ export function forEachChunk(keys, fn) {
   if (keys instanceof PackedKeys) return forEachPackedChunk(keys, fn);
   const list = Array.isArray(keys) ? keys : Array.from(keys);
   for (let i = 0; i < list.length; i++) checkKey(list[i]);
-  let s = getScratch(0);
+  let s = batchScratch(0);
   let start = 0;
   while (start < list.length) {
     let heap = s.m.HEAPU8;
@@ -106,7 +113,7 @@ export function forEachChunk(keys, fn) {
       const need = bytes === null ? 3 * key.length : bytes.length;
       if (pos + need > s.dataCap) {
         if (count > 0) break;                       // flush what we have first
-        s = getScratch(need);                       // one key larger than the scratch: grow
+        s = batchScratch(need);                     // one key larger than the scratch: grow
         heap = s.m.HEAPU8;
         offsets = new Uint32Array(heap.buffer, s.offsetsPtr, CHUNK_KEYS + 1);
       }
@@ -124,6 +131,19 @@ export function forEachChunk(keys, fn) {
   return list.length;
 }
 
+/** Throws a RangeError unless `offsets` never decrease and end within `bytes`. */
+function checkPackedOffsets(bytes, offsets) {
+  let prev = offsets[0];
+  for (let i = 1; i < offsets.length; i++) {
+    const o = offsets[i];
+    if (o < prev) throw new RangeError(`bloomcuckoo: packed key offsets must not decrease (offsets[${i}] = ${o} < ${prev})`);
+    prev = o;
+  }
+  if (prev > bytes.length) {
+    throw new RangeError(`bloomcuckoo: packed key offsets end at ${prev}, past the ${bytes.length} bytes given`);
+  }
+}
+
 /**
  * Keys already packed as bytes in one buffer: key i is bytes[offsets[i], offsets[i + 1]).
  * `offsets` is a Uint32Array of count + 1 non-decreasing entries, the last at most
@@ -138,15 +158,7 @@ export class PackedKeys {
       throw new TypeError(`bloomcuckoo: packed key offsets must be a Uint32Array, got ${describe(offsets)}`);
     }
     if (offsets.length === 0) throw new RangeError('bloomcuckoo: packed key offsets need count + 1 entries, got none');
-    let prev = offsets[0];
-    for (let i = 1; i < offsets.length; i++) {
-      const o = offsets[i];
-      if (o < prev) throw new RangeError(`bloomcuckoo: packed key offsets must not decrease (offsets[${i}] = ${o} < ${prev})`);
-      prev = o;
-    }
-    if (prev > data.length) {
-      throw new RangeError(`bloomcuckoo: packed key offsets end at ${prev}, past the ${data.length} bytes given`);
-    }
+    checkPackedOffsets(data, offsets);
     this.bytes = data;
     this.offsets = offsets;
     this.length = offsets.length - 1;
@@ -158,10 +170,14 @@ export class PackedKeys {
   }
 }
 
-/** forEachChunk for PackedKeys: per chunk, one copy of its bytes and its rebased offsets. */
+/**
+ * forEachChunk for PackedKeys: per chunk, one copy of its bytes and its rebased offsets. The
+ * offsets are checked again first (one pass): the arrays may have changed since the constructor.
+ */
 function forEachPackedChunk(packed, fn) {
   const { bytes, offsets, length } = packed;
-  let s = getScratch(0);
+  checkPackedOffsets(bytes, offsets);
+  let s = batchScratch(0);
   let start = 0;
   while (start < length) {
     let end = Math.min(start + CHUNK_KEYS, length);
@@ -175,7 +191,7 @@ function forEachPackedChunk(packed, fn) {
         if (offsets[mid] - base <= s.dataCap) lo = mid; else hi = mid - 1;
       }
       end = lo;
-      if (offsets[end] - base > s.dataCap) s = getScratch(offsets[end] - base);
+      if (offsets[end] - base > s.dataCap) s = batchScratch(offsets[end] - base);
     }
     const count = end - start;
     const heap = s.m.HEAPU8;

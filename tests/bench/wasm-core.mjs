@@ -45,10 +45,12 @@ function packInWasm(strings, n, stream) {
   if (!data || !offs || !out) throw new Error('out of wasm memory for keys');
   m.HEAPU8.set(bytes, data);
   new Uint32Array(m.HEAPU8.buffer, offs, n + 1).set(offsets);
-  return { data, offs, out, n, free() { m._free(data); m._free(offs); m._free(out); } };
+  return { data, offs, out, n, dataSize: bytes.length, free() { m._free(data); m._free(offs); m._free(out); } };
 }
 
 function chunks(keys, fn) {
+  // the core only reads batches inside the registered key region (bindings/binding_util.h)
+  m.setKeyRegion(keys.data, keys.dataSize, keys.offs, keys.n + 1);
   for (let s = 0; s < keys.n; s += CHUNK) fn(keys.data, keys.offs + 4 * s, Math.min(CHUNK, keys.n - s), keys.out + s);
 }
 

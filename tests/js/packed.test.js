@@ -46,3 +46,49 @@ test('offsets are checked once, up front', () => {
   expect(() => new PackedKeys(bytes, new Uint32Array([0, 11]))).toThrow(/past the 10 bytes/);
   expect(new PackedKeys(bytes.buffer, new Uint32Array([0, 3, 10])).length).toBe(2);
 });
+
+describe('PackedKeys changed after it was validated', () => {
+  test('lowering an offset later is a RangeError, not a wasm memory fault; the filter is unchanged', () => {
+    const keys = Array.from({ length: 50000 }, (_, i) => `k${i}`);
+    const { bytes, offsets } = pack(keys);
+    const packed = new PackedKeys(bytes, offsets);
+    offsets[20000] = 0;                  // now offsets[20000] < offsets[19999]
+    const f = new BloomFilter({ capacity: 50000, errorRate: 0.01 });
+    const before = new Uint8Array(f.serialize());
+    expect(() => f.addAll(packed)).toThrow(RangeError);
+    expect(() => f.hasAll(packed)).toThrow(RangeError);
+    expect(new Uint8Array(f.serialize())).toEqual(before);   // validated before anything is added
+    f.free();
+  });
+
+  test('raising an offset past the bytes later is a RangeError (no hashing of unrelated memory)', () => {
+    const keys = Array.from({ length: 100 }, (_, i) => `k${i}`);
+    const { bytes, offsets } = pack(keys);
+    const packed = new PackedKeys(bytes, offsets);
+    offsets[100] = 50_000_000;
+    offsets[99] = 40_000_000;
+    const c = new CuckooFilter({ capacity: 1000 });
+    expect(() => c.addAll(packed)).toThrow(RangeError);
+    expect(c.size).toBe(0);
+    c.free();
+  });
+});
+
+test('the core refuses a batch whose offsets are not inside the key scratch (no out-of-bounds read)', async () => {
+  const { requireWasm } = await import('../../js/loader.js');
+  const m = requireWasm();
+  const f = new BloomFilter({ capacity: 1000, errorRate: 0.01 });
+  f.add('warm');                                           // makes the key scratch
+  const offsets = m._malloc(4 * 3);
+  const data = m._malloc(16);
+  const out = m._malloc(2);
+  const u32 = new Uint32Array(m.HEAPU8.buffer, offsets, 3);
+  u32.set([0, 4, 0xfffffff0]);                              // key 1 runs ~4 GiB past its start
+  m.HEAPU8.fill(7, out, out + 2);
+  expect(() => f._core.containsBatch(data, offsets, 2, out)).not.toThrow();
+  expect(Array.from(m.HEAPU8.subarray(out, out + 2))).toEqual([7, 7]);   // nothing was read or written
+  expect(f._core.addBatch(data, offsets, 2)).toBe(0);
+  expect(f.size).toBe(1);
+  m._free(offsets); m._free(data); m._free(out);
+  f.free();
+});

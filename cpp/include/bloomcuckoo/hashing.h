@@ -29,6 +29,16 @@ struct KeyBatch {
 
   const uint8_t* key(size_t i) const { return data + offsets[i]; }
   size_t length(size_t i) const { return offsets[i + 1] - offsets[i]; }
+  // True when the count + 1 offsets never decrease and the last is at most `data_size`: every key
+  // then lies inside the `data_size` bytes at `data`. One pass over the offsets.
+  bool OffsetsWithin(size_t data_size) const {
+    uint32_t prev = offsets[0];
+    for (size_t i = 1; i <= count; ++i) {
+      if (offsets[i] < prev) return false;
+      prev = offsets[i];
+    }
+    return prev <= data_size;
+  }
 };
 
 // Hashes every key of `batch` with `seed` and calls fn(i, hash) in order.
