@@ -8,6 +8,7 @@ import { CountingBloomFilter } from './counting-bloom.js';
 import { ScalableBloomFilter } from './scalable-bloom.js';
 import { CuckooFilter } from './cuckoo.js';
 import { BinaryFuseFilter } from './binary-fuse.js';
+import { RedisBloomFilter } from './redis-bloom.js';
 
 /** Filter classes by the kind byte of the format (docs/FORMAT.md). */
 const CLASSES = {
@@ -17,10 +18,11 @@ const CLASSES = {
   4: ScalableBloomFilter,
   5: CuckooFilter,
   6: BinaryFuseFilter,
+  7: RedisBloomFilter,
 };
 
 /** The kind names of the format, by kind byte. */
-export const KIND_NAMES = { 1: 'bloom', 2: 'blocked', 3: 'counting', 4: 'scalable', 5: 'cuckoo', 6: 'fuse' };
+export const KIND_NAMES = { 1: 'bloom', 2: 'blocked', 3: 'counting', 4: 'scalable', 5: 'cuckoo', 6: 'fuse', 7: 'redis-bloom' };
 
 /**
  * Validates the frame (magic, version, length, checksum) of serialized bytes and returns its

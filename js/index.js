@@ -9,4 +9,6 @@ export { CountingBloomFilter } from './counting-bloom.js';
 export { ScalableBloomFilter } from './scalable-bloom.js';
 export { CuckooFilter } from './cuckoo.js';
 export { BinaryFuseFilter } from './binary-fuse.js';
+export { RedisBloomFilter } from './redis-bloom.js';
+export { fromRedisDump } from './redis.js';
 export { deserialize, kindOf } from './deserialize.js';

@@ -21,7 +21,9 @@ constexpr std::array<uint32_t, 256> MakeCrcTable() {
 }
 constexpr std::array<uint32_t, 256> kCrcTable = MakeCrcTable();
 
-bool KnownKind(uint8_t k) { return k >= 1 && k <= 6; }
+bool KnownKind(uint8_t k) { return k >= 1 && k <= 7; }
+// The hash id each kind is written with.
+uint8_t HashIdOf(uint8_t kind) { return kind == 7 ? kHashMurmur64A : kHashMurmur3x64_128; }
 
 }  // namespace
 
@@ -33,6 +35,7 @@ const char* FilterKindName(FilterKind kind) {
     case FilterKind::kScalableBloom: return "scalable";
     case FilterKind::kCuckoo: return "cuckoo";
     case FilterKind::kBinaryFuse: return "fuse";
+    case FilterKind::kRedisBloom: return "redis-bloom";
   }
   return "unknown";
 }
@@ -87,7 +90,7 @@ Status OpenFrame(const uint8_t* data, size_t size, FilterKind expected, FrameInf
     return Status(StatusCode::kCorruptData, "serialized filter fails its checksum (corrupt bytes)");
   }
   if (!KnownKind(kind)) return Status(StatusCode::kCorruptData, "unknown filter kind");
-  if (hash_id != kHashMurmur3x64_128) {
+  if (hash_id != HashIdOf(kind)) {
     return Status(StatusCode::kUnsupportedVersion, "unknown hash function id");
   }
   if (static_cast<FilterKind>(kind) != expected) {

@@ -1,0 +1,109 @@
+// Embind adapters for the RedisBloom-compatible filters. Thin: argument conversion and
+// Status → int only. Keys are hashed as RedisBloom does (RedisBloomFilter::HashKey).
+#include <emscripten/bind.h>
+
+#include "binding_util.h"
+#include "bloomcuckoo/redis_bloom_filter.h"
+
+namespace bloomcuckoo {
+namespace bindings {
+namespace {
+
+using RB = RedisBloomFilter;
+
+RB::Hash RHash(uintptr_t key, uint32_t len) { return RB::HashKey(Ptr<const uint8_t>(key), len); }
+
+int RBInit(RB& f, double capacity, double error_rate, uint32_t expansion, bool non_scaling) {
+  RedisBloomOptions o;
+  o.capacity = static_cast<uint64_t>(capacity);
+  o.error_rate = error_rate;
+  o.expansion = expansion;
+  o.non_scaling = non_scaling;
+  return Report(f.Init(o));
+}
+// 1 added, 0 may already exist, or the negated status code.
+int RBAdd(RB& f, uintptr_t key, uint32_t len) {
+  bool added = false;
+  const Status s = f.Add(RHash(key, len), &added);
+  return s.ok() ? (added ? 1 : 0) : -Report(s);
+}
+bool RBContains(const RB& f, uintptr_t key, uint32_t len) { return f.Contains(RHash(key, len)); }
+// out[i] = 1 added / 0 may exist, for the keys handled. Returns (status << 16) | keys handled
+// (a chunk holds at most 16,384 keys, so both fit).
+int RBAddBatch(RB& f, uintptr_t data, uintptr_t offsets, uint32_t count, uintptr_t out) {
+  size_t n = 0;
+  const Status s = f.AddBatch(Batch(data, offsets, count), Ptr<uint8_t>(out), &n);
+  return (Report(s) << 16) | static_cast<int>(n & 0xFFFF);
+}
+void RBContainsBatch(const RB& f, uintptr_t data, uintptr_t offsets, uint32_t count,
+                     uintptr_t out) {
+  f.ContainsBatch(Batch(data, offsets, count), Ptr<uint8_t>(out));
+}
+double RBSize(const RB& f) { return static_cast<double>(f.size()); }
+double RBByteLength(const RB& f) { return static_cast<double>(f.byte_length()); }
+double RBCapacity(const RB& f) { return static_cast<double>(f.capacity()); }
+double RBInfoSize(const RB& f) { return static_cast<double>(f.info_size()); }
+double RBLinkEntries(const RB& f, uint32_t i) { return static_cast<double>(f.link_entries(i)); }
+double RBLinkBits(const RB& f, uint32_t i) { return static_cast<double>(f.link_bits(i)); }
+double RBLinkSize(const RB& f, uint32_t i) { return static_cast<double>(f.link_size(i)); }
+double RBLinkBytes(const RB& f, uint32_t i) { return static_cast<double>(f.link_bytes(i)); }
+uintptr_t RBLinkData(const RB& f, uint32_t i) { return reinterpret_cast<uintptr_t>(f.link_data(i)); }
+double RBDumpHeaderSize(const RB& f) { return static_cast<double>(f.DumpHeaderSize()); }
+void RBWriteDumpHeader(const RB& f, uintptr_t out) { f.WriteDumpHeader(Ptr<uint8_t>(out)); }
+int RBLoadDumpHeader(RB& f, uintptr_t header, uint32_t len, double data_bytes) {
+  return Report(f.LoadDumpHeader(Ptr<const uint8_t>(header), len, static_cast<uint64_t>(data_bytes)));
+}
+// The wasm address the chunk's bytes go to, or 0 (lastStatusMessage says why).
+uintptr_t RBDumpChunkTarget(RB& f, double iterator, uint32_t len) {
+  Status s;
+  uint8_t* p = f.DumpChunkTarget(static_cast<uint64_t>(iterator), len, &s);
+  if (p == nullptr) Report(s);
+  return reinterpret_cast<uintptr_t>(p);
+}
+int RBFinishDumpLoad(const RB& f) { return Report(f.FinishDumpLoad()); }
+double RBSerializedSize(const RB& f) { return static_cast<double>(f.SerializedSize()); }
+int RBSerialize(const RB& f, uintptr_t out, uint32_t capacity) {
+  return Report(f.Serialize(Ptr<uint8_t>(out), capacity));
+}
+int RBDeserialize(RB& f, uintptr_t data, uint32_t size) {
+  return Report(f.Deserialize(Ptr<const uint8_t>(data), size));
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(bloomcuckoo_redis) {
+  emscripten::class_<RB>("RedisBloomFilterCore")
+      .constructor<>()
+      .function("init", &RBInit)
+      .function("add", &RBAdd)
+      .function("contains", &RBContains)
+      .function("addBatch", &RBAddBatch)
+      .function("containsBatch", &RBContainsBatch)
+      .function("size", &RBSize)
+      .function("byteLength", &RBByteLength)
+      .function("seed", &RB::seed)
+      .function("clear", &RB::Clear)
+      .function("capacity", &RBCapacity)
+      .function("infoSize", &RBInfoSize)
+      .function("links", &RB::num_links)
+      .function("expansion", &RB::expansion)
+      .function("nonScaling", &RB::non_scaling)
+      .function("linkEntries", &RBLinkEntries)
+      .function("linkError", &RB::link_error)
+      .function("linkBits", &RBLinkBits)
+      .function("linkHashes", &RB::link_hashes)
+      .function("linkSize", &RBLinkSize)
+      .function("linkBytes", &RBLinkBytes)
+      .function("linkData", &RBLinkData)
+      .function("dumpHeaderSize", &RBDumpHeaderSize)
+      .function("writeDumpHeader", &RBWriteDumpHeader)
+      .function("loadDumpHeader", &RBLoadDumpHeader)
+      .function("dumpChunkTarget", &RBDumpChunkTarget)
+      .function("finishDumpLoad", &RBFinishDumpLoad)
+      .function("serializedSize", &RBSerializedSize)
+      .function("serialize", &RBSerialize)
+      .function("deserialize", &RBDeserialize);
+}
+
+}  // namespace bindings
+}  // namespace bloomcuckoo

@@ -1,0 +1,425 @@
+// RedisBloomFilter: RedisBloom's BF chain, written from its documented behaviour and the bytes
+// its server produces (see the header); no RedisBloom code is used.
+#include "bloomcuckoo/redis_bloom_filter.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <utility>
+
+#include "bloomcuckoo/internal/move.h"
+#include "bloomcuckoo/murmur2.h"
+#include "bloomcuckoo/serialization.h"
+#include "byte_io.h"
+#include "frame.h"
+
+namespace bloomcuckoo {
+namespace {
+
+// Constants as RedisBloom spells them (its libbloom): ln(2)^2 and ln(2), truncated.
+constexpr double kLn2Squared = 0.480453013918201;
+constexpr double kLn2 = 0.693147180559945;
+constexpr uint64_t kHashSeed = 0xc6a4a7935bd1e995ull;
+constexpr double kErrorTightening = 0.5;
+// Sizes RedisBloom reports in BF.INFO "Size" for its chain and link structs (x86-64).
+constexpr uint64_t kInfoChainBytes = 32;
+constexpr uint64_t kInfoLinkBytes = 64;
+// A dump may describe at most this many probes per key (ceil(ln 2 * bpe) for error rates down
+// to 1e-300 is below 1000): bounds the work of a lookup in a filter read from untrusted bytes.
+constexpr uint32_t kMaxHashes = 1024;
+// The most links a chain may have (each is expansion times larger than the last, so real chains
+// stay far below; bounds a dump header read from untrusted bytes).
+constexpr uint32_t kMaxLinks = 4096;
+
+double BitsPerEntry(double error) {
+  double bpe = -(std::log(error) / kLn2Squared);
+  return bpe < 0 ? -bpe : bpe;
+}
+
+uint32_t HashesFor(double bpe) { return static_cast<uint32_t>(std::ceil(kLn2 * bpe)); }
+
+Status Corrupt(const char* what) { return Status(StatusCode::kCorruptData, what); }
+
+uint64_t ReadLE(const uint8_t* p, int n) {
+  uint64_t v = 0;
+  for (int i = n - 1; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+void WriteLE(uint8_t* p, uint64_t v, int n) {
+  for (int i = 0; i < n; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+double ReadF64(const uint8_t* p) {
+  const uint64_t bits = ReadLE(p, 8);
+  double d;
+  std::memcpy(&d, &bits, sizeof d);
+  return d;
+}
+void WriteF64(uint8_t* p, double d) {
+  uint64_t bits;
+  std::memcpy(&bits, &d, sizeof bits);
+  WriteLE(p, bits, 8);
+}
+
+}  // namespace
+
+RedisBloomFilter::Hash RedisBloomFilter::HashKey(const uint8_t* key, size_t len) {
+  const uint64_t a = MurmurHash64A(key, len, kHashSeed);
+  return Hash{a, MurmurHash64A(key, len, a)};
+}
+
+RedisBloomFilter::RedisBloomFilter(RedisBloomFilter&& other) noexcept
+    : links_(std::move(other.links_)),
+      size_(other.size_),
+      options_(other.options_),
+      growth_(other.growth_),
+      load_next_(other.load_next_) {
+  internal::ResetToDefault(other);
+}
+
+RedisBloomFilter& RedisBloomFilter::operator=(RedisBloomFilter&& other) noexcept {
+  return internal::MoveAssign(*this, std::move(other));
+}
+
+Status RedisBloomFilter::InitLink(Link* link, uint64_t entries, double error, uint32_t options) {
+  if (entries < 1 || !(error > 0 && error < 1)) {
+    return Status(StatusCode::kInvalidArgument, "capacity must be >= 1 and errorRate in (0, 1)");
+  }
+  Link l;
+  l.error = error;
+  l.entries = entries;
+  l.bpe = BitsPerEntry(error);
+  const double want = static_cast<double>(entries) * l.bpe;
+  if (!(want < 9.0e18)) return Status(StatusCode::kOutOfMemory, "filter too large to allocate");
+  uint64_t bits = 0;
+  if (options & kOptNoRound) {
+    bits = static_cast<uint64_t>(want);
+    if (bits == 0) bits = 1;
+    l.n2 = 0;
+  } else {
+    // Power-of-two filters (RedisBloom without NOROUND): 2^(floor(log2(want)) + 1) bits, and the
+    // spare bits raise the entries.
+    const int exp2 = std::ilogb(want);
+    if (exp2 >= 63 || exp2 < 0) return Status(StatusCode::kOutOfMemory, "filter too large");
+    l.n2 = static_cast<uint8_t>(exp2 + 1);
+    bits = uint64_t{1} << l.n2;
+    const uint64_t spare = static_cast<uint64_t>(static_cast<double>(bits) - want);
+    l.entries += static_cast<uint64_t>(static_cast<double>(spare) / l.bpe);
+  }
+  l.bytes = bits % 64 ? (bits / 64 + 1) * 8 : bits / 8;
+  l.bits = l.bytes * 8;
+  l.hashes = HashesFor(l.bpe);
+  if (l.hashes > kMaxHashes) return Status(StatusCode::kInvalidArgument, "errorRate too small");
+  BLOOMCUCKOO_RETURN_IF_ERROR(l.data.Allocate(l.bytes));
+  *link = std::move(l);
+  return Status::Ok();
+}
+
+Status RedisBloomFilter::Init(const RedisBloomOptions& options) {
+  if (options.capacity < 1) {
+    return Status(StatusCode::kInvalidArgument, "capacity must be a positive integer");
+  }
+  if (!(options.error_rate > 0 && options.error_rate < 1)) {
+    return Status(StatusCode::kInvalidArgument, "errorRate must be a number between 0 and 1");
+  }
+  if (options.expansion < 1) {
+    return Status(StatusCode::kInvalidArgument, "expansion must be a positive integer");
+  }
+  RedisBloomFilter tmp;
+  tmp.options_ = kOptNoRound | kOptForce64 | (options.non_scaling ? kOptNoScaling : 0);
+  tmp.growth_ = options.expansion;
+  Link first;
+  const double error = options.error_rate * (options.non_scaling ? 1.0 : kErrorTightening);
+  BLOOMCUCKOO_RETURN_IF_ERROR(InitLink(&first, options.capacity, error, tmp.options_));
+  tmp.links_.push_back(std::move(first));
+  *this = std::move(tmp);
+  return Status::Ok();
+}
+
+void RedisBloomFilter::Clear() {
+  if (links_.empty()) return;
+  links_.resize(1);
+  links_[0].data.Clear();
+  links_[0].size = 0;
+  size_ = 0;
+}
+
+bool RedisBloomFilter::LinkContains(const Link& link, Hash h) {
+  const uint8_t* bf = link.data.data();
+  if (link.n2 > 0) {
+    const uint64_t mask = (uint64_t{1} << link.n2) - 1;
+    for (uint64_t i = 0; i < link.hashes; ++i) {
+      const uint64_t x = (h.a + i * h.b) & mask;
+      if (!(bf[x >> 3] & (1u << (x & 7)))) return false;
+    }
+    return true;
+  }
+  for (uint64_t i = 0; i < link.hashes; ++i) {
+    const uint64_t x = (h.a + i * h.b) % link.bits;
+    if (!(bf[x >> 3] & (1u << (x & 7)))) return false;
+  }
+  return true;
+}
+
+bool RedisBloomFilter::LinkAdd(Link* link, Hash h) {
+  uint8_t* bf = link->data.data();
+  bool changed = false;
+  for (uint64_t i = 0; i < link->hashes; ++i) {
+    const uint64_t v = h.a + i * h.b;
+    const uint64_t x = link->n2 > 0 ? v & ((uint64_t{1} << link->n2) - 1) : v % link->bits;
+    const uint8_t bit = static_cast<uint8_t>(1u << (x & 7));
+    if (!(bf[x >> 3] & bit)) {
+      bf[x >> 3] |= bit;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+bool RedisBloomFilter::Contains(Hash h) const {
+  for (size_t i = links_.size(); i-- > 0;) {
+    if (LinkContains(links_[i], h)) return true;
+  }
+  return false;
+}
+
+Status RedisBloomFilter::Add(Hash h, bool* added) {
+  *added = false;
+  if (links_.empty()) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
+  if (Contains(h)) return Status::Ok();
+  Link* cur = &links_.back();
+  if (cur->size >= cur->entries) {
+    if (options_ & kOptNoScaling) {
+      return Status(StatusCode::kFull, "non scaling filter is full");
+    }
+    if (links_.size() >= kMaxLinks) return Status(StatusCode::kFull, "too many links");
+    // RedisBloom multiplies in 64-bit unsigned arithmetic (wrapping); so do we.
+    const uint64_t entries = cur->entries * static_cast<uint64_t>(growth_);
+    Link next;
+    BLOOMCUCKOO_RETURN_IF_ERROR(InitLink(&next, entries, cur->error * kErrorTightening, options_));
+    links_.push_back(std::move(next));
+    cur = &links_.back();
+  }
+  if (LinkAdd(cur, h)) {
+    ++cur->size;
+    ++size_;
+    *added = true;
+  }
+  return Status::Ok();
+}
+
+Status RedisBloomFilter::AddBatch(const KeyBatch& keys, uint8_t* out, size_t* processed) {
+  *processed = 0;
+  for (size_t i = 0; i < keys.count; ++i) {
+    bool added = false;
+    BLOOMCUCKOO_RETURN_IF_ERROR(Add(HashKey(keys.key(i), keys.length(i)), &added));
+    out[i] = added ? 1 : 0;
+    *processed = i + 1;
+  }
+  return Status::Ok();
+}
+
+void RedisBloomFilter::ContainsBatch(const KeyBatch& keys, uint8_t* out) const {
+  for (size_t i = 0; i < keys.count; ++i) {
+    out[i] = Contains(HashKey(keys.key(i), keys.length(i))) ? 1 : 0;
+  }
+}
+
+uint64_t RedisBloomFilter::capacity() const {
+  uint64_t n = 0;
+  for (const Link& l : links_) n += l.entries;
+  return n;
+}
+
+uint64_t RedisBloomFilter::info_size() const {
+  uint64_t n = kInfoChainBytes;
+  for (const Link& l : links_) n += kInfoLinkBytes + l.bytes;
+  return n;
+}
+
+size_t RedisBloomFilter::byte_length() const {
+  size_t n = 0;
+  for (const Link& l : links_) n += static_cast<size_t>(l.bytes);
+  return n;
+}
+
+void RedisBloomFilter::WriteDumpHeader(uint8_t* out) const {
+  WriteLE(out, size_, 8);
+  WriteLE(out + 8, links_.size(), 4);
+  WriteLE(out + 12, options_, 4);
+  WriteLE(out + 16, growth_, 4);
+  uint8_t* p = out + kDumpHeaderBytes;
+  for (const Link& l : links_) {
+    WriteLE(p, l.bytes, 8);
+    WriteLE(p + 8, l.bits, 8);
+    WriteLE(p + 16, l.size, 8);
+    WriteF64(p + 24, l.error);
+    WriteF64(p + 32, l.bpe);
+    WriteLE(p + 40, l.hashes, 4);
+    WriteLE(p + 44, l.entries, 8);
+    p[52] = l.n2;
+    p += kDumpLinkBytes;
+  }
+}
+
+Status RedisBloomFilter::ParseHeader(const uint8_t* header, size_t len, std::vector<Link>* links,
+                                     uint64_t* size, uint32_t* options, uint32_t* growth) const {
+  if (len < kDumpHeaderBytes) return Corrupt("not a RedisBloom BF dump: header too short");
+  *size = ReadLE(header, 8);
+  const uint64_t nfilters = ReadLE(header + 8, 4);
+  *options = static_cast<uint32_t>(ReadLE(header + 12, 4));
+  *growth = static_cast<uint32_t>(ReadLE(header + 16, 4));
+  if (nfilters == 0 || nfilters > kMaxLinks ||
+      len != kDumpHeaderBytes + kDumpLinkBytes * nfilters) {
+    return Corrupt("not a RedisBloom BF dump: header length does not match its filter count");
+  }
+  if (*options & ~(kOptNoRound | kOptEntriesAreBits | kOptForce64 | kOptNoScaling)) {
+    return Corrupt("not a RedisBloom BF dump: unknown options");
+  }
+  if (!(*options & kOptForce64)) {
+    return Corrupt("RedisBloom BF dump with 32-bit hashes (filters from before RedisBloom 2.0) "
+                   "is not supported");
+  }
+  if (*growth < 1 && !(*options & kOptNoScaling)) {
+    return Corrupt("corrupt RedisBloom BF dump: expansion 0");
+  }
+  links->clear();
+  links->resize(static_cast<size_t>(nfilters));
+  uint64_t total = 0;
+  const uint8_t* p = header + kDumpHeaderBytes;
+  for (uint64_t i = 0; i < nfilters; ++i, p += kDumpLinkBytes) {
+    Link& l = (*links)[static_cast<size_t>(i)];
+    l.bytes = ReadLE(p, 8);
+    l.bits = ReadLE(p + 8, 8);
+    l.size = ReadLE(p + 16, 8);
+    l.error = ReadF64(p + 24);
+    l.bpe = ReadF64(p + 32);
+    l.hashes = static_cast<uint32_t>(ReadLE(p + 40, 4));
+    l.entries = ReadLE(p + 44, 8);
+    l.n2 = p[52];
+    // RedisBloom's own checks, then ours (bounded work per lookup, sizes that fit).
+    if (!(l.error > 0 && l.error < 1) || l.n2 > 63 ||
+        (l.n2 != 0 && l.bits < (uint64_t{1} << l.n2)) || l.bits == 0 ||
+        l.bytes > std::numeric_limits<uint64_t>::max() / 8 || l.bits != l.bytes * 8 ||
+        !(l.bpe > 0 && l.bpe < 1e6) || l.hashes != HashesFor(l.bpe) || l.hashes == 0 ||
+        l.hashes > kMaxHashes || l.entries == 0) {
+      return Corrupt("corrupt RedisBloom BF dump: a filter's parameters are inconsistent");
+    }
+    if (l.size > std::numeric_limits<uint64_t>::max() - total) {
+      return Corrupt("corrupt RedisBloom BF dump: item counts overflow");
+    }
+    total += l.size;
+  }
+  if (total != *size) {
+    return Corrupt("corrupt RedisBloom BF dump: item count disagrees with its filters");
+  }
+  return Status::Ok();
+}
+
+Status RedisBloomFilter::LoadDumpHeader(const uint8_t* header, size_t len, uint64_t data_bytes) {
+  std::vector<Link> links;
+  uint64_t size = 0;
+  uint32_t options = 0, growth = 0;
+  BLOOMCUCKOO_RETURN_IF_ERROR(ParseHeader(header, len, &links, &size, &options, &growth));
+  uint64_t total = 0;
+  for (const Link& l : links) {
+    if (l.bytes > data_bytes - total || total > data_bytes) {
+      return Corrupt("RedisBloom BF dump: the data chunks are shorter than its header says");
+    }
+    total += l.bytes;
+  }
+  if (total != data_bytes) {
+    return Corrupt("RedisBloom BF dump: the data chunks are longer than its header says");
+  }
+  for (Link& l : links) {
+    Status s = l.data.Allocate(l.bytes);
+    if (!s.ok()) return s;
+  }
+  RedisBloomFilter tmp;
+  tmp.links_ = std::move(links);
+  tmp.size_ = size;
+  tmp.options_ = options;
+  tmp.growth_ = growth;
+  tmp.load_next_ = 0;
+  *this = std::move(tmp);
+  return Status::Ok();
+}
+
+uint8_t* RedisBloomFilter::DumpChunkTarget(uint64_t iterator, size_t len, Status* status) {
+  // SCANDUMP replies with the iterator after the chunk: 1 + (offset of its end).
+  if (len == 0 || iterator < 1 + static_cast<uint64_t>(len) ||
+      iterator - 1 - len != load_next_) {
+    *status = Corrupt("RedisBloom BF dump: data chunks missing, repeated or out of order");
+    return nullptr;
+  }
+  uint64_t offset = load_next_;
+  for (Link& l : links_) {
+    if (offset < l.bytes) {
+      if (len > l.bytes - offset) {
+        *status = Corrupt("RedisBloom BF dump: a data chunk spans two filters");
+        return nullptr;
+      }
+      load_next_ += len;
+      *status = Status::Ok();
+      return l.data.data() + offset;
+    }
+    offset -= l.bytes;
+  }
+  *status = Corrupt("RedisBloom BF dump: a data chunk runs past the filters");
+  return nullptr;
+}
+
+Status RedisBloomFilter::FinishDumpLoad() const {
+  if (load_next_ != byte_length()) {
+    return Corrupt("RedisBloom BF dump: truncated (data chunks missing)");
+  }
+  return Status::Ok();
+}
+
+// Our format (kind 7): the body is RedisBloom's dump header followed by every link's bitmap.
+size_t RedisBloomFilter::SerializedSize() const {
+  if (links_.empty()) return 0;
+  return internal::FramedSize(DumpHeaderSize() + byte_length());
+}
+
+Status RedisBloomFilter::Serialize(uint8_t* out, size_t capacity) const {
+  if (links_.empty()) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
+  const size_t header = DumpHeaderSize();
+  return internal::WriteFrame(out, capacity, FilterKind::kRedisBloom, 0, kHashMurmur64A,
+                              header + byte_length(), [&](internal::ByteWriter& w) {
+                                std::vector<uint8_t> head(header);
+                                WriteDumpHeader(head.data());
+                                w.Bytes(head.data(), header);
+                                for (const Link& l : links_) {
+                                  w.Bytes(l.data.data(), static_cast<size_t>(l.bytes));
+                                }
+                              });
+}
+
+Status RedisBloomFilter::Deserialize(const uint8_t* data, size_t size) {
+  internal::FrameInfo info{};
+  internal::ByteReader body(nullptr, 0);
+  BLOOMCUCKOO_RETURN_IF_ERROR(
+      internal::OpenFrame(data, size, FilterKind::kRedisBloom, &info, &body));
+  if (body.remaining() < kDumpHeaderBytes) return Corrupt("corrupt redis-bloom filter: truncated");
+  const uint8_t* start = body.Bytes(kDumpHeaderBytes);
+  const uint64_t nfilters = ReadLE(start + 8, 4);
+  if (nfilters == 0 || nfilters > kMaxLinks ||
+      body.remaining() < kDumpLinkBytes * nfilters) {
+    return Corrupt("corrupt redis-bloom filter: bad filter count");
+  }
+  const size_t header_len = kDumpHeaderBytes + static_cast<size_t>(kDumpLinkBytes * nfilters);
+  body.Bytes(header_len - kDumpHeaderBytes);
+  RedisBloomFilter tmp;
+  BLOOMCUCKOO_RETURN_IF_ERROR(tmp.LoadDumpHeader(start, header_len, body.remaining()));
+  for (Link& l : tmp.links_) {
+    const uint8_t* bytes = body.Bytes(static_cast<size_t>(l.bytes));
+    if (bytes == nullptr) return Corrupt("corrupt redis-bloom filter: truncated");
+    std::memcpy(l.data.data(), bytes, static_cast<size_t>(l.bytes));
+  }
+  tmp.load_next_ = tmp.byte_length();
+  if (!body.AtEnd()) return Corrupt("corrupt redis-bloom filter: trailing bytes");
+  *this = std::move(tmp);
+  return Status::Ok();
+}
+
+}  // namespace bloomcuckoo
