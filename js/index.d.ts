@@ -62,7 +62,7 @@ export class PackedKeys implements Iterable<Uint8Array> {
 export type FilterBytes = ArrayBuffer | ArrayBufferView;
 
 /** The kind of a filter, as stored in its serialized bytes and returned by {@link kindOf}. */
-export type FilterKind = 'bloom' | 'blocked' | 'counting' | 'scalable' | 'cuckoo' | 'fuse';
+export type FilterKind = 'bloom' | 'blocked' | 'counting' | 'scalable' | 'cuckoo' | 'fuse' | 'redis-bloom';
 
 /**
  * The `code` of a {@link FilterError}:
@@ -266,7 +266,8 @@ export type AnyFilter =
   | CountingBloomFilter
   | ScalableBloomFilter
   | CuckooFilter
-  | BinaryFuseFilter;
+  | BinaryFuseFilter
+  | RedisBloomFilter;
 
 /** Option common to every filter. */
 export interface SeedOption {
@@ -648,6 +649,105 @@ export class ScalableBloomFilter extends FilterBase {
   /** {@inheritDoc Filter.info} */
   info(): ScalableBloomFilterInfo;
 }
+
+// ---------------------------------------------------------------------------------------------
+// RedisBloom
+// ---------------------------------------------------------------------------------------------
+
+/** Options of {@link RedisBloomFilter}: as `BF.RESERVE key errorRate capacity [EXPANSION e] [NONSCALING]`. */
+export interface RedisBloomFilterOptions {
+  /** Target false-positive rate, in (0, 1). The first filter of the chain gets half of it. */
+  errorRate: number;
+  /** Keys the first filter of the chain holds (a positive integer). */
+  capacity: number;
+  /** Each new filter of the chain holds `expansion` times the keys of the last. Default 2. */
+  expansion?: number;
+  /** Never add filters: `add` throws `FULL` at capacity. Default false. */
+  nonScaling?: boolean;
+}
+
+/** One filter (link) of a RedisBloom chain. */
+export interface RedisBloomLinkInfo {
+  capacity: number;
+  errorRate: number;
+  bits: number;
+  hashes: number;
+  items: number;
+  bytes: number;
+}
+
+/**
+ * The fields of `BF.INFO` (capacity, size, filters, items, expansion), with their meanings there,
+ * plus the chain's filters. Note `size` is BF.INFO's "Size", RedisBloom's byte count
+ * (32 + 64 per filter + the bitmaps), not a key count; `items` counts the keys.
+ */
+export interface RedisBloomFilterInfo extends FilterInfo {
+  kind: 'redis-bloom';
+  /** BF.INFO "Capacity": the keys all filters of the chain hold together. */
+  capacity: number;
+  /** BF.INFO "Size": bytes as RedisBloom counts them. */
+  size: number;
+  /** BF.INFO "Number of filters". */
+  filters: number;
+  /** BF.INFO "Number of items inserted". */
+  items: number;
+  /** BF.INFO "Expansion rate"; null when nonScaling (as the server replies). */
+  expansion: number | null;
+  nonScaling: boolean;
+  /** The chain, oldest first. */
+  links: RedisBloomLinkInfo[];
+}
+
+/**
+ * RedisBloom's BF type bit for bit: the same hashes (MurmurHash64A), sizes, growth and replies
+ * as a RedisBloom server (2.2.11 through Redis 8), so a filter read with {@link fromRedisDump}
+ * answers `has` exactly as `BF.EXISTS`, and {@link RedisBloomFilter.toRedisDump} loads into Redis
+ * with `BF.LOADCHUNK`. Strings are hashed as their UTF-8 bytes, as Redis clients send them.
+ */
+export class RedisBloomFilter extends FilterBase {
+  /**
+   * As `BF.RESERVE`.
+   * @throws FilterError `INVALID_ARGUMENT`, `OUT_OF_MEMORY`.
+   */
+  constructor(options: RedisBloomFilterOptions);
+  /**
+   * A filter from `BF.SCANDUMP`'s replies, in order, with or without the final `[0, empty]`.
+   * @throws FilterError `CORRUPT_DATA` for corrupt, truncated, reordered or foreign chunks.
+   */
+  static fromRedisDump(chunks: Iterable<RedisDumpChunk>): RedisBloomFilter;
+  /** Reads the bytes of `serialize()` (kind `'redis-bloom'`). */
+  static deserialize(bytes: FilterBytes): RedisBloomFilter;
+  /**
+   * As `BF.ADD`: `true` when added, `false` when the key may already be present.
+   * @throws FilterError `FULL` when nonScaling and full; `OUT_OF_MEMORY` for a new filter.
+   */
+  add(key: Key): boolean;
+  /** As `BF.MADD`; returns how many keys were added. Throws as `add`. */
+  addAll(keys: Keys): number;
+  /** Keys added (BF.INFO "Number of items inserted"). */
+  get size(): number;
+  /**
+   * The `[iterator, bytes]` pairs `BF.SCANDUMP` would reply (without the final `[0, empty]`),
+   * to send to `BF.LOADCHUNK` in order. Data chunks are at most 16 MiB.
+   */
+  toRedisDump(): Array<[number, Uint8Array]>;
+  /** {@inheritDoc Filter.info} */
+  info(): RedisBloomFilterInfo;
+}
+
+/**
+ * One reply of `BF.SCANDUMP` / `CF.SCANDUMP`: `[iterator, bytes]`. The iterator may be a number,
+ * bigint or decimal string (or its bytes); the bytes any byte view (ask your Redis client for
+ * binary replies: node-redis `RESP_TYPES.BLOB_STRING → Buffer`, ioredis `callBuffer`).
+ */
+export type RedisDumpChunk = readonly [number | bigint | string | Uint8Array, ArrayBuffer | ArrayBufferView | null];
+
+/**
+ * Reads a RedisBloom dump (`BF.SCANDUMP` replies, in order, with or without the final
+ * `[0, empty]`) into a filter that answers as the server does.
+ * @throws FilterError `CORRUPT_DATA` for corrupt, truncated, reordered or foreign chunks.
+ */
+export function fromRedisDump(chunks: Iterable<RedisDumpChunk>): RedisBloomFilter;
 
 // ---------------------------------------------------------------------------------------------
 // Cuckoo

@@ -128,7 +128,7 @@ export class RedisBloomFilter extends AddableFilter {
     const nonScaling = c.nonScaling();
     return {
       kind: 'redis-bloom', capacity: c.capacity(), size: c.infoSize(), filters: c.links(), items: c.size(),
-      expansion: nonScaling ? null : c.expansion(), nonScaling, byteLength: c.byteLength(), links,
+      expansion: nonScaling ? null : c.expansion(), nonScaling, byteLength: c.byteLength(), seed: 0, links,
     };
   }
 

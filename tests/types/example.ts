@@ -4,11 +4,11 @@
 import {
   init, getWasmModule, murmur3, deserialize, kindOf, FilterError,
   BloomFilter, BlockedBloomFilter, CountingBloomFilter, ScalableBloomFilter, CuckooFilter,
-  BinaryFuseFilter,
+  BinaryFuseFilter, RedisBloomFilter, fromRedisDump,
 } from 'bloomcuckoo';
 import type {
   AnyFilter, Filter, FilterErrorCode, FilterKind, InitOptions, Key, BloomFilterInfo,
-  CuckooLocation, ScalableBloomLayerInfo,
+  CuckooLocation, ScalableBloomLayerInfo, RedisBloomFilterInfo,
 } from 'bloomcuckoo';
 
 export async function example(urls: string[], blob: Uint8Array): Promise<void> {
@@ -46,10 +46,19 @@ export async function example(urls: string[], blob: Uint8Array): Promise<void> {
   if (any instanceof BloomFilter) any.add('narrowed');
   const anyKind = any.info().kind;
   switch (anyKind) {
-    case 'bloom': case 'blocked': case 'counting': case 'scalable': case 'cuckoo': case 'fuse': break;
+    case 'bloom': case 'blocked': case 'counting': case 'scalable': case 'cuckoo': case 'fuse': case 'redis-bloom': break;
     default: { const never: never = anyKind; void never; }
   }
   void kind;
+
+  const rbf = new RedisBloomFilter({ errorRate: 0.01, capacity: 1000, expansion: 2 });
+  const rbAdded: boolean = rbf.add('k');
+  const rbInfo: RedisBloomFilterInfo = rbf.info();
+  const rbExp: number | null = rbInfo.expansion;
+  const dump: Array<[number, Uint8Array]> = rbf.toRedisDump();
+  const pulled: RedisBloomFilter = fromRedisDump([...dump, [0, new Uint8Array(0)]]);
+  const pulled2: RedisBloomFilter = RedisBloomFilter.fromRedisDump([['1', dump[0][1]], [2n, dump[1][1]]]);
+  void rbAdded; void rbExp; void pulled; void pulled2;
 
   const blocked = new BlockedBloomFilter({ capacity: 1000, errorRate: 0.01 });
   const blocked2 = new BlockedBloomFilter({ blocks: 64 });
