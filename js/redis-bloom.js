@@ -38,13 +38,14 @@ export function loadRedisDump(core, chunks, context) {
 export class RedisBloomFilter extends AddableFilter {
   /**
    * As BF.RESERVE key errorRate capacity [EXPANSION expansion] [NONSCALING].
-   * @param options { errorRate, capacity, expansion = 2, nonScaling = false }
+   * @param options { errorRate, capacity, expansion = 2, nonScaling = false } (expansion and
+   *   nonScaling together are INVALID_ARGUMENT, as the server refuses them)
    */
   constructor(options) {
     const o = readOptions('RedisBloomFilter', options, OPTIONS);
     rate('errorRate', o.errorRate);
     positiveInteger('capacity', o.capacity);
-    const expansion = o.expansion === undefined ? 2 : integerIn('expansion', o.expansion, 1, 2 ** 31 - 1);
+    const expansion = o.expansion === undefined ? 0 : integerIn('expansion', o.expansion, 1, 2 ** 31 - 1);
     const nonScaling = booleanOption('nonScaling', o.nonScaling, false);
     super(makeCore('RedisBloomFilterCore', (core) => {
       const status = core.init(o.capacity, o.errorRate, expansion, nonScaling);

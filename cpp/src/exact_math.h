@@ -90,6 +90,88 @@ inline double ExactExp(double x) {
   return sum * PowerOfTwo(k);
 }
 
+
+// ---- correctly rounded natural logarithm ------------------------------------------------------
+// RedisBloom sizes its filters with glibc's log(); glibc rounds log correctly for all but a tiny
+// set of inputs, Emscripten's libm does not (one ulp off, e.g. at 0.0003125). CorrectLog computes
+// ln x in double-double arithmetic (about 104 bits, built from +, -, *, / only: Dekker's
+// products, no FMA) and rounds once, so both builds get the correctly rounded value.
+
+struct DoubleDouble {
+  double hi;
+  double lo;
+};
+
+inline DoubleDouble TwoSum(double a, double b) {
+  const double s = a + b;
+  const double bb = s - a;
+  return {s, (a - (s - bb)) + (b - bb)};
+}
+inline DoubleDouble FastTwoSum(double a, double b) {  // |a| >= |b|
+  const double s = a + b;
+  return {s, b - (s - a)};
+}
+inline void Split(double a, double* hi, double* lo) {
+  const double c = 134217729.0 * a;  // 2^27 + 1
+  *hi = c - (c - a);
+  *lo = a - *hi;
+}
+inline DoubleDouble TwoProd(double a, double b) {
+  const double p = a * b;
+  double ah, al, bh, bl;
+  Split(a, &ah, &al);
+  Split(b, &bh, &bl);
+  return {p, ((ah * bh - p) + ah * bl + al * bh) + al * bl};
+}
+inline DoubleDouble DdAdd(DoubleDouble a, DoubleDouble b) {
+  DoubleDouble s = TwoSum(a.hi, b.hi);
+  s.lo += a.lo + b.lo;
+  return FastTwoSum(s.hi, s.lo);
+}
+inline DoubleDouble DdMul(DoubleDouble a, DoubleDouble b) {
+  DoubleDouble p = TwoProd(a.hi, b.hi);
+  p.lo += a.hi * b.lo + a.lo * b.hi;
+  return FastTwoSum(p.hi, p.lo);
+}
+inline DoubleDouble DdNeg(DoubleDouble a) { return {-a.hi, -a.lo}; }
+inline DoubleDouble DdDiv(DoubleDouble a, DoubleDouble b) {
+  const double q1 = a.hi / b.hi;
+  DoubleDouble r = DdAdd(a, DdNeg(DdMul({q1, 0.0}, b)));
+  const double q2 = r.hi / b.hi;
+  r = DdAdd(r, DdNeg(DdMul({q2, 0.0}, b)));
+  const double q3 = r.hi / b.hi;
+  return DdAdd(FastTwoSum(q1, q2), {q3, 0.0});
+}
+
+// ln x, correctly rounded (to nearest), for finite x > 0; NaN otherwise.
+inline double CorrectLog(double x) {
+  if (!(x > 0) || x > 1.7976931348623157e308) return std::numeric_limits<double>::quiet_NaN();
+  if (x == 1.0) return 0.0;
+  double m;
+  int e;
+  SplitBinary(x, &m, &e);
+  if (m > 1.4142135623730951) {
+    m *= 0.5;
+    ++e;
+  }
+  // ln m = 2 atanh(s), s = (m - 1) / (m + 1); m - 1 is exact, m + 1 kept as a double-double.
+  const DoubleDouble s = DdDiv({m - 1.0, 0.0}, TwoSum(m, 1.0));
+  const DoubleDouble s2 = DdMul(s, s);
+  DoubleDouble power = s;
+  DoubleDouble sum = s;
+  for (int k = 3; k <= 61; k += 2) {  // |s| <= 0.1716: s^63 / 63 < 2^-166
+    power = DdMul(power, s2);
+    sum = DdAdd(sum, DdDiv(power, {static_cast<double>(k), 0.0}));
+  }
+  const DoubleDouble ln_m = {2.0 * sum.hi, 2.0 * sum.lo};
+  // ln 2 = kLn2DdHi + kLn2DdLo to about 107 bits.
+  constexpr double kLn2DdHi = 6.93147180559945286227e-01;   // 0x3FE62E42FEFA39EF
+  constexpr double kLn2DdLo = 2.31904681384629955842e-17;   // 0x3C7ABC9E3B39803F
+  const DoubleDouble e_ln2 = DdMul({static_cast<double>(e), 0.0}, {kLn2DdHi, kLn2DdLo});
+  const DoubleDouble r = DdAdd(e_ln2, ln_m);
+  return r.hi + r.lo;
+}
+
 }  // namespace internal
 }  // namespace bloomcuckoo
 

@@ -32,8 +32,8 @@ namespace bloomcuckoo {
 struct RedisBloomOptions {
   uint64_t capacity = 0;      // BF.RESERVE capacity (>= 1)
   double error_rate = 0;      // BF.RESERVE error_rate, in (0, 1)
-  uint32_t expansion = 2;     // BF.RESERVE EXPANSION (>= 1)
-  bool non_scaling = false;   // BF.RESERVE NONSCALING
+  uint32_t expansion = 0;     // BF.RESERVE EXPANSION (>= 1); 0: not given (2)
+  bool non_scaling = false;   // BF.RESERVE NONSCALING (refused together with an expansion)
 };
 
 class RedisBloomFilter {
