@@ -13,6 +13,7 @@
 #include "bloomcuckoo/bloom_filter.h"
 #include "bloomcuckoo/counting_bloom_filter.h"
 #include "bloomcuckoo/cuckoo_filter.h"
+#include "bloomcuckoo/redis_bloom_filter.h"
 #include "bloomcuckoo/scalable_bloom_filter.h"
 #include "conformance.h"
 
@@ -129,6 +130,26 @@ TEST(Golden, EveryRecipeMatchesItsFileByteForByte) {
         testing_util::PackedKeys packed(keys);
         ASSERT_TRUE(f.Build(packed.batch(), {static_cast<uint32_t>(r.Get("fingerprintBits")), seed}).ok());
       });
+    } else if (r.kind == "redis-bloom") {
+      RedisBloomFilter f;
+      RedisBloomOptions o;
+      o.capacity = static_cast<uint64_t>(r.Get("capacity"));
+      o.error_rate = r.Get("errorRate");
+      o.expansion = static_cast<uint32_t>(r.Get("expansion"));
+      ASSERT_TRUE(f.Init(o).ok());
+      const auto keys = testing_util::MakeKeys("golden:", r.n);
+      for (const auto& k : keys) {
+        bool added = false;
+        ASSERT_TRUE(f.Add(RedisBloomFilter::HashKey(reinterpret_cast<const uint8_t*>(k.data()), k.size()), &added).ok());
+      }
+      const std::vector<uint8_t> golden = ReadFile(r.file);
+      EXPECT_EQ(testing_util::SerializeToVector(f), golden);
+      RedisBloomFilter g;
+      ASSERT_TRUE(g.Deserialize(golden.data(), golden.size()).ok());
+      EXPECT_EQ(testing_util::SerializeToVector(g), golden);
+      for (const auto& k : keys) {
+        EXPECT_TRUE(g.Contains(RedisBloomFilter::HashKey(reinterpret_cast<const uint8_t*>(k.data()), k.size())));
+      }
     } else {
       ADD_FAILURE() << "unknown kind " << r.kind;
     }

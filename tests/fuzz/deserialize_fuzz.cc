@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "bloomcuckoo/counting_bloom_filter.h"
 #include "bloomcuckoo/cuckoo_filter.h"
 #include "bloomcuckoo/hashing.h"
+#include "bloomcuckoo/redis_bloom_filter.h"
 #include "bloomcuckoo/serialization.h"
 
 #if __has_include("bloomcuckoo/scalable_bloom_filter.h")
@@ -40,6 +42,46 @@ void Exercise(const uint8_t* data, size_t size) {
   if (again.size() != size || std::memcmp(again.data(), data, size) != 0) std::abort();
 }
 
+// Our kind 7 (RedisBloomFilter::Deserialize), queried and re-serialized like the others.
+void ExerciseRedisBloom(const uint8_t* data, size_t size) {
+  RedisBloomFilter f;
+  if (!f.Deserialize(data, size).ok()) return;
+  for (const char* k : {"", "a", "fuzz"}) {
+    (void)f.Contains(RedisBloomFilter::HashKey(reinterpret_cast<const uint8_t*>(k), std::strlen(k)));
+  }
+  std::vector<uint8_t> again(f.SerializedSize());
+  if (!f.Serialize(again.data(), again.size()).ok()) std::abort();
+  if (again.size() != size || std::memcmp(again.data(), data, size) != 0) std::abort();
+}
+
+// RedisBloom's own dump (BF.SCANDUMP chunks): the first two bytes give the header chunk's length,
+// the rest is sent as data chunks of up to 64 bytes with the iterators SCANDUMP would use.
+void ExerciseRedisBloomDump(const uint8_t* data, size_t size) {
+  if (size < 2) return;
+  const size_t header_len = std::min<size_t>(data[0] | (data[1] << 8), size - 2);
+  const uint8_t* header = data + 2;
+  const uint8_t* rest = header + header_len;
+  const size_t rest_len = size - 2 - header_len;
+  RedisBloomFilter f;
+  if (!f.LoadDumpHeader(header, header_len, rest_len).ok()) return;
+  size_t at = 0;
+  while (at < rest_len) {
+    const size_t len = std::min<size_t>(64, rest_len - at);
+    Status s;
+    uint8_t* target = f.DumpChunkTarget(1 + at + len, len, &s);
+    if (target == nullptr) return;
+    std::memcpy(target, rest + at, len);
+    at += len;
+  }
+  if (!f.FinishDumpLoad().ok()) return;
+  bool added = false;
+  for (const char* k : {"", "a", "fuzz"}) {
+    const auto h = RedisBloomFilter::HashKey(reinterpret_cast<const uint8_t*>(k), std::strlen(k));
+    (void)f.Contains(h);
+    (void)f.Add(h, &added);
+  }
+}
+
 }  // namespace
 
 void ExerciseAll(const uint8_t* data, size_t size) {
@@ -53,12 +95,14 @@ void ExerciseAll(const uint8_t* data, size_t size) {
 #ifdef BLOOMCUCKOO_HAVE_SCALABLE
   Exercise<ScalableBloomFilter>(data, size);
 #endif
+  ExerciseRedisBloom(data, size);
 }
 
 // Random mutations almost never pass the CRC, so each input is also tried with its body-length
 // field and CRC rewritten to match: that way mutations reach every body parser.
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ExerciseAll(data, size);
+  ExerciseRedisBloomDump(data, size);
   if (size >= kHeaderSize + kTrailerSize) {
     std::vector<uint8_t> fixed(data, data + size);
     const uint64_t body = size - kHeaderSize - kTrailerSize;
