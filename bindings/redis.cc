@@ -4,6 +4,7 @@
 
 #include "binding_util.h"
 #include "bloomcuckoo/redis_bloom_filter.h"
+#include "bloomcuckoo/redis_cuckoo_filter.h"
 
 namespace bloomcuckoo {
 namespace bindings {
@@ -69,9 +70,98 @@ int RBDeserialize(RB& f, uintptr_t data, uint32_t size) {
   return Report(f.Deserialize(Ptr<const uint8_t>(data), size));
 }
 
+using RC = RedisCuckooFilter;
+
+uint64_t CHash(uintptr_t key, uint32_t len) { return RC::HashKey(Ptr<const uint8_t>(key), len); }
+
+int RCInit(RC& f, double capacity, uint32_t bucket_size, uint32_t max_iterations, uint32_t expansion) {
+  RedisCuckooOptions o;
+  o.capacity = static_cast<uint64_t>(capacity);
+  o.bucket_size = bucket_size;
+  o.max_iterations = max_iterations;
+  o.expansion = expansion;
+  return Report(f.Init(o));
+}
+// 1 inserted, 0 exists (unique) or no space ("Filter is full"), or the negated status code;
+// kNoSpace is 2 so callers can tell it from "exists".
+int RCAdd(RC& f, uintptr_t key, uint32_t len, bool unique) {
+  RC::Insert r;
+  const Status s = f.Add(CHash(key, len), unique, &r);
+  if (!s.ok()) return -Report(s);
+  return r == RC::Insert::kInserted ? 1 : r == RC::Insert::kExists ? 0 : 2;
+}
+// out[i] = 1 inserted / 0 not; (status << 16) | keys handled, as RBAddBatch.
+int RCAddBatch(RC& f, uintptr_t data, uintptr_t offsets, uint32_t count, uintptr_t out, bool unique) {
+  size_t n = 0;
+  const Status s = f.AddBatch(Batch(data, offsets, count), unique, Ptr<uint8_t>(out), &n);
+  return (Report(s) << 16) | static_cast<int>(n & 0xFFFF);
+}
+bool RCContains(const RC& f, uintptr_t key, uint32_t len) { return f.Contains(CHash(key, len)); }
+double RCCount(const RC& f, uintptr_t key, uint32_t len) { return static_cast<double>(f.Count(CHash(key, len))); }
+bool RCDelete(RC& f, uintptr_t key, uint32_t len) { return f.Delete(CHash(key, len)); }
+void RCContainsBatch(const RC& f, uintptr_t data, uintptr_t offsets, uint32_t count, uintptr_t out) {
+  f.ContainsBatch(Batch(data, offsets, count), Ptr<uint8_t>(out));
+}
+double RCNumItems(const RC& f) { return static_cast<double>(f.num_items()); }
+double RCNumDeletes(const RC& f) { return static_cast<double>(f.num_deletes()); }
+double RCNumBuckets(const RC& f) { return static_cast<double>(f.num_buckets()); }
+double RCInfoSize(const RC& f) { return static_cast<double>(f.info_size()); }
+double RCByteLength(const RC& f) { return static_cast<double>(f.byte_length()); }
+double RCFilterBuckets(const RC& f, uint32_t i) { return static_cast<double>(f.filter_buckets(i)); }
+double RCFilterBytes(const RC& f, uint32_t i) { return static_cast<double>(f.filter_bytes(i)); }
+uintptr_t RCFilterData(const RC& f, uint32_t i) { return reinterpret_cast<uintptr_t>(f.filter_data(i)); }
+double RCDumpHeaderSize(const RC& f) { return static_cast<double>(f.DumpHeaderSize()); }
+void RCWriteDumpHeader(const RC& f, uintptr_t out) { f.WriteDumpHeader(Ptr<uint8_t>(out)); }
+int RCLoadDumpHeader(RC& f, uintptr_t header, uint32_t len, double data_bytes) {
+  return Report(f.LoadDumpHeader(Ptr<const uint8_t>(header), len, static_cast<uint64_t>(data_bytes)));
+}
+uintptr_t RCDumpChunkTarget(RC& f, double iterator, uint32_t len) {
+  Status s;
+  uint8_t* p = f.DumpChunkTarget(static_cast<uint64_t>(iterator), len, &s);
+  if (p == nullptr) Report(s);
+  return reinterpret_cast<uintptr_t>(p);
+}
+int RCFinishDumpLoad(RC& f) { return Report(f.FinishDumpLoad()); }
+void RCCompact(RC& f) { f.Compact(true); }
+double RCSerializedSize(const RC& f) { return static_cast<double>(f.SerializedSize()); }
+int RCSerialize(const RC& f, uintptr_t out, uint32_t capacity) { return Report(f.Serialize(Ptr<uint8_t>(out), capacity)); }
+int RCDeserialize(RC& f, uintptr_t data, uint32_t size) { return Report(f.Deserialize(Ptr<const uint8_t>(data), size)); }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(bloomcuckoo_redis) {
+  emscripten::class_<RC>("RedisCuckooFilterCore")
+      .constructor<>()
+      .function("init", &RCInit)
+      .function("add", &RCAdd)
+      .function("contains", &RCContains)
+      .function("addBatch", &RCAddBatch)
+      .function("count", &RCCount)
+      .function("remove", &RCDelete)
+      .function("compact", &RCCompact)
+      .function("containsBatch", &RCContainsBatch)
+      .function("size", &RCNumItems)
+      .function("itemsDeleted", &RCNumDeletes)
+      .function("buckets", &RCNumBuckets)
+      .function("filters", &RC::num_filters)
+      .function("bucketSize", &RC::bucket_size)
+      .function("expansion", &RC::expansion)
+      .function("maxIterations", &RC::max_iterations)
+      .function("infoSize", &RCInfoSize)
+      .function("byteLength", &RCByteLength)
+      .function("seed", &RC::seed)
+      .function("clear", &RC::Clear)
+      .function("filterBuckets", &RCFilterBuckets)
+      .function("filterBytes", &RCFilterBytes)
+      .function("filterData", &RCFilterData)
+      .function("dumpHeaderSize", &RCDumpHeaderSize)
+      .function("writeDumpHeader", &RCWriteDumpHeader)
+      .function("loadDumpHeader", &RCLoadDumpHeader)
+      .function("dumpChunkTarget", &RCDumpChunkTarget)
+      .function("finishDumpLoad", &RCFinishDumpLoad)
+      .function("serializedSize", &RCSerializedSize)
+      .function("serialize", &RCSerialize)
+      .function("deserialize", &RCDeserialize);
   emscripten::class_<RB>("RedisBloomFilterCore")
       .constructor<>()
       .function("init", &RBInit)

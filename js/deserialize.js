@@ -9,6 +9,7 @@ import { ScalableBloomFilter } from './scalable-bloom.js';
 import { CuckooFilter } from './cuckoo.js';
 import { BinaryFuseFilter } from './binary-fuse.js';
 import { RedisBloomFilter } from './redis-bloom.js';
+import { RedisCuckooFilter } from './redis-cuckoo.js';
 
 /** Filter classes by the kind byte of the format (docs/FORMAT.md). */
 const CLASSES = {
@@ -19,10 +20,11 @@ const CLASSES = {
   5: CuckooFilter,
   6: BinaryFuseFilter,
   7: RedisBloomFilter,
+  8: RedisCuckooFilter,
 };
 
 /** The kind names of the format, by kind byte. */
-export const KIND_NAMES = { 1: 'bloom', 2: 'blocked', 3: 'counting', 4: 'scalable', 5: 'cuckoo', 6: 'fuse', 7: 'redis-bloom' };
+export const KIND_NAMES = { 1: 'bloom', 2: 'blocked', 3: 'counting', 4: 'scalable', 5: 'cuckoo', 6: 'fuse', 7: 'redis-bloom', 8: 'redis-cuckoo' };
 
 /**
  * Validates the frame (magic, version, length, checksum) of serialized bytes and returns its

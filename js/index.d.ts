@@ -62,7 +62,7 @@ export class PackedKeys implements Iterable<Uint8Array> {
 export type FilterBytes = ArrayBuffer | ArrayBufferView;
 
 /** The kind of a filter, as stored in its serialized bytes and returned by {@link kindOf}. */
-export type FilterKind = 'bloom' | 'blocked' | 'counting' | 'scalable' | 'cuckoo' | 'fuse' | 'redis-bloom';
+export type FilterKind = 'bloom' | 'blocked' | 'counting' | 'scalable' | 'cuckoo' | 'fuse' | 'redis-bloom' | 'redis-cuckoo';
 
 /**
  * The `code` of a {@link FilterError}:
@@ -267,7 +267,8 @@ export type AnyFilter =
   | ScalableBloomFilter
   | CuckooFilter
   | BinaryFuseFilter
-  | RedisBloomFilter;
+  | RedisBloomFilter
+  | RedisCuckooFilter;
 
 /** Option common to every filter. */
 export interface SeedOption {
@@ -747,7 +748,104 @@ export type RedisDumpChunk = readonly [number | bigint | string | Uint8Array, Ar
  * `[0, empty]`) into a filter that answers as the server does.
  * @throws FilterError `CORRUPT_DATA` for corrupt, truncated, reordered or foreign chunks.
  */
-export function fromRedisDump(chunks: Iterable<RedisDumpChunk>): RedisBloomFilter;
+export function fromRedisDump(chunks: Iterable<RedisDumpChunk>): RedisBloomFilter | RedisCuckooFilter;
+
+/**
+ * Options of {@link RedisCuckooFilter}: as
+ * `CF.RESERVE key capacity [BUCKETSIZE b] [MAXITERATIONS m] [EXPANSION e]`.
+ */
+export interface RedisCuckooFilterOptions {
+  /** Keys the first sub-filter is sized for: an integer ≥ 2·bucketSize. Buckets = nextPow2(capacity / bucketSize). */
+  capacity: number;
+  /** One-byte fingerprints per bucket, 1 to 255. Default 2. */
+  bucketSize?: number;
+  /** Kicks before an insert gives up on the newest sub-filter, 1 to 65535. Default 20. */
+  maxIterations?: number;
+  /** Each new sub-filter has `expansion` times the buckets of the last (0 to 32768, rounded up to a power of two; 0 = never grow). Default 1. */
+  expansion?: number;
+}
+
+/** One sub-filter of a RedisBloom cuckoo filter. */
+export interface RedisCuckooSubFilterInfo {
+  buckets: number;
+  bytes: number;
+}
+
+/**
+ * The fields of `CF.INFO`, with their meanings there. Note `size` is CF.INFO's "Size",
+ * RedisBloom's byte count (40 + 16 per sub-filter + the slots), not a key count.
+ */
+export interface RedisCuckooFilterInfo extends FilterInfo {
+  kind: 'redis-cuckoo';
+  /** CF.INFO "Size": bytes as RedisBloom counts them. */
+  size: number;
+  /** CF.INFO "Number of buckets" (of the first sub-filter). */
+  buckets: number;
+  /** CF.INFO "Number of filters". */
+  filters: number;
+  /** CF.INFO "Number of items inserted" (CF.DEL lowers it). */
+  items: number;
+  /** CF.INFO "Number of items deleted" (since the last compaction). */
+  itemsDeleted: number;
+  /** CF.INFO "Bucket size". */
+  bucketSize: number;
+  /** CF.INFO "Expansion rate" (the power of two the option was rounded up to). */
+  expansion: number;
+  /** CF.INFO "Max iterations". */
+  maxIterations: number;
+  /** The sub-filters, oldest first. */
+  subFilters: RedisCuckooSubFilterInfo[];
+}
+
+/**
+ * RedisBloom's CF type bit for bit: the same hashes (MurmurHash64A, `fp = h % 255 + 1`), kick
+ * chain, growth and compaction as a RedisBloom server, so a filter read with
+ * {@link fromRedisDump} answers `has`/`count` exactly as `CF.EXISTS`/`CF.COUNT`, and
+ * {@link RedisCuckooFilter.toRedisDump} loads into Redis with `CF.LOADCHUNK`.
+ */
+export class RedisCuckooFilter extends FilterBase {
+  /**
+   * As `CF.RESERVE`.
+   * @throws FilterError `INVALID_ARGUMENT` (with the server's message), `OUT_OF_MEMORY`.
+   */
+  constructor(options: RedisCuckooFilterOptions);
+  /**
+   * A filter from `CF.SCANDUMP`'s replies, in order, with or without the final `[0, empty]`.
+   * The server sends no dump for a filter with no items: that is `CORRUPT_DATA` here.
+   * @throws FilterError `CORRUPT_DATA` for corrupt, truncated, reordered or foreign chunks.
+   */
+  static fromRedisDump(chunks: Iterable<RedisDumpChunk>): RedisCuckooFilter;
+  /** Reads the bytes of `serialize()` (kind `'redis-cuckoo'`). */
+  static deserialize(bytes: FilterBytes): RedisCuckooFilter;
+  /**
+   * As `CF.ADD` (duplicates allowed): `true` when added; `false` when it did not fit and
+   * `expansion` is 0 (the server's "Filter is full"). Nothing changes unless it returns `true`.
+   * @throws FilterError `FULL` at 32 sub-filters ("Maximum expansions reached").
+   */
+  add(key: Key): boolean;
+  /** As `CF.ADDNX`: `false` when the key may already be present (or did not fit). Throws as `add`. */
+  addUnique(key: Key): boolean;
+  /** As `CF.INSERT` (`CF.INSERTNX` with `unique`); returns how many keys were added. Throws as `add`. */
+  addAll(keys: Keys, options?: { unique?: boolean }): number;
+  /**
+   * As `CF.DEL`: removes one copy; `false` when no fingerprint matches. Removing a key never
+   * added can remove another key's fingerprint.
+   */
+  remove(key: Key): boolean;
+  /** As `CF.COUNT`: matching fingerprints in the key's buckets (never less than the true count). */
+  count(key: Key): number;
+  /** As `CF.COMPACT`. */
+  compact(): void;
+  /** Items held (CF.INFO "Number of items inserted"). */
+  get size(): number;
+  /**
+   * The `[iterator, bytes]` pairs `CF.SCANDUMP` would reply (without the final `[0, empty]`),
+   * to send to `CF.LOADCHUNK` in order; `[]` for a filter with no items, as the server.
+   */
+  toRedisDump(): Array<[number, Uint8Array]>;
+  /** {@inheritDoc Filter.info} */
+  info(): RedisCuckooFilterInfo;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Cuckoo

@@ -10,5 +10,6 @@ export { ScalableBloomFilter } from './scalable-bloom.js';
 export { CuckooFilter } from './cuckoo.js';
 export { BinaryFuseFilter } from './binary-fuse.js';
 export { RedisBloomFilter } from './redis-bloom.js';
+export { RedisCuckooFilter } from './redis-cuckoo.js';
 export { fromRedisDump } from './redis.js';
 export { deserialize, kindOf } from './deserialize.js';

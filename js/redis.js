@@ -1,10 +1,11 @@
 // fromRedisDump: a filter from RedisBloom's SCANDUMP replies, whichever type (BF or CF) it is.
 import { FilterError } from './errors.js';
 import { RedisBloomFilter } from './redis-bloom.js';
+import { RedisCuckooFilter } from './redis-cuckoo.js';
 import { normalizeRedisChunks } from './redis-dump.js';
 
 /** The classes that read RedisBloom dumps, tried in order; each refuses another type's header. */
-const READERS = [RedisBloomFilter];
+const READERS = [RedisBloomFilter, RedisCuckooFilter];
 
 /**
  * Reads BF.SCANDUMP or CF.SCANDUMP replies: [iterator, bytes] pairs exactly as the server sent

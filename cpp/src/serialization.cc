@@ -21,9 +21,9 @@ constexpr std::array<uint32_t, 256> MakeCrcTable() {
 }
 constexpr std::array<uint32_t, 256> kCrcTable = MakeCrcTable();
 
-bool KnownKind(uint8_t k) { return k >= 1 && k <= 7; }
-// The hash id each kind is written with.
-uint8_t HashIdOf(uint8_t kind) { return kind == 7 ? kHashMurmur64A : kHashMurmur3x64_128; }
+bool KnownKind(uint8_t k) { return k >= 1 && k <= 8; }
+// The hash id each kind is written with: the RedisBloom-compatible kinds hash as RedisBloom.
+uint8_t HashIdOf(uint8_t kind) { return kind >= 7 ? kHashMurmur64A : kHashMurmur3x64_128; }
 
 }  // namespace
 
@@ -36,6 +36,7 @@ const char* FilterKindName(FilterKind kind) {
     case FilterKind::kCuckoo: return "cuckoo";
     case FilterKind::kBinaryFuse: return "fuse";
     case FilterKind::kRedisBloom: return "redis-bloom";
+    case FilterKind::kRedisCuckoo: return "redis-cuckoo";
   }
   return "unknown";
 }

@@ -4,11 +4,11 @@
 import {
   init, getWasmModule, murmur3, deserialize, kindOf, FilterError,
   BloomFilter, BlockedBloomFilter, CountingBloomFilter, ScalableBloomFilter, CuckooFilter,
-  BinaryFuseFilter, RedisBloomFilter, fromRedisDump,
+  BinaryFuseFilter, RedisBloomFilter, RedisCuckooFilter, fromRedisDump,
 } from 'bloomcuckoo';
 import type {
   AnyFilter, Filter, FilterErrorCode, FilterKind, InitOptions, Key, BloomFilterInfo,
-  CuckooLocation, ScalableBloomLayerInfo, RedisBloomFilterInfo,
+  CuckooLocation, ScalableBloomLayerInfo, RedisBloomFilterInfo, RedisCuckooFilterInfo,
 } from 'bloomcuckoo';
 
 export async function example(urls: string[], blob: Uint8Array): Promise<void> {
@@ -46,7 +46,7 @@ export async function example(urls: string[], blob: Uint8Array): Promise<void> {
   if (any instanceof BloomFilter) any.add('narrowed');
   const anyKind = any.info().kind;
   switch (anyKind) {
-    case 'bloom': case 'blocked': case 'counting': case 'scalable': case 'cuckoo': case 'fuse': case 'redis-bloom': break;
+    case 'bloom': case 'blocked': case 'counting': case 'scalable': case 'cuckoo': case 'fuse': case 'redis-bloom': case 'redis-cuckoo': break;
     default: { const never: never = anyKind; void never; }
   }
   void kind;
@@ -56,9 +56,23 @@ export async function example(urls: string[], blob: Uint8Array): Promise<void> {
   const rbInfo: RedisBloomFilterInfo = rbf.info();
   const rbExp: number | null = rbInfo.expansion;
   const dump: Array<[number, Uint8Array]> = rbf.toRedisDump();
-  const pulled: RedisBloomFilter = fromRedisDump([...dump, [0, new Uint8Array(0)]]);
+  const pulledAny = fromRedisDump([...dump, [0, new Uint8Array(0)]]);
+  const pulled: RedisBloomFilter = pulledAny instanceof RedisBloomFilter ? pulledAny : rbf;
   const pulled2: RedisBloomFilter = RedisBloomFilter.fromRedisDump([['1', dump[0][1]], [2n, dump[1][1]]]);
   void rbAdded; void rbExp; void pulled; void pulled2;
+
+  const rcf = new RedisCuckooFilter({ capacity: 1000, bucketSize: 3, maxIterations: 20, expansion: 2 });
+  const rcAdded: boolean = rcf.add('k') && rcf.addUnique('k');
+  const rcCount: number = rcf.count('k');
+  const rcRemoved: boolean = rcf.remove('k');
+  const rcInserted: number = rcf.addAll(['a', 'b'], { unique: true });
+  rcf.compact();
+  const rcInfo: RedisCuckooFilterInfo = rcf.info();
+  const rcDeleted: number = rcInfo.itemsDeleted + rcInfo.subFilters[0].buckets;
+  const rcPulled: RedisCuckooFilter = RedisCuckooFilter.fromRedisDump(rcf.toRedisDump());
+  // @ts-expect-error fingerprint bits are fixed at 8 in RedisBloom's CF
+  void new RedisCuckooFilter({ capacity: 1000, fingerprintBits: 16 });
+  void rcAdded; void rcCount; void rcRemoved; void rcInserted; void rcDeleted; void rcPulled;
 
   const blocked = new BlockedBloomFilter({ capacity: 1000, errorRate: 0.01 });
   const blocked2 = new BlockedBloomFilter({ blocks: 64 });

@@ -15,7 +15,7 @@ inline constexpr uint32_t kDefaultSeed = 0x9747b28cu;
 
 // Hash function ids as stored in serialized bytes.
 inline constexpr uint8_t kHashMurmur3x64_128 = 1;
-// Hash id of the RedisBloom-compatible kinds (7): RedisBloom's MurmurHash64A scheme.
+// Hash id of the RedisBloom-compatible kinds (7, 8): RedisBloom's MurmurHash64A scheme.
 inline constexpr uint8_t kHashMurmur64A = 2;
 
 inline Hash128 HashKey(const void* key, size_t len, uint32_t seed) {

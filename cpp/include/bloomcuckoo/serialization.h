@@ -25,6 +25,7 @@ enum class FilterKind : uint8_t {
   kCuckoo = 5,
   kBinaryFuse = 6,
   kRedisBloom = 7,   // RedisBloom's BF chain (RedisBloomFilter), hash id 2
+  kRedisCuckoo = 8,  // RedisBloom's CF (RedisCuckooFilter), hash id 2
 };
 
 // Name of a kind as used in messages and by the JS layer ("bloom", "cuckoo", ...).

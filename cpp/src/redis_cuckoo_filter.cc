@@ -1,0 +1,454 @@
+// RedisCuckooFilter: RedisBloom's CF, written from its documented behaviour and the replies and
+// bytes of its server (see the header); no RedisBloom code is used.
+#include "bloomcuckoo/redis_cuckoo_filter.h"
+
+#include <cstring>
+#include <limits>
+#include <utility>
+
+#include "bloomcuckoo/internal/move.h"
+#include "bloomcuckoo/murmur2.h"
+#include "bloomcuckoo/serialization.h"
+#include "byte_io.h"
+#include "frame.h"
+
+namespace bloomcuckoo {
+namespace {
+
+constexpr uint64_t kAltMultiplier = 0x5bd1e995;
+// CF.INFO "Size": RedisBloom's struct sizes (x86-64): the filter, and one record per sub-filter.
+constexpr uint64_t kInfoFilterBytes = 40;
+constexpr uint64_t kInfoSubFilterBytes = 16;
+// A dump may describe at most this many sub-filters (inserts stop at 32; bounds untrusted input).
+constexpr uint64_t kMaxDumpFilters = 64;
+
+Status Corrupt(const char* what) { return Status(StatusCode::kCorruptData, what); }
+
+// The smallest power of two >= n, as RedisBloom rounds (0 stays 0).
+uint64_t NextPow2(uint64_t n) {
+  --n;
+  n |= n >> 1;
+  n |= n >> 2;
+  n |= n >> 4;
+  n |= n >> 8;
+  n |= n >> 16;
+  n |= n >> 32;
+  return n + 1;
+}
+
+bool IsPow2(uint64_t n) { return n != 0 && (n & (n - 1)) == 0; }
+
+uint64_t ReadLE(const uint8_t* p, int n) {
+  uint64_t v = 0;
+  for (int i = n - 1; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+void WriteLE(uint8_t* p, uint64_t v, int n) {
+  for (int i = 0; i < n; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+// Buckets of sub-filter k: first * expansion^k (RedisBloom: expansion^0 = 1, 0^k = 0 for k > 0);
+// false on overflow past 2^48.
+bool SubFilterBuckets(uint64_t first, uint32_t expansion, uint64_t k, uint64_t* out) {
+  uint64_t n = first;
+  for (uint64_t i = 0; i < k; ++i) {
+    if (expansion != 0 && n > (uint64_t{1} << 48) / expansion) return false;
+    n *= expansion;
+  }
+  *out = n;
+  return true;
+}
+
+}  // namespace
+
+uint64_t RedisCuckooFilter::HashKey(const uint8_t* key, size_t len) { return MurmurHash64A(key, len, 0); }
+
+RedisCuckooFilter::RedisCuckooFilter(RedisCuckooFilter&& other) noexcept
+    : filters_(std::move(other.filters_)),
+      num_buckets_(other.num_buckets_),
+      num_items_(other.num_items_),
+      num_deletes_(other.num_deletes_),
+      bucket_size_(other.bucket_size_),
+      max_iterations_(other.max_iterations_),
+      expansion_(other.expansion_),
+      load_next_(other.load_next_) {
+  internal::ResetToDefault(other);
+}
+
+RedisCuckooFilter& RedisCuckooFilter::operator=(RedisCuckooFilter&& other) noexcept {
+  return internal::MoveAssign(*this, std::move(other));
+}
+
+Status RedisCuckooFilter::Init(const RedisCuckooOptions& o) {
+  // The server's own messages.
+  if (o.bucket_size < 1 || o.bucket_size > 255) {
+    return Status(StatusCode::kInvalidArgument,
+                  "BUCKETSIZE: value must be an integer between 1 and 255, inclusive.");
+  }
+  if (o.max_iterations < 1 || o.max_iterations > 65535) {
+    return Status(StatusCode::kInvalidArgument,
+                  "MAXITERATIONS: value must be an integer between 1 and 65535, inclusive.");
+  }
+  if (o.expansion > 32768) {
+    return Status(StatusCode::kInvalidArgument,
+                  "EXPANSION: value must be an integer between 0 and 32768, inclusive.");
+  }
+  if (o.capacity < uint64_t{2} * o.bucket_size) {
+    return Status(StatusCode::kInvalidArgument, "Capacity must be at least (BucketSize * 2)");
+  }
+  if (o.capacity > (uint64_t{1} << 48)) {
+    return Status(StatusCode::kOutOfMemory, "capacity too large: the filter cannot be allocated");
+  }
+  RedisCuckooFilter tmp;
+  tmp.bucket_size_ = o.bucket_size;
+  tmp.max_iterations_ = o.max_iterations;
+  tmp.expansion_ = static_cast<uint32_t>(NextPow2(o.expansion));
+  tmp.num_buckets_ = NextPow2(o.capacity / o.bucket_size);
+  if (tmp.num_buckets_ == 0) tmp.num_buckets_ = 1;
+  BLOOMCUCKOO_RETURN_IF_ERROR(tmp.Grow());
+  *this = std::move(tmp);
+  return Status::Ok();
+}
+
+Status RedisCuckooFilter::Grow() {
+  uint64_t buckets = 0;
+  if (!SubFilterBuckets(num_buckets_, expansion_, filters_.size(), &buckets)) {
+    return Status(StatusCode::kOutOfMemory, "a new sub-filter would be too large to allocate");
+  }
+  SubFilter f;
+  f.buckets = buckets;
+  BLOOMCUCKOO_RETURN_IF_ERROR(f.data.Allocate(buckets * bucket_size_));
+  filters_.push_back(std::move(f));
+  return Status::Ok();
+}
+
+RedisCuckooFilter::Lookup RedisCuckooFilter::MakeLookup(uint64_t hash) {
+  Lookup lk;
+  lk.fp = static_cast<uint8_t>(hash % 255 + 1);
+  lk.h1 = hash;
+  lk.h2 = hash ^ (static_cast<uint64_t>(lk.fp) * kAltMultiplier);
+  return lk;
+}
+
+uint8_t* RedisCuckooFilter::FindAvailable(SubFilter& f, uint64_t h1, uint64_t h2) {
+  for (uint64_t h : {h1, h2}) {
+    uint8_t* bucket = f.data.data() + (h % f.buckets) * bucket_size_;
+    for (uint32_t s = 0; s < bucket_size_; ++s) {
+      if (bucket[s] == 0) return bucket + s;
+    }
+  }
+  return nullptr;
+}
+
+bool RedisCuckooFilter::KickInsert(SubFilter& f, const Lookup& lk) {
+  // RedisBloom walks with 32-bit bucket indices; victims are slot 0, 1, 2, ... in turn.
+  const uint32_t n = static_cast<uint32_t>(f.buckets);
+  const uint32_t b = bucket_size_;
+  uint8_t* data = f.data.data();
+  uint8_t fp = lk.fp;
+  uint32_t victim = 0;
+  uint32_t i = static_cast<uint32_t>(lk.h1 % n);
+  for (uint32_t counter = 0; counter < max_iterations_; ++counter) {
+    std::swap(data[static_cast<uint64_t>(i) * b + victim], fp);
+    i = static_cast<uint32_t>((i ^ (static_cast<uint64_t>(fp) * kAltMultiplier)) % n);
+    uint8_t* bucket = data + static_cast<uint64_t>(i) * b;
+    for (uint32_t s = 0; s < b; ++s) {
+      if (bucket[s] == 0) {
+        bucket[s] = fp;
+        return true;
+      }
+    }
+    victim = (victim + 1) % b;
+  }
+  // Roll back: walk the chain backwards, swapping every fingerprint back into place.
+  for (uint32_t counter = 0; counter < max_iterations_; ++counter) {
+    victim = (victim + b - 1) % b;
+    i = static_cast<uint32_t>((i ^ (static_cast<uint64_t>(fp) * kAltMultiplier)) % n);
+    std::swap(data[static_cast<uint64_t>(i) * b + victim], fp);
+  }
+  return false;
+}
+
+RedisCuckooFilter::Insert RedisCuckooFilter::InsertFingerprint(const Lookup& lk, Status* status) {
+  for (size_t k = filters_.size(); k-- > 0;) {
+    if (uint8_t* slot = FindAvailable(filters_[k], lk.h1, lk.h2)) {
+      *slot = lk.fp;
+      ++num_items_;
+      return Insert::kInserted;
+    }
+  }
+  if (KickInsert(filters_.back(), lk)) {
+    ++num_items_;
+    return Insert::kInserted;
+  }
+  if (expansion_ == 0) return Insert::kNoSpace;
+  *status = Grow();
+  if (!status->ok()) return Insert::kNoSpace;
+  return InsertFingerprint(lk, status);  // the new sub-filter is empty: this finds a slot
+}
+
+Status RedisCuckooFilter::Add(uint64_t hash, bool unique, Insert* result) {
+  *result = Insert::kNoSpace;
+  if (filters_.empty()) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
+  if (filters_.size() >= kMaxFilters) return Status(StatusCode::kFull, "Maximum expansions reached");
+  const Lookup lk = MakeLookup(hash);
+  if (unique && Contains(hash)) {
+    *result = Insert::kExists;
+    return Status::Ok();
+  }
+  Status status;
+  *result = InsertFingerprint(lk, &status);
+  return status;
+}
+
+Status RedisCuckooFilter::AddBatch(const KeyBatch& keys, bool unique, uint8_t* out, size_t* processed) {
+  *processed = 0;
+  for (size_t i = 0; i < keys.count; ++i) {
+    Insert r = Insert::kNoSpace;
+    BLOOMCUCKOO_RETURN_IF_ERROR(Add(HashKey(keys.key(i), keys.length(i)), unique, &r));
+    out[i] = r == Insert::kInserted ? 1 : 0;
+    *processed = i + 1;
+  }
+  return Status::Ok();
+}
+
+bool RedisCuckooFilter::Contains(uint64_t hash) const {
+  const Lookup lk = MakeLookup(hash);
+  for (const SubFilter& f : filters_) {
+    for (uint64_t h : {lk.h1, lk.h2}) {
+      const uint8_t* bucket = f.data.data() + (h % f.buckets) * bucket_size_;
+      for (uint32_t s = 0; s < bucket_size_; ++s) {
+        if (bucket[s] == lk.fp) return true;
+      }
+    }
+  }
+  return false;
+}
+
+uint64_t RedisCuckooFilter::Count(uint64_t hash) const {
+  const Lookup lk = MakeLookup(hash);
+  uint64_t n = 0;
+  for (const SubFilter& f : filters_) {
+    for (uint64_t h : {lk.h1, lk.h2}) {  // as the server: both buckets, even when they coincide
+      const uint8_t* bucket = f.data.data() + (h % f.buckets) * bucket_size_;
+      for (uint32_t s = 0; s < bucket_size_; ++s) n += bucket[s] == lk.fp ? 1 : 0;
+    }
+  }
+  return n;
+}
+
+bool RedisCuckooFilter::Delete(uint64_t hash) {
+  const Lookup lk = MakeLookup(hash);
+  for (size_t k = filters_.size(); k-- > 0;) {
+    SubFilter& f = filters_[k];
+    for (uint64_t h : {lk.h1, lk.h2}) {
+      uint8_t* bucket = f.data.data() + (h % f.buckets) * bucket_size_;
+      for (uint32_t s = 0; s < bucket_size_; ++s) {
+        if (bucket[s] != lk.fp) continue;
+        bucket[s] = 0;
+        --num_items_;
+        ++num_deletes_;
+        if (filters_.size() > 1 &&
+            static_cast<double>(num_deletes_) > static_cast<double>(num_items_) * 0.10) {
+          Compact(false);
+        }
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+bool RedisCuckooFilter::CompactOne(uint32_t index) {
+  SubFilter& f = filters_[index];
+  bool all_moved = true;
+  for (uint64_t b = 0; b < f.buckets; ++b) {
+    uint8_t* bucket = f.data.data() + b * bucket_size_;
+    for (uint32_t s = 0; s < bucket_size_; ++s) {
+      const uint8_t fp = bucket[s];
+      if (fp == 0) continue;
+      // An older sub-filter has fewer buckets (a divisor of this one's count), so this bucket
+      // index and the fingerprint give the same two candidate buckets there.
+      const uint64_t h1 = b;
+      const uint64_t h2 = b ^ (static_cast<uint64_t>(fp) * kAltMultiplier);
+      bool moved = false;
+      for (uint32_t k = 0; k < index && !moved; ++k) {
+        if (uint8_t* slot = FindAvailable(filters_[k], h1, h2)) {
+          *slot = fp;
+          bucket[s] = 0;
+          moved = true;
+        }
+      }
+      if (!moved) all_moved = false;
+    }
+  }
+  if (all_moved && index == filters_.size() - 1) filters_.pop_back();
+  return all_moved;
+}
+
+void RedisCuckooFilter::Compact(bool keep_going) {
+  for (size_t k = filters_.size(); k > 1; --k) {
+    if (!CompactOne(static_cast<uint32_t>(k - 1)) && !keep_going) break;
+  }
+  num_deletes_ = 0;
+}
+
+void RedisCuckooFilter::ContainsBatch(const KeyBatch& keys, uint8_t* out) const {
+  for (size_t i = 0; i < keys.count; ++i) out[i] = Contains(HashKey(keys.key(i), keys.length(i))) ? 1 : 0;
+}
+
+void RedisCuckooFilter::Clear() {
+  if (filters_.empty()) return;
+  filters_.resize(1);
+  filters_[0].data.Clear();
+  num_items_ = 0;
+  num_deletes_ = 0;
+}
+
+uint64_t RedisCuckooFilter::info_size() const {
+  return kInfoFilterBytes + kInfoSubFilterBytes * filters_.size() + byte_length();
+}
+
+size_t RedisCuckooFilter::byte_length() const {
+  size_t n = 0;
+  for (const SubFilter& f : filters_) n += static_cast<size_t>(f.buckets * bucket_size_);
+  return n;
+}
+
+uint64_t RedisCuckooFilter::CountOccupied() const {
+  uint64_t n = 0;
+  for (const SubFilter& f : filters_) {
+    const uint8_t* p = f.data.data();
+    const uint64_t bytes = f.buckets * bucket_size_;
+    for (uint64_t i = 0; i < bytes; ++i) n += p[i] != 0 ? 1 : 0;
+  }
+  return n;
+}
+
+void RedisCuckooFilter::WriteDumpHeader(uint8_t* out) const {
+  WriteLE(out, num_items_, 8);
+  WriteLE(out + 8, num_buckets_, 8);
+  WriteLE(out + 16, num_deletes_, 8);
+  WriteLE(out + 24, filters_.size(), 8);
+  WriteLE(out + 32, bucket_size_, 2);
+  WriteLE(out + 34, max_iterations_, 2);
+  WriteLE(out + 36, expansion_, 2);
+}
+
+Status RedisCuckooFilter::ParseHeader(const uint8_t* header, size_t len, RedisCuckooFilter* out,
+                                      uint64_t* data_bytes) const {
+  if (len != kDumpHeaderBytes) return Corrupt("not a RedisBloom CF dump: header is not 38 bytes");
+  out->num_items_ = ReadLE(header, 8);
+  out->num_buckets_ = ReadLE(header + 8, 8);
+  out->num_deletes_ = ReadLE(header + 16, 8);
+  const uint64_t filters = ReadLE(header + 24, 8);
+  out->bucket_size_ = static_cast<uint32_t>(ReadLE(header + 32, 2));
+  out->max_iterations_ = static_cast<uint32_t>(ReadLE(header + 34, 2));
+  out->expansion_ = static_cast<uint32_t>(ReadLE(header + 36, 2));
+  if (out->bucket_size_ < 1 || out->bucket_size_ > 255 || out->max_iterations_ < 1 ||
+      (out->expansion_ != 0 && !IsPow2(out->expansion_)) || !IsPow2(out->num_buckets_) ||
+      out->num_buckets_ > (uint64_t{1} << 48) || filters < 1 || filters > kMaxDumpFilters ||
+      (out->expansion_ == 0 && filters != 1)) {
+    return Corrupt("not a RedisBloom CF dump: invalid header fields");
+  }
+  uint64_t total = 0;
+  for (uint64_t k = 0; k < filters; ++k) {
+    uint64_t buckets = 0;
+    if (!SubFilterBuckets(out->num_buckets_, out->expansion_, k, &buckets) ||
+        buckets * out->bucket_size_ > (uint64_t{1} << 56) - total) {
+      return Corrupt("not a RedisBloom CF dump: sub-filters too large");
+    }
+    total += buckets * out->bucket_size_;
+  }
+  if (out->num_items_ > total) return Corrupt("corrupt RedisBloom CF dump: more items than slots");
+  *data_bytes = total;
+  return Status::Ok();
+}
+
+Status RedisCuckooFilter::LoadDumpHeader(const uint8_t* header, size_t len, uint64_t data_bytes) {
+  RedisCuckooFilter tmp;
+  uint64_t total = 0;
+  BLOOMCUCKOO_RETURN_IF_ERROR(ParseHeader(header, len, &tmp, &total));
+  if (total != data_bytes) {
+    return Corrupt("RedisBloom CF dump: the data chunks do not add up to the sub-filters");
+  }
+  const uint64_t filters = ReadLE(header + 24, 8);
+  for (uint64_t k = 0; k < filters; ++k) BLOOMCUCKOO_RETURN_IF_ERROR(tmp.Grow());
+  tmp.load_next_ = 0;
+  *this = std::move(tmp);
+  return Status::Ok();
+}
+
+uint8_t* RedisCuckooFilter::DumpChunkTarget(uint64_t iterator, size_t len, Status* status) {
+  if (len == 0 || iterator < 1 + static_cast<uint64_t>(len) || iterator - 1 - len != load_next_) {
+    *status = Corrupt("RedisBloom CF dump: data chunks missing, repeated or out of order");
+    return nullptr;
+  }
+  uint64_t offset = load_next_;
+  for (SubFilter& f : filters_) {
+    const uint64_t bytes = f.buckets * bucket_size_;
+    if (offset < bytes) {
+      if (len > bytes - offset) {
+        *status = Corrupt("RedisBloom CF dump: a data chunk spans two sub-filters");
+        return nullptr;
+      }
+      load_next_ += len;
+      *status = Status::Ok();
+      return f.data.data() + offset;
+    }
+    offset -= bytes;
+  }
+  *status = Corrupt("RedisBloom CF dump: a data chunk runs past the sub-filters");
+  return nullptr;
+}
+
+Status RedisCuckooFilter::FinishDumpLoad() {
+  if (load_next_ != byte_length()) return Corrupt("RedisBloom CF dump: truncated (data chunks missing)");
+  if (CountOccupied() != num_items_) {
+    return Corrupt("corrupt RedisBloom CF dump: the stored fingerprints do not match the item count");
+  }
+  return Status::Ok();
+}
+
+// Our format (kind 8): the body is the 38-byte CF header followed by every sub-filter's bytes.
+size_t RedisCuckooFilter::SerializedSize() const {
+  if (filters_.empty()) return 0;
+  return internal::FramedSize(kDumpHeaderBytes + byte_length());
+}
+
+Status RedisCuckooFilter::Serialize(uint8_t* out, size_t capacity) const {
+  if (filters_.empty()) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
+  return internal::WriteFrame(out, capacity, FilterKind::kRedisCuckoo, 0, kHashMurmur64A,
+                              kDumpHeaderBytes + byte_length(), [&](internal::ByteWriter& w) {
+                                uint8_t head[kDumpHeaderBytes];
+                                WriteDumpHeader(head);
+                                w.Bytes(head, kDumpHeaderBytes);
+                                for (const SubFilter& f : filters_) {
+                                  w.Bytes(f.data.data(), static_cast<size_t>(f.buckets * bucket_size_));
+                                }
+                              });
+}
+
+Status RedisCuckooFilter::Deserialize(const uint8_t* data, size_t size) {
+  internal::FrameInfo info{};
+  internal::ByteReader body(nullptr, 0);
+  BLOOMCUCKOO_RETURN_IF_ERROR(
+      internal::OpenFrame(data, size, FilterKind::kRedisCuckoo, &info, &body));
+  const uint8_t* header = body.Bytes(kDumpHeaderBytes);
+  if (header == nullptr) return Corrupt("corrupt redis-cuckoo filter: truncated");
+  RedisCuckooFilter tmp;
+  BLOOMCUCKOO_RETURN_IF_ERROR(tmp.LoadDumpHeader(header, kDumpHeaderBytes, body.remaining()));
+  for (SubFilter& f : tmp.filters_) {
+    const size_t bytes = static_cast<size_t>(f.buckets * tmp.bucket_size_);
+    const uint8_t* p = body.Bytes(bytes);
+    if (p == nullptr) return Corrupt("corrupt redis-cuckoo filter: truncated");
+    if (bytes != 0) std::memcpy(f.data.data(), p, bytes);
+  }
+  tmp.load_next_ = tmp.byte_length();
+  BLOOMCUCKOO_RETURN_IF_ERROR(tmp.FinishDumpLoad());
+  if (!body.AtEnd()) return Corrupt("corrupt redis-cuckoo filter: trailing bytes");
+  *this = std::move(tmp);
+  return Status::Ok();
+}
+
+}  // namespace bloomcuckoo

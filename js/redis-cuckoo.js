@@ -1,0 +1,182 @@
+// RedisCuckooFilter: RedisBloom's CF type (CF.RESERVE / ADD / ADDNX / DEL / COUNT / EXISTS /
+// INFO / SCANDUMP / LOADCHUNK) bit for bit, so a filter pulled from Redis answers locally exactly
+// as the server does, and one built here loads into Redis. Keys are hashed as RedisBloom hashes
+// them (MurmurHash64A, one-byte fingerprints).
+import { FilterError, statusName } from './errors.js';
+import { AddableFilter, Filter, makeCore, withBytesInWasm } from './filter.js';
+import { requireWasm } from './loader.js';
+import { encodeKey, forEachChunk, keyPointer } from './keys.js';
+import { initError, integerIn, positiveInteger, readOptions } from './options.js';
+import { loadRedisDump } from './redis-bloom.js';
+import { normalizeRedisChunks } from './redis-dump.js';
+
+const OPTIONS = ['capacity', 'bucketSize', 'maxIterations', 'expansion'];
+const MAX_CHUNK_BYTES = 16 * 1024 * 1024;   // SCANDUMP's chunk limit (RedisBloom 2.6)
+
+function coreError(context, status) {
+  return new FilterError(statusName(status), `${context}: ${requireWasm().lastStatusMessage()}`);
+}
+
+export class RedisCuckooFilter extends AddableFilter {
+  /**
+   * As CF.RESERVE key capacity [BUCKETSIZE b] [MAXITERATIONS m] [EXPANSION e].
+   * @param options { capacity (≥ 2·bucketSize), bucketSize = 2 (1–255), maxIterations = 20
+   *   (1–65535), expansion = 1 (0–32768, rounded up to a power of two; 0 never grows) }
+   */
+  constructor(options) {
+    const o = readOptions('RedisCuckooFilter', options, OPTIONS);
+    positiveInteger('capacity', o.capacity);
+    const bucketSize = o.bucketSize === undefined ? 2 : integerIn('bucketSize', o.bucketSize, 1, 255);
+    const maxIterations = o.maxIterations === undefined ? 20 : integerIn('maxIterations', o.maxIterations, 1, 65535);
+    const expansion = o.expansion === undefined ? 1 : integerIn('expansion', o.expansion, 0, 32768);
+    super(makeCore('RedisCuckooFilterCore', (core) => {
+      const status = core.init(o.capacity, bucketSize, maxIterations, expansion);
+      if (status !== 0) throw initError('RedisCuckooFilter', status, o);
+    }));
+  }
+
+  /**
+   * A filter from CF.SCANDUMP's replies: [iterator, bytes] pairs in the order the server sent
+   * them, with or without the final [0, empty]. The server sends no dump for a filter that holds
+   * no items (CF.SCANDUMP replies [0, empty] at once): that is CORRUPT_DATA here too, as there is
+   * nothing to read the options from; create it with `new RedisCuckooFilter(options)`.
+   */
+  static fromRedisDump(chunks) {
+    const list = normalizeRedisChunks(chunks);
+    const core = new (requireWasm().RedisCuckooFilterCore)();
+    try {
+      loadRedisDump(core, list, 'RedisCuckooFilter.fromRedisDump');
+    } catch (err) {
+      core.delete();
+      throw err;
+    }
+    return Filter._adopt(RedisCuckooFilter, core);
+  }
+
+  /** Reads a RedisCuckooFilter from serialize() bytes (kind 'redis-cuckoo'). */
+  static deserialize(bytes) {
+    return Filter._deserializeAs(RedisCuckooFilter, 'RedisCuckooFilterCore', bytes);
+  }
+
+  _insert(key, unique, context) {
+    const c = this._core;
+    const len = encodeKey(key);
+    const r = c.add(keyPointer(), len, unique);
+    if (r < 0) throw coreError(context, -r);
+    return r === 1;
+  }
+
+  /**
+   * As CF.ADD (duplicates allowed): true when added. false when it did not fit and the filter may
+   * not grow (expansion 0: the server's "Filter is full"); a filter with 32 sub-filters throws
+   * FilterError FULL ("Maximum expansions reached"). Nothing changes unless it returns true.
+   * A key fits at most 2·bucketSize times per sub-filter.
+   */
+  add(key) {
+    return this._insert(key, false, 'RedisCuckooFilter.add');
+  }
+
+  /** As CF.ADDNX: false when the key may already be present (or did not fit, as add). */
+  addUnique(key) {
+    return this._insert(key, true, 'RedisCuckooFilter.addUnique');
+  }
+
+  /**
+   * As CF.INSERT (or CF.INSERTNX with `{ unique: true }`): adds every key in order; returns how
+   * many were added. On FULL it throws after the keys before the one that did not fit were added;
+   * the error says how many.
+   */
+  addAll(keys, { unique = false } = {}) {
+    const c = this._core;
+    let added = 0;
+    forEachChunk(keys, (data, offsets, count, out, start) => {
+      const r = c.addBatch(data, offsets, count, out, unique === true);
+      const handled = r & 0xffff;
+      const heap = requireWasm().HEAPU8;
+      for (let i = 0; i < handled; i++) added += heap[out + i];
+      const status = r >>> 16;
+      if (status !== 0) {
+        const err = coreError('RedisCuckooFilter.addAll', status);
+        err.message += ` (${start + handled} keys handled, ${added} added before it)`;
+        throw err;
+      }
+    });
+    return added;
+  }
+
+  /**
+   * As CF.DEL: removes one copy of the key's fingerprint (newest sub-filter first); false when none
+   * matches. Removing a key never added can remove another key's fingerprint, which then reads
+   * as absent. Compacts as the server does once deletions exceed 10% of the items.
+   */
+  remove(key) {
+    const c = this._core;
+    const len = encodeKey(key);
+    return c.remove(keyPointer(), len);
+  }
+
+  /** As CF.COUNT: matching fingerprints in the key's buckets, never less than the true count. */
+  count(key) {
+    const c = this._core;
+    const len = encodeKey(key);
+    return c.count(keyPointer(), len);
+  }
+
+  /**
+   * As CF.COMPACT: moves fingerprints of newer sub-filters into older ones where they fit and drops
+   * emptied newest sub-filters; resets "Number of items deleted".
+   */
+  compact() {
+    this._core.compact();
+  }
+
+  /** Items in the filter (CF.INFO "Number of items inserted", which CF.DEL lowers). */
+  get size() {
+    return this._core.size();
+  }
+
+  /**
+   * CF.INFO's fields: size (RedisBloom's byte count: 40 + 16 per sub-filter + slots), buckets
+   * (of the first sub-filter), filters, items, itemsDeleted, bucketSize, expansion, maxIterations;
+   * plus byteLength (the slots) and each sub-filter's buckets and bytes.
+   */
+  info() {
+    const c = this._core;
+    const subFilters = [];
+    for (let i = 0; i < c.filters(); i++) subFilters.push({ buckets: c.filterBuckets(i), bytes: c.filterBytes(i) });
+    return {
+      kind: 'redis-cuckoo', size: c.infoSize(), buckets: c.buckets(), filters: c.filters(), items: c.size(),
+      itemsDeleted: c.itemsDeleted(), bucketSize: c.bucketSize(), expansion: c.expansion(),
+      maxIterations: c.maxIterations(), byteLength: c.byteLength(), seed: 0, subFilters,
+    };
+  }
+
+  /**
+   * The [iterator, Uint8Array] pairs CF.SCANDUMP would reply (without the final [0, empty]): send
+   * them to CF.LOADCHUNK in order. Data chunks are at most 16 MiB and never span two sub-filters,
+   * as the server's. A filter with no items gives [] (the server sends no dump for it either).
+   */
+  toRedisDump() {
+    const c = this._core;
+    const m = requireWasm();
+    const headerLen = c.dumpHeaderSize();
+    if (headerLen === 0) return [];
+    const header = new Uint8Array(headerLen);
+    withBytesInWasm(header, (ptr) => {
+      c.writeDumpHeader(ptr);
+      header.set(m.HEAPU8.subarray(ptr, ptr + headerLen));
+    });
+    const chunks = [[1, header]];
+    let offset = 0;
+    for (let i = 0; i < c.filters(); i++) {
+      const bytes = c.filterBytes(i);
+      const base = c.filterData(i) >>> 0;
+      for (let at = 0; at < bytes; at += MAX_CHUNK_BYTES) {
+        const len = Math.min(MAX_CHUNK_BYTES, bytes - at);
+        offset += len;
+        chunks.push([1 + offset, m.HEAPU8.slice(base + at, base + at + len)]);
+      }
+    }
+    return chunks;
+  }
+}
