@@ -410,6 +410,7 @@ Status RedisBloomFilter::Deserialize(const uint8_t* data, size_t size) {
   internal::ByteReader body(nullptr, 0);
   BLOOMCUCKOO_RETURN_IF_ERROR(
       internal::OpenFrame(data, size, FilterKind::kRedisBloom, &info, &body));
+  if (info.seed != 0) return Corrupt("corrupt redis-bloom filter: RedisBloom hashes have no seed (must be 0)");
   if (body.remaining() < kDumpHeaderBytes) return Corrupt("corrupt redis-bloom filter: truncated");
   const uint8_t* start = body.Bytes(kDumpHeaderBytes);
   const uint64_t nfilters = ReadLE(start + 8, 4);

@@ -434,6 +434,7 @@ Status RedisCuckooFilter::Deserialize(const uint8_t* data, size_t size) {
   internal::ByteReader body(nullptr, 0);
   BLOOMCUCKOO_RETURN_IF_ERROR(
       internal::OpenFrame(data, size, FilterKind::kRedisCuckoo, &info, &body));
+  if (info.seed != 0) return Corrupt("corrupt redis-cuckoo filter: RedisBloom hashes have no seed (must be 0)");
   const uint8_t* header = body.Bytes(kDumpHeaderBytes);
   if (header == nullptr) return Corrupt("corrupt redis-cuckoo filter: truncated");
   RedisCuckooFilter tmp;

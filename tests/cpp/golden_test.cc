@@ -14,6 +14,7 @@
 #include "bloomcuckoo/counting_bloom_filter.h"
 #include "bloomcuckoo/cuckoo_filter.h"
 #include "bloomcuckoo/redis_bloom_filter.h"
+#include "bloomcuckoo/redis_cuckoo_filter.h"
 #include "bloomcuckoo/scalable_bloom_filter.h"
 #include "conformance.h"
 
@@ -150,6 +151,30 @@ TEST(Golden, EveryRecipeMatchesItsFileByteForByte) {
       for (const auto& k : keys) {
         EXPECT_TRUE(g.Contains(RedisBloomFilter::HashKey(reinterpret_cast<const uint8_t*>(k.data()), k.size())));
       }
+    } else if (r.kind == "redis-cuckoo") {
+      RedisCuckooFilter f;
+      RedisCuckooOptions o;
+      o.capacity = static_cast<uint64_t>(r.Get("capacity"));
+      o.bucket_size = static_cast<uint32_t>(r.Get("bucketSize"));
+      o.max_iterations = static_cast<uint32_t>(r.Get("maxIterations"));
+      o.expansion = static_cast<uint32_t>(r.Get("expansion"));
+      ASSERT_TRUE(f.Init(o).ok());
+      const auto keys = testing_util::MakeKeys("golden:", r.n);
+      const auto hash = [](const std::string& k) {
+        return RedisCuckooFilter::HashKey(reinterpret_cast<const uint8_t*>(k.data()), k.size());
+      };
+      for (const auto& k : keys) {
+        RedisCuckooFilter::Insert result;
+        ASSERT_TRUE(f.Add(hash(k), false, &result).ok());
+        ASSERT_EQ(result, RedisCuckooFilter::Insert::kInserted);
+      }
+      for (uint64_t i = 0; i < r.remove; ++i) ASSERT_TRUE(f.Delete(hash(keys[i])));
+      const std::vector<uint8_t> golden = ReadFile(r.file);
+      EXPECT_EQ(testing_util::SerializeToVector(f), golden);
+      RedisCuckooFilter g;
+      ASSERT_TRUE(g.Deserialize(golden.data(), golden.size()).ok());
+      EXPECT_EQ(testing_util::SerializeToVector(g), golden);
+      for (uint64_t i = r.remove; i < keys.size(); ++i) EXPECT_TRUE(g.Contains(hash(keys[i])));
     } else {
       ADD_FAILURE() << "unknown kind " << r.kind;
     }

@@ -4,6 +4,8 @@
 // tests/js/redis-bloom.test.js checks against the same files).
 #include "bloomcuckoo/redis_bloom_filter.h"
 
+#include "bloomcuckoo/serialization.h"
+
 #include <gtest/gtest.h>
 
 #include <dirent.h>
@@ -182,6 +184,24 @@ TEST(RedisBloomFilter, DumpHeaderChecksComeBeforeAnyAllocation) {
   std::vector<uint8_t> old = header;
   old[12] = 1;  // options: NOROUND only
   EXPECT_EQ(g.LoadDumpHeader(old.data(), old.size(), 144).code(), StatusCode::kCorruptData);
+}
+
+// Kind 7 hashes as RedisBloom, with no seed: a file whose seed field is not 0 is not one we wrote
+// (reading it would silently drop the seed, and the bytes would not round-trip). Found by fuzzing.
+TEST(RedisBloomFilter, OurFormatRefusesANonZeroSeed) {
+  RedisBloomFilter f;
+  RedisBloomOptions o;
+  o.capacity = 100;
+  o.error_rate = 0.01;
+  ASSERT_TRUE(f.Init(o).ok());
+  std::vector<uint8_t> bytes(f.SerializedSize());
+  ASSERT_TRUE(f.Serialize(bytes.data(), bytes.size()).ok());
+  RedisBloomFilter g;
+  ASSERT_TRUE(g.Deserialize(bytes.data(), bytes.size()).ok());
+  bytes[8] = 1;  // the seed field
+  const uint32_t crc = Crc32(bytes.data(), bytes.size() - kTrailerSize);
+  for (int i = 0; i < 4; ++i) bytes[bytes.size() - 4 + i] = static_cast<uint8_t>(crc >> (8 * i));
+  EXPECT_EQ(g.Deserialize(bytes.data(), bytes.size()).code(), StatusCode::kCorruptData);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "bloomcuckoo/cuckoo_filter.h"
 #include "bloomcuckoo/hashing.h"
 #include "bloomcuckoo/redis_bloom_filter.h"
+#include "bloomcuckoo/redis_cuckoo_filter.h"
 #include "bloomcuckoo/serialization.h"
 
 #if __has_include("bloomcuckoo/scalable_bloom_filter.h")
@@ -42,27 +43,41 @@ void Exercise(const uint8_t* data, size_t size) {
   if (again.size() != size || std::memcmp(again.data(), data, size) != 0) std::abort();
 }
 
-// Our kind 7 (RedisBloomFilter::Deserialize), queried and re-serialized like the others.
-void ExerciseRedisBloom(const uint8_t* data, size_t size) {
-  RedisBloomFilter f;
+// Adds a key the way each RedisBloom-compatible class adds (an error is fine; a crash is not).
+void AddKey(RedisBloomFilter& f, RedisBloomFilter::Hash h) {
+  bool added = false;
+  (void)f.Add(h, &added);
+}
+void AddKey(RedisCuckooFilter& f, uint64_t h) {
+  RedisCuckooFilter::Insert r;
+  (void)f.Add(h, false, &r);
+  (void)f.Delete(h);
+}
+
+// Our kinds 7 and 8 (RedisBloomFilter / RedisCuckooFilter::Deserialize), queried and
+// re-serialized like the others.
+template <typename F>
+void ExerciseRedis(const uint8_t* data, size_t size) {
+  F f;
   if (!f.Deserialize(data, size).ok()) return;
   for (const char* k : {"", "a", "fuzz"}) {
-    (void)f.Contains(RedisBloomFilter::HashKey(reinterpret_cast<const uint8_t*>(k), std::strlen(k)));
+    (void)f.Contains(F::HashKey(reinterpret_cast<const uint8_t*>(k), std::strlen(k)));
   }
   std::vector<uint8_t> again(f.SerializedSize());
   if (!f.Serialize(again.data(), again.size()).ok()) std::abort();
   if (again.size() != size || std::memcmp(again.data(), data, size) != 0) std::abort();
 }
 
-// RedisBloom's own dump (BF.SCANDUMP chunks): the first two bytes give the header chunk's length,
-// the rest is sent as data chunks of up to 64 bytes with the iterators SCANDUMP would use.
-void ExerciseRedisBloomDump(const uint8_t* data, size_t size) {
+// RedisBloom's own dumps (BF/CF.SCANDUMP chunks): the first two bytes give the header chunk's
+// length, the rest is sent as data chunks of up to 64 bytes with the iterators SCANDUMP would use.
+template <typename F>
+void ExerciseRedisDump(const uint8_t* data, size_t size) {
   if (size < 2) return;
   const size_t header_len = std::min<size_t>(data[0] | (data[1] << 8), size - 2);
   const uint8_t* header = data + 2;
   const uint8_t* rest = header + header_len;
   const size_t rest_len = size - 2 - header_len;
-  RedisBloomFilter f;
+  F f;
   if (!f.LoadDumpHeader(header, header_len, rest_len).ok()) return;
   size_t at = 0;
   while (at < rest_len) {
@@ -74,11 +89,10 @@ void ExerciseRedisBloomDump(const uint8_t* data, size_t size) {
     at += len;
   }
   if (!f.FinishDumpLoad().ok()) return;
-  bool added = false;
   for (const char* k : {"", "a", "fuzz"}) {
-    const auto h = RedisBloomFilter::HashKey(reinterpret_cast<const uint8_t*>(k), std::strlen(k));
+    const auto h = F::HashKey(reinterpret_cast<const uint8_t*>(k), std::strlen(k));
     (void)f.Contains(h);
-    (void)f.Add(h, &added);
+    AddKey(f, h);
   }
 }
 
@@ -95,14 +109,16 @@ void ExerciseAll(const uint8_t* data, size_t size) {
 #ifdef BLOOMCUCKOO_HAVE_SCALABLE
   Exercise<ScalableBloomFilter>(data, size);
 #endif
-  ExerciseRedisBloom(data, size);
+  ExerciseRedis<RedisBloomFilter>(data, size);
+  ExerciseRedis<RedisCuckooFilter>(data, size);
 }
 
 // Random mutations almost never pass the CRC, so each input is also tried with its body-length
 // field and CRC rewritten to match: that way mutations reach every body parser.
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ExerciseAll(data, size);
-  ExerciseRedisBloomDump(data, size);
+  ExerciseRedisDump<RedisBloomFilter>(data, size);
+  ExerciseRedisDump<RedisCuckooFilter>(data, size);
   if (size >= kHeaderSize + kTrailerSize) {
     std::vector<uint8_t> fixed(data, data + size);
     const uint64_t body = size - kHeaderSize - kTrailerSize;

@@ -21,7 +21,7 @@ export function recipes() {
 }
 
 const CLASSES = { bloom: 'BloomFilter', blocked: 'BlockedBloomFilter', counting: 'CountingBloomFilter',
-  scalable: 'ScalableBloomFilter', cuckoo: 'CuckooFilter', 'redis-bloom': 'RedisBloomFilter' };
+  scalable: 'ScalableBloomFilter', cuckoo: 'CuckooFilter', 'redis-bloom': 'RedisBloomFilter', 'redis-cuckoo': 'RedisCuckooFilter' };
 
 export function build({ kind, options, n, remove }) {
   const keys = Array.from({ length: n }, (_, i) => `golden:${i}`);
