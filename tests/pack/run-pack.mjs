@@ -18,7 +18,8 @@ import { assert, buildAndServe, launchBrowser, makeRunner, watchConsole } from '
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const here = fileURLToPath(new URL('./', import.meta.url));
 const BUDGET = 40 * 1024; // bytes, gzip -9: wasm + wasm glue + the library's JS (the target)
-const CEILING = 75 * 1024; // what we are at now (~69 KB) plus a little: growth beyond it fails
+const CEILING = 82 * 1024; // now ~80.5 KB (the RedisBloom BF and CF classes added ~8 KB; Closure on the glue
+                           // and emmalloc took 5.6 KB back) plus a little: growth beyond it fails
 const work = mkdtempSync(join(tmpdir(), 'bloomcuckoo-pack-'));
 const app = join(work, 'app');
 const web = join(app, 'web');
