@@ -1,0 +1,400 @@
+// A reader of the bloomcuckoo format, version 1, written from docs/FORMAT.md alone: no wasm and
+// nothing from js/. It is the proof that the document is complete (tests/js/format-spec.test.js
+// checks that it answers `has` exactly as the library does for every golden file), and a second,
+// short description of the format in code. Plain JS; 64-bit hash arithmetic uses BigInt.
+//
+//   import { readFilter } from './reader.mjs';
+//   const f = readFilter(bytes);            // Uint8Array; throws FormatError on bad input
+//   f.kind, f.name, f.seed, f.has(keyBytes)  // keyBytes: Uint8Array (strings: their UTF-8 bytes)
+
+/**
+ * Thrown for bytes that are not a valid file; `code` is CORRUPT_DATA or UNSUPPORTED_VERSION as
+ * FORMAT.md says, or UNKNOWN_KIND for a kind this reader has no parser for.
+ */
+export class FormatError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.name = 'FormatError';
+    this.code = code;
+  }
+}
+
+const corrupt = (message) => new FormatError('CORRUPT_DATA', message);
+
+// ---- 64-bit helpers (FORMAT.md, "Notation") --------------------------------------------------
+
+const M64 = (1n << 64n) - 1n;
+const u64 = (x) => x & M64;
+const hi32 = (x) => x >> 32n;
+const lo32 = (x) => x & 0xffffffffn;
+
+/** reduce(x, n) = floor(x * n / 2^64). */
+const reduce = (x, n) => (x * n) >> 64n;
+
+/** MurmurHash3's 64-bit finaliser. */
+function fmix64(k) {
+  k ^= k >> 33n;
+  k = u64(k * 0xff51afd7ed558ccdn);
+  k ^= k >> 33n;
+  k = u64(k * 0xc4ceb9fe1a85ec53n);
+  k ^= k >> 33n;
+  return k;
+}
+
+const rotl64 = (x, r) => u64((x << r) | (x >> (64n - r)));
+
+/**
+ * MurmurHash3_x64_128 of `bytes` with a 32-bit seed (the SMHasher reference algorithm): [h1, h2]
+ * as BigInts, h1 being the first 8 bytes of the reference's output read little-endian.
+ */
+export function murmur3x64(bytes, seed) {
+  const C1 = 0x87c37b91114253d5n;
+  const C2 = 0x4cf5ad432745937fn;
+  const n = bytes.length;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let h1 = BigInt(seed >>> 0);
+  let h2 = h1;
+  const blocks = Math.floor(n / 16);
+  for (let i = 0; i < blocks; i++) {
+    let k1 = view.getBigUint64(16 * i, true);
+    let k2 = view.getBigUint64(16 * i + 8, true);
+    k1 = u64(rotl64(u64(k1 * C1), 31n) * C2);
+    h1 = u64(((rotl64(h1 ^ k1, 27n) + h2) * 5n) + 0x52dce729n);
+    k2 = u64(rotl64(u64(k2 * C2), 33n) * C1);
+    h2 = u64(((rotl64(h2 ^ k2, 31n) + h1) * 5n) + 0x38495ab5n);
+  }
+  // Tail: up to 15 bytes, little-endian, the first 8 into k1 and the rest into k2.
+  const tail = 16 * blocks;
+  let k1 = 0n;
+  let k2 = 0n;
+  for (let i = n - 1; i >= tail; i--) {
+    const b = BigInt(bytes[i]);
+    if (i - tail >= 8) k2 = (k2 << 8n) | b; else k1 = (k1 << 8n) | b;
+  }
+  if (n - tail > 8) h2 ^= u64(rotl64(u64(k2 * C2), 33n) * C1);
+  if (n - tail > 0) h1 ^= u64(rotl64(u64(k1 * C1), 31n) * C2);
+  const len = BigInt(n);
+  h1 ^= len;
+  h2 ^= len;
+  h1 = u64(h1 + h2);
+  h2 = u64(h2 + h1);
+  h1 = fmix64(h1);
+  h2 = fmix64(h2);
+  h1 = u64(h1 + h2);
+  h2 = u64(h2 + h1);
+  return [h1, h2];
+}
+
+// ---- CRC-32 (IEEE 802.3, reflected 0xEDB88320) ------------------------------------------------
+
+const CRC_TABLE = (() => {
+  const t = new Uint32Array(256);
+  for (let i = 0; i < 256; i++) {
+    let c = i;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[i] = c >>> 0;
+  }
+  return t;
+})();
+
+export function crc32(bytes) {
+  let c = 0xffffffff;
+  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+// ---- A little-endian cursor over the body -----------------------------------------------------
+
+class Cursor {
+  constructor(bytes) {
+    this.bytes = bytes;
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.pos = 0;
+  }
+  remaining() { return this.bytes.length - this.pos; }
+  need(n) { if (n > this.remaining()) throw corrupt('body is truncated'); }
+  u8() { this.need(1); return this.view.getUint8(this.pos++); }
+  u32() { this.need(4); const v = this.view.getUint32(this.pos, true); this.pos += 4; return v; }
+  u64() { this.need(8); const v = this.view.getBigUint64(this.pos, true); this.pos += 8; return v; }
+  f64() { this.need(8); const v = this.view.getFloat64(this.pos, true); this.pos += 8; return v; }
+  /** n bytes (n a BigInt or number), as a view; checked against what is present first. */
+  take(n) {
+    if (BigInt(n) > BigInt(this.remaining())) throw corrupt('body is truncated');
+    const out = this.bytes.subarray(this.pos, this.pos + Number(n));
+    this.pos += Number(n);
+    return out;
+  }
+  end() { if (this.remaining() !== 0) throw corrupt('trailing bytes after the body'); }
+}
+
+const validRate = (p) => p > 0 && p < 1;
+
+/** Either the sized form (capacity >= 1, 0 < rate < 1) or the direct form (both 0). */
+function checkSizing(capacity, rate) {
+  if (capacity === 0n && rate === 0) return;
+  if (capacity === 0n || !validRate(rate)) throw corrupt('invalid capacity or error rate');
+}
+
+const bitIsSet = (bytes, i) => (bytes[Math.floor(i / 8)] >> (i % 8)) & 1;
+
+// ---- The Bloom probe sequence (kinds 1, 3, 4) ------------------------------------------------
+
+/** The k probe positions (Numbers) of (h1, h2) in a table of m slots (m a BigInt). */
+function probes(h1, h2, m, k) {
+  const out = new Array(k);
+  let a = h1;
+  let b = h2;
+  for (let i = 0; i < k; i++) {
+    out[i] = Number(reduce(a, m));
+    a = u64(a + b);
+    b = u64(b + BigInt(i + 1));
+  }
+  return out;
+}
+
+// ---- Kind 1: Bloom ---------------------------------------------------------------------------
+
+/** Reads one kind-1 body at the cursor; returns { m, k, capacity, errorRate, size, hasHash }. */
+function readBloomBody(r) {
+  const m = r.u64();
+  const k = r.u32();
+  const capacity = r.u64();
+  const errorRate = r.f64();
+  const size = r.u64();
+  if (m === 0n) throw corrupt('bloom: 0 bits');
+  if (k < 1 || k > 64) throw corrupt('bloom: k outside 1..64');
+  checkSizing(capacity, errorRate);
+  const bits = r.take(((m + 63n) / 64n) * 8n);
+  if (m % 64n !== 0n) {
+    for (let i = Number(m); i < bits.length * 8; i++) if (bitIsSet(bits, i)) throw corrupt('bloom: bit set past m');
+  }
+  const hasHash = (h1, h2) => probes(h1, h2, m, k).every((p) => bitIsSet(bits, p));
+  return { m, k, capacity, errorRate, size, hasHash };
+}
+
+// ---- Kind 2: Blocked Bloom -------------------------------------------------------------------
+
+const SALTS = [0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31];
+
+function readBlocked(r) {
+  const blocks = r.u64();
+  const capacity = r.u64();
+  const errorRate = r.f64();
+  r.u64(); // size (informational)
+  if (blocks === 0n || blocks > 0xffffffffn) throw corrupt('blocked: block count outside 1..2^32-1');
+  checkSizing(capacity, errorRate);
+  if (BigInt(r.remaining()) !== 32n * blocks) throw corrupt('blocked: block count does not match the bytes');
+  const words = r.take(32n * blocks);
+  const view = new DataView(words.buffer, words.byteOffset, words.byteLength);
+  return (h1, h2) => {
+    const block = Number((hi32(h1) * blocks) >> 32n);
+    const y = Number(lo32(h2));
+    for (let i = 0; i < 8; i++) {
+      const bit = (Math.imul(y, SALTS[i]) >>> 0) >>> 27;
+      if (((view.getUint32(4 * (8 * block + i), true) >>> bit) & 1) === 0) return false;
+    }
+    return true;
+  };
+}
+
+// ---- Kind 3: Counting Bloom ------------------------------------------------------------------
+
+function readCounting(r) {
+  const m = r.u64();
+  const k = r.u32();
+  const capacity = r.u64();
+  const errorRate = r.f64();
+  r.u64(); // size (informational)
+  if (m === 0n) throw corrupt('counting: 0 counters');
+  if (k < 1 || k > 64) throw corrupt('counting: k outside 1..64');
+  checkSizing(capacity, errorRate);
+  const nbytes = (m + 1n) / 2n;
+  if (BigInt(r.remaining()) !== nbytes) throw corrupt('counting: counter bytes do not match m');
+  const table = r.take(nbytes);
+  if (m % 2n === 1n && table[table.length - 1] >> 4 !== 0) throw corrupt('counting: spare nibble set');
+  const counter = (i) => (table[Math.floor(i / 2)] >> (4 * (i % 2))) & 0xf;
+  return (h1, h2) => probes(h1, h2, m, k).every((p) => counter(p) !== 0);
+}
+
+// ---- Kind 4: Scalable Bloom ------------------------------------------------------------------
+
+function readScalable(r) {
+  const capacity = r.u64();
+  const errorRate = r.f64();
+  const expansion = r.u32();
+  const nonScaling = r.u8();
+  const count = r.u32();
+  if (capacity === 0n || !validRate(errorRate) || expansion < 1 || nonScaling > 1) {
+    throw corrupt('scalable: invalid parameters');
+  }
+  if (count < 1 || count > 64 || (nonScaling === 1 && count !== 1)) throw corrupt('scalable: invalid layer count');
+  const layers = [];
+  let cap = capacity;
+  let rate = nonScaling ? errorRate : errorRate * 0.5;
+  for (let i = 0; i < count; i++) {
+    if (i > 0) {
+      cap *= BigInt(expansion);
+      rate *= 0.5;
+      if (cap > M64) throw corrupt('scalable: layer capacity overflows');
+    }
+    const layer = readBloomBody(r);
+    if (layer.capacity !== cap || layer.errorRate !== rate) throw corrupt('scalable: layer of the wrong capacity or error rate');
+    if (layer.size > layer.capacity) throw corrupt('scalable: layer holds more than its capacity');
+    layers.push(layer);
+  }
+  return (h1, h2) => layers.some((l) => l.hasHash(h1, h2));
+}
+
+// ---- Kind 5: Cuckoo --------------------------------------------------------------------------
+
+/** Slot `slot` of a payload bit stream of f-bit slots. */
+function readSlot(payload, slot, f) {
+  const t = slot * f;
+  let v = 0;
+  for (let bit = 0; bit < f; bit++) v |= bitIsSet(payload, t + bit) << bit;
+  return v;
+}
+
+function readCuckoo(r) {
+  r.u64(); // capacity (informational)
+  const errorRate = r.f64();
+  const f = r.u32();
+  const b = r.u32();
+  const maxIterations = r.u32();
+  const expansion = r.u32();
+  const inserted = r.u64();
+  const deleted = r.u64();
+  const count = r.u32();
+  const pow2 = (x) => x > 0n && (x & (x - 1n)) === 0n;
+  if (!validRate(errorRate) || ![8, 12, 16].includes(f) || ![1, 2, 4, 8].includes(b) ||
+      maxIterations < 1 || maxIterations > 65535 ||
+      (expansion !== 0 && !pow2(BigInt(expansion))) || expansion > 65536) {
+    throw corrupt('cuckoo: invalid parameters');
+  }
+  if (count < 1 || count > 32 || (expansion === 0 && count !== 1)) throw corrupt('cuckoo: invalid sub-filter count');
+  if (deleted > inserted) throw corrupt('cuckoo: more deleted than inserted');
+  const subs = [];
+  let occupied = 0n;
+  let first = 0n;
+  for (let s = 0; s < count; s++) {
+    const buckets = r.u64();
+    const payloadBytes = r.u64();
+    if (s === 0) {
+      if (!pow2(buckets) || buckets > 1n << 40n) throw corrupt('cuckoo: first bucket count not a power of two up to 2^40');
+      first = buckets;
+    }
+    const expected = first * BigInt(expansion) ** BigInt(s);
+    if (buckets !== expected || buckets > 1n << 40n) throw corrupt('cuckoo: sub-filter bucket count inconsistent');
+    const slots = buckets * BigInt(b);
+    if (payloadBytes !== (slots * BigInt(f) + 7n) / 8n) throw corrupt('cuckoo: payload length inconsistent');
+    const payload = r.take(payloadBytes);
+    for (let i = Number(slots) * f; i < payload.length * 8; i++) {
+      if (bitIsSet(payload, i)) throw corrupt('cuckoo: padding bits set');
+    }
+    for (let i = 0; i < Number(slots); i++) if (readSlot(payload, i, f) !== 0) occupied++;
+    subs.push({ mask: buckets - 1n, payload });
+  }
+  r.end();
+  if (occupied !== inserted - deleted) throw corrupt('cuckoo: stored fingerprints disagree with the counts');
+
+  const bucketHolds = (sub, i, fp) => {
+    for (let j = 0; j < b; j++) if (readSlot(sub.payload, i * b + j, f) === fp) return true;
+    return false;
+  };
+  return (h1, h2) => {
+    const fp = 1 + Number((hi32(h2) * BigInt(2 ** f - 1)) >> 32n);
+    const x = u64(BigInt(fp) * 0x9e3779b97f4a7c15n);
+    const offset = (x ^ (x >> 32n)) | 1n;
+    return subs.some((sub) => {
+      const i1 = h1 & sub.mask;
+      const i2 = i1 ^ (offset & sub.mask);
+      return bucketHolds(sub, Number(i1), fp) || bucketHolds(sub, Number(i2), fp);
+    });
+  };
+}
+
+// ---- Kind 6: Binary fuse ---------------------------------------------------------------------
+
+function readFuse(r) {
+  const bits = r.u32();
+  const L = r.u32();
+  const c = r.u32();
+  const length = r.u32();
+  const size = r.u64();
+  const cseed = r.u64();
+  if (bits !== 8 && bits !== 16) throw corrupt('fuse: fingerprint bits not 8 or 16');
+  if (length === 0) {
+    if (L !== 0 || c !== 0 || size !== 0n || cseed !== 0n) throw corrupt('fuse: empty filter with a layout');
+    return () => false;
+  }
+  if (L === 0 || (L & (L - 1)) !== 0 || L > 2 ** 18) throw corrupt('fuse: segment length not a power of two <= 2^18');
+  if (c === 0 || (c + 2) * L !== length) throw corrupt('fuse: array length != (segment count + 2) * segment length');
+  if (size === 0n || size > BigInt(length)) throw corrupt('fuse: size out of range');
+  if (r.remaining() !== length * (bits / 8)) throw corrupt('fuse: payload length is wrong');
+  const raw = r.take(length * (bits / 8));
+  const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
+  const F = bits === 8 ? (p) => raw[p] : (p) => view.getUint16(2 * p, true);
+  const cL = BigInt(c * L);
+  const mask = BigInt(L - 1);
+  const fpMask = BigInt(2 ** bits - 1);
+  return (h1) => {
+    const h = fmix64(u64(h1 + cseed));
+    const p0 = Number(reduce(h, cL));
+    const p1 = ((p0 + L) ^ Number((h >> 18n) & mask)) >>> 0;
+    const p2 = ((p0 + 2 * L) ^ Number(h & mask)) >>> 0;
+    const fp = Number((h ^ (h >> 32n)) & fpMask);
+    return (F(p0) ^ F(p1) ^ F(p2)) === fp;
+  };
+}
+
+// ---- The frame -------------------------------------------------------------------------------
+
+const KINDS = {
+  1: ['bloom', (r) => { const l = readBloomBody(r); return l.hasHash; }],
+  2: ['blocked', readBlocked],
+  3: ['counting', readCounting],
+  4: ['scalable', readScalable],
+  5: ['cuckoo', readCuckoo],
+  6: ['fuse', readFuse],
+};
+
+/** The kind numbers this reader knows (a section of FORMAT.md each). */
+export const KNOWN_KINDS = Object.keys(KINDS).map(Number);
+
+/**
+ * Parses a whole file (Uint8Array) and returns { kind, name, version, seed, has(keyBytes) }.
+ * Throws FormatError (CORRUPT_DATA or UNSUPPORTED_VERSION) for anything FORMAT.md rejects.
+ */
+export function readFilter(bytes) {
+  if (bytes.length < 24) throw corrupt('shorter than a frame');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes[0] !== 0x42 || bytes[1] !== 0x43 || bytes[2] !== 0x46 || bytes[3] !== 0x4c) throw corrupt('bad magic');
+  const version = view.getUint16(4, true);
+  if (version === 0) throw corrupt('version 0');
+  if (version > 1) throw new FormatError('UNSUPPORTED_VERSION', `version ${version}`);
+  const kind = bytes[6];
+  const hashId = bytes[7];
+  const seed = view.getUint32(8, true);
+  const bodyLength = view.getBigUint64(12, true);
+  if (bodyLength !== BigInt(bytes.length - 24)) throw corrupt('body length does not match the file');
+  const end = bytes.length - 4;
+  if (crc32(bytes.subarray(0, end)) !== view.getUint32(end, true)) throw corrupt('CRC mismatch');
+  // FORMAT.md: an unknown kind is CORRUPT_DATA. Kinds this reader has no section for yet get
+  // their own code, so a caller can tell "not implemented here" from "broken".
+  if (!(kind in KINDS)) throw new FormatError('UNKNOWN_KIND', `kind ${kind} is not known to this reader`);
+  if (hashId !== 1) throw new FormatError('UNSUPPORTED_VERSION', `hash id ${hashId}`);
+  const [name, parse] = KINDS[kind];
+  const r = new Cursor(bytes.subarray(20, end));
+  const hasHash = parse(r);
+  r.end();
+  return {
+    kind,
+    name,
+    version,
+    seed,
+    has(keyBytes) {
+      const [h1, h2] = murmur3x64(keyBytes, seed);
+      return hasHash(h1, h2);
+    },
+  };
+}

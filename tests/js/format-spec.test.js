@@ -1,0 +1,138 @@
+// The format spec's proof: tests/format/reader.mjs, written from docs/FORMAT.md alone (no wasm,
+// nothing from js/), must answer `has` exactly as the library does for every golden file, over
+// 10^4 probe keys each (the keys its recipe added, absent ones, strings and binary), and reject
+// what the spec says is broken.
+import { readFileSync } from 'node:fs';
+import { init, deserialize } from '../../js/index.js';
+import { GOLDEN_DIR, recipes } from './golden.js';
+import { FormatError, KNOWN_KINDS, crc32, murmur3x64, readFilter } from '../format/reader.mjs';
+
+const PROBES = 10_000;
+const encoder = new TextEncoder();
+const keyBytes = (k) => (typeof k === 'string' ? encoder.encode(k) : k);
+
+beforeAll(() => init());
+
+/** A small deterministic generator (mulberry32), so every run probes the same keys. */
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+const ALPHABET = ['a', 'z', '0', ':', ' ', 'é', 'ß', '€', '中', '文', '😀', '\u{10FFFF}', '\uD800'];
+
+/**
+ * The recipe's keys ("golden:<i>", i < n; the first `remove` of them removed again), then absent
+ * "golden:<i>" keys, random strings (ASCII, 2-, 3- and 4-byte UTF-8, a lone surrogate) and random
+ * binary keys of 0..40 bytes (every MurmurHash3 tail length, one and two blocks), PROBES in all.
+ */
+function probeKeys(r, fileIndex) {
+  const rand = rng(0x5eed + fileIndex);
+  const keys = Array.from({ length: r.n }, (_, i) => `golden:${i}`);
+  const rest = PROBES - keys.length;
+  for (let i = 0; i < rest / 2; i++) keys.push(`golden:${r.n + i}`);
+  while (keys.length < PROBES - rest / 4) {
+    const len = Math.floor(rand() * 24);
+    let s = '';
+    for (let i = 0; i < len; i++) s += ALPHABET[Math.floor(rand() * ALPHABET.length)];
+    keys.push(s);
+  }
+  while (keys.length < PROBES) {
+    const b = new Uint8Array(Math.floor(rand() * 41));
+    for (let i = 0; i < b.length; i++) b[i] = Math.floor(rand() * 256);
+    keys.push(b);
+  }
+  return keys;
+}
+
+const golden = recipes().map((r, i) => ({ ...r, index: i, bytes: new Uint8Array(readFileSync(new URL(r.file, GOLDEN_DIR))) }));
+const kindOfFile = (g) => g.bytes[6];
+const covered = golden.filter((g) => KNOWN_KINDS.includes(kindOfFile(g)));
+
+test('the reader covers every kind of golden file except the ones still being specified (7, 8)', () => {
+  const missing = [...new Set(golden.filter((g) => !covered.includes(g)).map(kindOfFile))];
+  expect(missing.every((k) => k === 7 || k === 8)).toBe(true);
+  expect(new Set(covered.map(kindOfFile))).toEqual(new Set([1, 2, 3, 4, 5, 6]));
+});
+
+test("the reader's MurmurHash3_x64_128 matches the reference vectors; its CRC-32 the check value", () => {
+  const lines = readFileSync(new URL('../fixtures/murmur3_vectors.txt', import.meta.url), 'utf8')
+    .split('\n').filter((l) => l.startsWith('x64_128 '));
+  expect(lines.length).toBeGreaterThan(100);
+  for (const line of lines) {
+    const [, seed, keyHex, outHex] = line.trim().split(/\s+/);
+    const key = keyHex === '-' ? new Uint8Array(0) : Uint8Array.from(keyHex.match(/../g), (h) => parseInt(h, 16));
+    const [h1, h2] = murmur3x64(key, Number(seed));
+    const out = new Uint8Array(16);
+    const view = new DataView(out.buffer);
+    view.setBigUint64(0, h1, true);
+    view.setBigUint64(8, h2, true);
+    expect(Buffer.from(out).toString('hex')).toBe(outHex);
+  }
+  expect(crc32(encoder.encode('123456789'))).toBe(0xcbf43926);
+});
+
+test.each(covered.map((g) => [g.file, g]))('%s: the reader answers has() exactly as the library, on 10^4 probes', (_file, g) => {
+  const f = deserialize(g.bytes);
+  const spec = readFilter(g.bytes);
+  expect(spec.name).toBe(g.kind);
+  const keys = probeKeys(g, g.index);
+  expect(keys.length).toBe(PROBES);
+  const lib = f.hasAll(keys);
+  f.free();
+  const mismatches = [];
+  let positives = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const answer = spec.has(keyBytes(keys[i]));
+    positives += answer ? 1 : 0;
+    if (answer !== (lib[i] === 1) && mismatches.length < 5) mismatches.push({ key: keys[i], library: lib[i], reader: answer });
+  }
+  expect(mismatches).toEqual([]);
+  // Both answers occur, so agreement is not the trivial "all true" or "all false".
+  expect(positives).toBeGreaterThanOrEqual(g.n - g.remove);
+  expect(positives).toBeLessThan(PROBES / 2);
+});
+
+describe.each(covered.map((g) => [g.file, g]))('%s: the reader rejects broken bytes as the library does', (_file, g) => {
+  const rejects = (bytes, code, pattern) => {
+    let err = null;
+    try { readFilter(bytes); } catch (e) { err = e; }
+    expect(err).toBeInstanceOf(FormatError);
+    expect(err.code).toBe(code);
+    if (pattern) expect(err.message).toMatch(pattern);
+    expect(() => deserialize(bytes)).toThrow(expect.objectContaining({ code }));
+  };
+
+  test('a truncated file (last byte missing, or cut to the header)', () => {
+    rejects(g.bytes.slice(0, g.bytes.length - 1), 'CORRUPT_DATA', /body length/);
+    rejects(g.bytes.slice(0, 23), 'CORRUPT_DATA', /shorter/);
+  });
+
+  test('a flipped bit in the body fails the CRC', () => {
+    const bad = g.bytes.slice();
+    bad[20 + Math.floor((bad.length - 24) / 2)] ^= 0x10;
+    rejects(bad, 'CORRUPT_DATA', /CRC/);
+  });
+
+  test('a body cut short with a consistent frame (length and CRC refitted) fails the body parser', () => {
+    const cut = 4;
+    const bad = new Uint8Array(g.bytes.length - cut);
+    bad.set(g.bytes.subarray(0, bad.length - 4));
+    const view = new DataView(bad.buffer);
+    view.setBigUint64(12, BigInt(bad.length - 24), true);
+    view.setUint32(bad.length - 4, crc32(bad.subarray(0, bad.length - 4)), true);
+    rejects(bad, 'CORRUPT_DATA');
+  });
+
+  test('a newer version is UNSUPPORTED_VERSION', () => {
+    const bad = g.bytes.slice();
+    bad[4] = 2;
+    rejects(bad, 'UNSUPPORTED_VERSION');
+  });
+});
