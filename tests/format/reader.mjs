@@ -347,7 +347,108 @@ function readFuse(r) {
   };
 }
 
+// ---- Kinds 7 and 8: RedisBloom's hash and bodies ---------------------------------------------
+
+/** MurmurHash64A of `bytes` with a 64-bit seed (BigInt), as FORMAT.md spells it. */
+export function murmur64a(bytes, seed) {
+  const m = 0xc6a4a7935bd1e995n;
+  const n = bytes.length;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let h = u64(seed ^ u64(BigInt(n) * m));
+  const blocks = Math.floor(n / 8);
+  for (let i = 0; i < blocks; i++) {
+    let k = view.getBigUint64(8 * i, true);
+    k = u64(k * m);
+    k ^= k >> 47n;
+    k = u64(k * m);
+    h ^= k;
+    h = u64(h * m);
+  }
+  const t = n % 8;
+  if (t > 0) {
+    for (let j = 0; j < t; j++) h ^= BigInt(bytes[8 * blocks + j]) << BigInt(8 * j);
+    h = u64(h * m);
+  }
+  h ^= h >> 47n;
+  h = u64(h * m);
+  h ^= h >> 47n;
+  return h;
+}
+
+function readRedisBloom(r) {
+  const items = r.u64();
+  const n = r.u32();
+  const options = r.u32();
+  r.u32();   // expansion: only a writer needs it
+  if (n < 1 || n > 4096) throw corrupt('link count out of range');
+  if (options & ~0xf) throw corrupt('unknown options');
+  if (!(options & 4)) throw corrupt('32-bit hashes (FORCE64 not set)');
+  const links = [];
+  let total = 0n;
+  for (let i = 0; i < n; i++) {
+    const l = { bytes: r.u64(), bits: r.u64(), items: r.u64(), error: r.f64(), bpe: r.f64(), hashes: r.u32(), entries: r.u64(), n2: r.u8() };
+    if (!validRate(l.error) || l.n2 > 63 || l.bits === 0n || l.bits !== l.bytes * 8n || (l.n2 > 0 && l.bits < 1n << BigInt(l.n2)) ||
+        !(l.bpe > 0 && l.bpe < 1e6) || l.hashes < 1 || l.hashes > 1024 || l.hashes !== Math.ceil(0.693147180559945 * l.bpe) || l.entries === 0n) {
+      throw corrupt(`link ${i}: inconsistent parameters`);
+    }
+    total += l.items;
+    links.push(l);
+  }
+  if (total !== items) throw corrupt('item counts do not add up');
+  for (const l of links) l.data = r.take(l.bytes);
+  return (key) => {
+    const a = murmur64a(key, 0xc6a4a7935bd1e995n);
+    const b = murmur64a(key, a);
+    return links.some((l) => {
+      for (let i = 0n; i < BigInt(l.hashes); i++) {
+        const v = u64(a + i * b);
+        const x = l.n2 > 0 ? v & ((1n << BigInt(l.n2)) - 1n) : v % l.bits;
+        if (!bitIsSet(l.data, Number(x))) return false;
+      }
+      return true;
+    });
+  };
+}
+
+function readRedisCuckoo(r) {
+  const items = r.u64();
+  const buckets = r.u64();
+  r.u64();   // deletes since the last compaction
+  const f = r.u64();
+  const view = () => { const v = r.u8() | (r.u8() << 8); return v; };
+  const b = view();
+  const maxIterations = view();
+  const expansion = view();
+  const pow2 = (x) => x > 0n && (x & (x - 1n)) === 0n;
+  if (b < 1 || b > 255 || maxIterations < 1 || (expansion !== 0 && !pow2(BigInt(expansion))) ||
+      !pow2(buckets) || buckets > 1n << 48n || f < 1n || f > 64n || (expansion === 0 && f !== 1n)) {
+    throw corrupt('invalid header fields');
+  }
+  const subs = [];
+  let occupied = 0n;
+  for (let k = 0n; k < f; k++) {
+    const n = buckets * BigInt(expansion) ** k;
+    if (k > 0n && n > 1n << 48n) throw corrupt('sub-filter too large');
+    const data = r.take(n * BigInt(b));
+    for (const v of data) if (v !== 0) occupied++;
+    subs.push({ n, data });
+  }
+  if (occupied !== items) throw corrupt('stored fingerprints do not match the item count');
+  return (key) => {
+    const h = murmur64a(key, 0n);
+    const fp = Number(h % 255n) + 1;
+    const h2 = h ^ u64(BigInt(fp) * 0x5bd1e995n);
+    return subs.some(({ n, data }) => [h % n, h2 % n].some((i) => {
+      const at = Number(i) * b;
+      return data.subarray(at, at + b).includes(fp);
+    }));
+  };
+}
+
 // ---- The frame -------------------------------------------------------------------------------
+
+// Kinds whose hash is RedisBloom's (hash id 2): their parsers return has(keyBytes) directly.
+const REDIS_KINDS = { 7: ['redis-bloom', readRedisBloom], 8: ['redis-cuckoo', readRedisCuckoo] };
 
 const KINDS = {
   1: ['bloom', (r) => { const l = readBloomBody(r); return l.hasHash; }],
@@ -359,7 +460,7 @@ const KINDS = {
 };
 
 /** The kind numbers this reader knows (a section of FORMAT.md each). */
-export const KNOWN_KINDS = Object.keys(KINDS).map(Number);
+export const KNOWN_KINDS = [...Object.keys(KINDS), ...Object.keys(REDIS_KINDS)].map(Number);
 
 /**
  * Parses a whole file (Uint8Array) and returns { kind, name, version, seed, has(keyBytes) }.
@@ -381,6 +482,15 @@ export function readFilter(bytes) {
   if (crc32(bytes.subarray(0, end)) !== view.getUint32(end, true)) throw corrupt('CRC mismatch');
   // FORMAT.md: an unknown kind is CORRUPT_DATA. Kinds this reader has no section for yet get
   // their own code, so a caller can tell "not implemented here" from "broken".
+  if (kind in REDIS_KINDS) {
+    if (hashId !== 2) throw new FormatError('UNSUPPORTED_VERSION', `hash id ${hashId}`);
+    if (seed !== 0) throw corrupt('kinds 7 and 8 have no seed');
+    const [name, parse] = REDIS_KINDS[kind];
+    const r = new Cursor(bytes.subarray(20, end));
+    const has = parse(r);
+    r.end();
+    return { kind, name, version, seed, has };
+  }
   if (!(kind in KINDS)) throw new FormatError('UNKNOWN_KIND', `kind ${kind} is not known to this reader`);
   if (hashId !== 1) throw new FormatError('UNSUPPORTED_VERSION', `hash id ${hashId}`);
   const [name, parse] = KINDS[kind];
