@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// bloomcuckoo CLI: build, check, info and merge filter files. `bloomcuckoo --help` for usage.
+// bloomcuckoo CLI: build, check, info and merge filter files; pull and push RedisBloom filters. `bloomcuckoo --help` for usage.
 // Exit status: 0 ok, 1 `check` found an absent key, 2 an error (one line on stderr).
 import { readFileSync } from 'node:fs';
 import { CliError } from './lib/common.js';
 import { build, check, info, merge } from './lib/commands.js';
+import { redis } from './lib/redis.js';
 import { HELP } from './lib/help.js';
 
-const COMMANDS = { build, check, info, merge };
+const COMMANDS = { build, check, info, merge, redis };
 
 async function main(argv) {
   const [command, ...rest] = argv;

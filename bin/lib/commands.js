@@ -29,8 +29,9 @@ function note(values, text) {
 function describe(filter, fileBytes) {
   const info = filter.info();
   const fpr = estimatedFpr(filter, info);
-  const bitsPerKey = info.size > 0 ? (filter.byteLength * 8) / info.size : NaN;
-  return { info, fpr, bitsPerKey, fileBytes };
+  const held = filter.size;   // keys held (info.size is a byte count for the RedisBloom kinds)
+  const bitsPerKey = held > 0 ? (filter.byteLength * 8) / held : NaN;
+  return { info, fpr, bitsPerKey, fileBytes, held };
 }
 
 /** A FilterError from the library as one CLI line. */
@@ -40,6 +41,9 @@ function libraryError(context, err) {
 }
 
 // ---- build ----------------------------------------------------------------------------------
+
+/** Kinds that store fingerprints (set semantics by default, --multiset for duplicates). */
+const CUCKOO_KINDS = ['cuckoo', 'redis-cuckoo'];
 
 const BUILD_OPTIONS = {
   output: { type: 'string', short: 'o' },
@@ -60,7 +64,7 @@ export async function build(argv) {
   if (values.output === undefined) throw new CliError('build: -o <file> is required (use -o - for stdout)');
   const kind = values.kind ?? 'bloom';
   if (!KINDS[kind]) throw new CliError(`build: unknown --kind '${kind}' (kinds: ${KIND_NAMES.join(', ')})`);
-  if (values.multiset && kind !== 'cuckoo') throw new CliError(`build: --multiset applies to --kind cuckoo only`);
+  if (values.multiset && !CUCKOO_KINDS.includes(kind)) throw new CliError(`build: --multiset applies to --kind cuckoo and redis-cuckoo only`);
   const { options, needsCapacity } = optionsFor(kind, values);
   const inputStat = input === '-' ? null : await requireFile(input, 'input');
   await init();
@@ -75,7 +79,9 @@ export async function build(argv) {
       options.capacity = 100_000;
       if (show) note(values, 'scalable: reading stdin without --capacity: the first layer holds 100,000 keys; layers are added as needed');
     } else {
-      options.capacity = Math.max(1, await countKeys(input));
+      // (RedisBloom's CF needs a capacity of at least two buckets)
+      const least = kind === 'redis-cuckoo' ? 2 * (options.bucketSize ?? 2) : 1;
+      options.capacity = Math.max(least, await countKeys(input));
       if (show) note(values, `capacity: ${count(options.capacity)} (the number of keys in ${input})`);
     }
   }
@@ -108,7 +114,7 @@ export async function build(argv) {
       const d = describe(filter);
       const secs = (performance.now() - started) / 1000;
       note(values, `${kind}: ${count(read.lines)} keys read in ${secs.toFixed(1)} s → ${values.output}: `
-        + `${count(d.info.size)} held, ${bytes(filter.byteLength)}, ${d.bitsPerKey.toFixed(2)} bits/key, est. FPR ${percent(d.fpr)}`);
+        + `${count(d.held)} held, ${bytes(filter.byteLength)}, ${d.bitsPerKey.toFixed(2)} bits/key, est. FPR ${percent(d.fpr)}`);
     }
   } finally {
     filter.free();
@@ -119,14 +125,22 @@ export async function build(argv) {
 /** Streams every key of the input into a dynamic filter, batch by batch. */
 async function fill(filter, kind, input, values, onProgress) {
   let held = 0;
-  const unique = kind === 'cuckoo' && !values.multiset;
+  const cuckoo = CUCKOO_KINDS.includes(kind);
+  const unique = cuckoo && !values.multiset;
   const full = (n) => new CliError(`build: the ${kind} filter is full after ${count(n)} keys; `
-    + `raise --capacity${kind === 'cuckoo' ? ' or --expansion' : ''}`);
+    + `raise --capacity${cuckoo ? ' or --expansion' : ''}`);
   return forEachBatch(openInput(input), (batch) => {
     if (unique) {
       // A set: add a key only if it is not maybe-present already; false with `has` false = full.
       for (const key of batch) {
-        if (!filter.addUnique(key) && !filter.has(key)) throw full(held);
+        let ok;
+        try {
+          ok = filter.addUnique(key) || filter.has(key);
+        } catch (err) {
+          if (err instanceof FilterError && err.code === 'FULL') throw full(held);
+          throw libraryError('build', err);
+        }
+        if (!ok) throw full(held);
         held++;
       }
       return;
@@ -138,7 +152,7 @@ async function fill(filter, kind, input, values, onProgress) {
       if (err instanceof FilterError && err.code === 'FULL') throw full(filter.size);
       throw libraryError('build', err);
     }
-    if (kind === 'cuckoo' && added < batch.length) throw full(filter.size);
+    if (cuckoo && added < batch.length) throw full(filter.size);
     held += batch.length;
   }, onProgress);
 }
@@ -242,10 +256,12 @@ export async function info(argv) {
       ['options', shownOptions(i.kind, i).join(' ')],
     ];
     if (i.kind === 'scalable') rows.push(['layers', `${i.layers.length} (capacities ${i.layers.map((l) => count(l.capacity)).join(', ')})`]);
+    if (i.kind === 'redis-bloom') rows.push(['chain', `${i.filters} filter(s), capacity ${count(i.capacity)}, BF.INFO size ${count(i.size)} B`]);
+    if (i.kind === 'redis-cuckoo') rows.push(['table', `${i.filters} sub-filter(s), ${count(i.buckets)} buckets, CF.INFO size ${count(i.size)} B`]);
     if (i.kind === 'cuckoo') rows.push(['table', `${i.filters} sub-filter(s), ${count(i.buckets)} buckets, load ${percent(i.loadFactor)}`]);
     if (i.kind === 'fuse') rows.push(['table', `${count(i.arrayLength)} fingerprints in ${i.segmentCount} segments of ${i.segmentLength}`]);
     rows.push(
-      ['size', `${count(i.size)} keys`],
+      ['size', `${count(d.held)} keys`],
       ['bytes', `${count(filter.byteLength)} in memory (${bytes(filter.byteLength)}), ${count(fileBytes)} in the file`],
       ['bits/key', Number.isFinite(d.bitsPerKey) ? d.bitsPerKey.toFixed(2) : 'n/a (empty)'],
       ['est. FPR', percent(d.fpr)],

@@ -9,6 +9,10 @@ Commands:
   check <file> [keys...]       print key<TAB>maybe|no; exit 0 if all maybe, 1 if any absent
   info <file>                  kind, options, size, bytes, bits/key, estimated FPR
   merge <a> <b> [...] -o <c>   union Bloom (or blocked Bloom) filters of the same shape
+  redis pull <url> <key> -o <file>
+                               copy a RedisBloom BF or CF filter from Redis into a file
+  redis push <file> <url> <key>
+                               load a redis-bloom or redis-cuckoo file into Redis
 
 Options:
   -h, --help                   help for bloomcuckoo or a command ('bloomcuckoo build --help')
@@ -27,7 +31,8 @@ trailing \\n or \\r\\n; empty lines are skipped.
 
 Options:
   -o, --output <file>        where to write the filter (required)
-  -k, --kind <kind>          bloom (default), blocked, counting, scalable, cuckoo or fuse
+  -k, --kind <kind>          bloom (default), blocked, counting, scalable, cuckoo, fuse,
+                             redis-bloom or redis-cuckoo
   --capacity <n>             expected keys. Default when <input> is a file: its number of keys
                              (counted in a first pass). Required with stdin, except for scalable
                              (first layer 100,000) and fuse
@@ -49,6 +54,11 @@ Per kind:
              --expansion <n>               size factor of new sub-filters; 0 = never grow (default 1)
              --multiset                    add every line (duplicates too); default: add a key only
                                            if it is not already maybe-present (a set)
+  redis-bloom  RedisBloom's BF bit for bit (BF.RESERVE): --error-rate, --capacity,
+             --expansion <n> (default 2) or --non-scaling; push it with 'bloomcuckoo redis push'
+  redis-cuckoo RedisBloom's CF bit for bit (CF.RESERVE): --capacity, --bucket-size 1..255
+             (default 2), --max-iterations (default 20), --expansion 0..32768 (default 1);
+             --multiset as for cuckoo
   fuse       --fingerprint-bits 8|16       (default 8: FPR ~0.39%; 16: ~0.0015%)
              A binary fuse filter is built from all keys at once: the input is streamed, but
              every key's 8-byte hash is held in memory, then ~41 B/key of wasm memory while building.
@@ -92,5 +102,30 @@ Options:
   -o, --output <file>   where to write the merged filter (required; may be one of the inputs)
   -q, --quiet           no summary on stderr
   --progress            print the summary even when stderr is not a terminal
+`,
+
+  redis: `Usage: bloomcuckoo redis pull <url> <key> -o <file|->
+       bloomcuckoo redis push <file> <url> <key> [--replace]
+
+Copies RedisBloom filters (the BF.* and CF.* types of the RedisBloom module, built into Redis 8)
+between a Redis server and filter files, bit for bit.
+
+  pull   reads <key> with BF.SCANDUMP or CF.SCANDUMP (by its TYPE) and writes a redis-bloom or
+         redis-cuckoo filter file, which 'check', 'info' and the library read
+         (RedisBloomFilter / RedisCuckooFilter.deserialize): the same answers as the server.
+         A CF filter with no items has no dump on the server and cannot be pulled.
+  push   loads a redis-bloom or redis-cuckoo file ('build --kind redis-bloom', or a pull) into
+         <key> with BF.LOADCHUNK or CF.LOADCHUNK. It loads into a temporary key in the same
+         hash slot, then renames it over <key>: readers never see a half-loaded filter, and a
+         failed push leaves <key> as it was.
+
+<url> is redis://[user:password@]host:port[/db] or rediss://... for TLS.
+
+Options:
+  -o, --output <file>   pull: where to write the filter (required; '-' writes stdout)
+  --replace             push: overwrite <key> if it exists (default: refuse)
+  -q, --quiet           no summary on stderr
+
+Needs the 'redis' package (node-redis), an optional peer dependency: npm install redis
 `,
 };

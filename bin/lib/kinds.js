@@ -50,6 +50,19 @@ export const KINDS = {
     direct: [],
     shown: ['capacity', 'errorRate', 'fingerprintBits', 'bucketSize', 'maxIterations', 'expansion', 'seed'],
   },
+  'redis-bloom': {
+    className: 'RedisBloomFilter',
+    flags: ['capacity', 'error-rate', 'expansion', 'non-scaling'],
+    direct: [],
+    shown: ['capacity', 'expansion', 'nonScaling'],
+  },
+  'redis-cuckoo': {
+    className: 'RedisCuckooFilter',
+    flags: ['capacity', 'bucket-size', 'max-iterations', 'expansion'],
+    direct: [],
+    noErrorRate: true,
+    shown: ['bucketSize', 'maxIterations', 'expansion'],
+  },
   fuse: {
     className: 'BinaryFuseFilter',
     flags: ['fingerprint-bits', 'seed'],
@@ -91,7 +104,7 @@ export function optionsFor(kind, values) {
     throw new CliError(`build: give either --capacity/--error-rate or ${spec.direct.map((f) => `--${f}`).join('/')}, not both`);
   }
   const sized = !spec.static && !direct;
-  if (sized && options.errorRate === undefined) options.errorRate = 0.01;
+  if (sized && !spec.noErrorRate && options.errorRate === undefined) options.errorRate = 0.01;
   return { options, needsCapacity: sized && options.capacity === undefined };
 }
 
@@ -112,6 +125,15 @@ export function estimatedFpr(filter, info) {
     const perSlot = 1 / (2 ** info.fingerprintBits - 1);
     const compared = 2 * info.bucketSize * info.loadFactor * Math.max(1, info.filters);
     return 1 - (1 - perSlot) ** compared;
+  }
+  if (info.kind === 'redis-bloom') {
+    // each link: (1 − e^(−k·n/m))^k; the chain: 1 − Π(1 − link)
+    return 1 - info.links.reduce((p, l) => p * (1 - (1 - Math.exp(-l.hashes * l.items / l.bits)) ** l.hashes), 1);
+  }
+  if (info.kind === 'redis-cuckoo') {
+    // 8-bit fingerprints 1..255; a lookup compares 2·b slots per sub-filter at the average load
+    const load = info.items / Math.max(1, info.byteLength);
+    return 1 - (1 - 1 / 255) ** (2 * info.bucketSize * load * info.filters);
   }
   if (info.kind === 'fuse') return info.size > 0 ? (info.expectedErrorRate ?? 2 ** -info.fingerprintBits) : 0;
   return NaN;

@@ -38,6 +38,7 @@ const ABSENT = Array.from({ length: 200 }, (_, i) => `absent-${i}`);
 const CLASS_OF = {
   bloom: 'BloomFilter', blocked: 'BlockedBloomFilter', counting: 'CountingBloomFilter',
   scalable: 'ScalableBloomFilter', cuckoo: 'CuckooFilter', fuse: 'BinaryFuseFilter',
+  'redis-bloom': 'RedisBloomFilter', 'redis-cuckoo': 'RedisCuckooFilter',
 };
 const available = Object.keys(CLASS_OF).filter((k) => typeof lib[CLASS_OF[k]] === 'function');
 const missing = Object.keys(CLASS_OF).filter((k) => !available.includes(k));
@@ -56,7 +57,7 @@ describe.each(available)('--kind %s', (kind) => {
     const f = lib.deserialize(readFileSync(file));
     expect(f.info().kind).toBe(kind);
     expect(f.hasAll(KEYS).every((x) => x === 1)).toBe(true);
-    if (kind !== 'fuse') expect(f.info().capacity).toBe(KEYS.length);
+    if (kind !== 'fuse' && kind !== 'redis-cuckoo') expect(f.info().capacity).toBe(KEYS.length);
     f.free();
 
     const i = await cli(['info', file]);
@@ -98,7 +99,7 @@ describe.each(available)('--kind %s', (kind) => {
     expect((await cli(['build', 'few.txt', '-o', out, '--kind', kind, '-q'])).code).toBe(0);
     const f = lib.deserialize(readFileSync(out));
     expect(Array.from(f.hasAll(['alpha', 'beta', 'gamma']))).toEqual([1, 1, 1]);
-    if (kind !== 'fuse' && kind !== 'scalable' && kind !== 'cuckoo') expect(f.info().capacity).toBe(3);
+    if (['bloom', 'blocked', 'counting', 'redis-bloom'].includes(kind)) expect(f.info().capacity).toBe(3);
     expect(f.size).toBe(3);
     f.free();
   });
@@ -273,4 +274,84 @@ test('streams: 1.5 million stdin lines through a 40 MB JS heap', async () => {
   expect(f.size).toBe(n);
   expect(f.has(`https://example.com/some/long/path/item-${n - 1}`)).toBe(true);
   f.free();
+});
+
+// ---- redis pull / push ------------------------------------------------------------------------
+
+describe('redis pull and push', () => {
+  let rb = null;
+  const url = () => `redis://127.0.0.1:${rb.port}`;
+  const cmd = (args) => rb.client.sendCommand(args);
+  beforeAll(async () => {
+    const { startRedisBloom, skipReason } = await import('../redis/server.mjs');
+    rb = await startRedisBloom();
+    if (!rb) console.log(`SKIP live CLI redis tests: ${skipReason() ?? 'no RedisBloom module found'}`);
+  }, 30000);
+  afterAll(async () => { if (rb) await rb.stop(); });
+  const live = (name, fn) => test(name, async () => { if (rb) await fn(); }, 60000);
+
+  test('usage errors come before any connection, as one line with exit 2', async () => {
+    expect(await cli(['redis'])).toMatchObject({ code: 2, stdout: expect.stringMatching(/^Usage: bloomcuckoo redis pull/) });
+    expect((await cli(['redis', '--help'])).code).toBe(0);
+    expect(await cli(['redis', 'fetch'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown subcommand 'fetch'/) });
+    expect(await cli(['redis', 'pull', 'http://x', 'k', '-o', 'x'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/not a redis:\/\/ or rediss:\/\/ URL/) });
+    expect(await cli(['redis', 'pull', 'redis://127.0.0.1:1', 'k'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/-o <file> is required/) });
+    await cli(['build', 'few.txt', '-o', 'few.bloom', '-q']);
+    expect(await cli(['redis', 'push', 'few.bloom', 'redis://127.0.0.1:1', 'k'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/holds a BloomFilter; only redis-bloom and redis-cuckoo/) });
+    const down = await cli(['redis', 'pull', 'redis://127.0.0.1:1', 'k', '-o', 'x']);
+    expect(down).toMatchObject({ code: 2, stderr: expect.stringMatching(/^bloomcuckoo: redis: cannot connect to redis:\/\/127\.0\.0\.1:1/) });
+    expect(down.stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  live('pull a BF and a CF: the files answer every key as BF.MEXISTS / CF.MEXISTS', async () => {
+    await cmd(['BF.RESERVE', 'pull:bf', '0.01', '1000', 'EXPANSION', '2']);
+    await cmd(['CF.RESERVE', 'pull:cf', '1000', 'BUCKETSIZE', '3']);
+    for (let i = 0; i < KEYS.length; i += 500) {
+      await cmd(['BF.MADD', 'pull:bf', ...KEYS.slice(i, i + 500)]);
+      await cmd(['CF.INSERT', 'pull:cf', 'ITEMS', ...KEYS.slice(i, i + 500)]);
+    }
+    const probes = [...KEYS.slice(0, 500), ...ABSENT];
+    for (const [key, prefix, Cls] of [['pull:bf', 'BF', 'RedisBloomFilter'], ['pull:cf', 'CF', 'RedisCuckooFilter']]) {
+      const r = await cli(['redis', 'pull', url(), key, '-o', `${key}.filter`]);
+      expect(r.code).toBe(0);
+      const f = lib.deserialize(readFileSync(p(`${key}.filter`)));
+      expect(f.constructor.name).toBe(Cls);
+      const items = (await cmd([`${prefix}.INFO`, key]))['Number of items inserted'];
+      expect(f.size).toBe(items);   // BF: keys that looked present were not added, on the server too
+      expect(r.stderr).toMatch(new RegExp(`^pulled '${key}' \\(${Cls}, ${items.toLocaleString('en-US')} items`));
+      const server = (await cmd([`${prefix}.MEXISTS`, key, ...probes])).map((v) => (Number(v) ? 1 : 0)).join('');
+      expect(Array.from(f.hasAll(probes)).join('')).toBe(server);
+      f.free();
+      const c = await cli(['check', `${key}.filter`, 'key-1', 'absent-0']);
+      expect(c.stdout.split('\n')[0]).toBe('key-1\tmaybe');
+    }
+    expect(await cli(['redis', 'pull', url(), 'no-such-key', '-o', 'x'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/no key 'no-such-key'/) });
+    await cmd(['SET', 'a-string', 'x']);
+    expect(await cli(['redis', 'pull', url(), 'a-string', '-o', 'x'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/holds a string, not a RedisBloom BF or CF filter/) });
+  });
+
+  live('build --kind redis-bloom / redis-cuckoo, push, and the server answers and counts as the file', async () => {
+    for (const [kind, prefix, extra] of [['redis-bloom', 'BF', ['--error-rate', '0.001']], ['redis-cuckoo', 'CF', ['--bucket-size', '4']]]) {
+      const file = `push.${kind}`;
+      expect((await cli(['build', 'keys.txt', '-o', file, '--kind', kind, '-q', ...extra])).code).toBe(0);
+      const key = `push:${kind}`;
+      const r = await cli(['redis', 'push', file, url(), key]);
+      expect(r).toMatchObject({ code: 0, stderr: expect.stringMatching(new RegExp(`^pushed ${file.replace('.', '\\.')}`)) });
+      const info = await cmd([`${prefix}.INFO`, key]);
+      const probes = [...KEYS, ...ABSENT];
+      const server = (await cmd([`${prefix}.MEXISTS`, key, ...probes])).map((v) => (Number(v) ? 1 : 0)).join('');
+      const f = lib.deserialize(readFileSync(p(file)));
+      expect(info['Number of items inserted']).toBe(f.size);
+      expect(f.size).toBeGreaterThan(KEYS.length * 0.95);   // set semantics: a maybe-present key is not added again
+      expect(Array.from(f.hasAll(probes)).join('')).toBe(server);
+      expect(server.slice(0, KEYS.length)).toBe('1'.repeat(KEYS.length));
+      f.free();
+      // an existing key is kept unless --replace; a failed push leaves no temporary key behind
+      const again = await cli(['redis', 'push', file, url(), key]);
+      expect(again).toMatchObject({ code: 2, stderr: expect.stringMatching(/exists; pass --replace/) });
+      expect((await cli(['redis', 'push', file, url(), key, '--replace', '-q'])).code).toBe(0);
+      const keys = await cmd(['KEYS', '*bloomcuckoo-push*']);
+      expect(keys).toEqual([]);
+    }
+  });
 });

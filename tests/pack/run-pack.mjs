@@ -75,9 +75,13 @@ try {
     assert(pkg.exports['.'].types === './js/index.d.ts' && pkg.types === './js/index.d.ts', 'types → ./js/index.d.ts');
     assert(pkg.sideEffects === false, 'sideEffects false');
     assert(pkg.engines?.node === '>=20', `engines.node ${pkg.engines?.node}`);
-    for (const k of ['dependencies', 'peerDependencies', 'optionalDependencies', 'bundleDependencies']) {
+    for (const k of ['dependencies', 'optionalDependencies', 'bundleDependencies']) {
       assert(!pkg[k] || Object.keys(pkg[k]).length === 0, `${k} must be empty (zero runtime dependencies)`);
     }
+    // the one peer: the Redis client of the CLI's `redis` command, optional (never installed for you)
+    const peers = Object.keys(pkg.peerDependencies ?? {});
+    assert(peers.every((p) => p === 'redis' && pkg.peerDependenciesMeta?.[p]?.optional === true),
+      `peerDependencies may hold only an optional 'redis': ${JSON.stringify(pkg.peerDependencies)}`);
     assert(pkg.bin?.bloomcuckoo === 'bin/bloomcuckoo.js', `bin.bloomcuckoo ${pkg.bin?.bloomcuckoo}`);
     const head = readFileSync(join(root, 'bin/bloomcuckoo.js'), 'utf8').split('\n')[0];
     assert(head === '#!/usr/bin/env node', `the CLI needs a node shebang, has ${head}`);
@@ -187,7 +191,7 @@ try {
     assert(r.status === 0 && r.out === '', `tsc: ${r.out}`);
   });
 
-  await t.check('(d) the CLI from node_modules/.bin: build, check, info', () => {
+  await t.check('(d) the CLI from node_modules/.bin: build, check, info; redis without its client says what to install', () => {
     const bin = join(app, 'node_modules/.bin/bloomcuckoo');
     assert(existsSync(bin), 'node_modules/.bin/bloomcuckoo exists');
     writeFileSync(join(app, 'keys.txt'), 'alpha\nbeta\ngamma\n');
@@ -199,6 +203,10 @@ try {
     assert(i.status === 0 && /^kind +bloom/m.test(i.stdout), `info: ${i.out}`);
     const h = sh(bin, ['build', '--help'], { cwd: app });
     assert(h.status === 0 && h.stdout.startsWith('Usage: bloomcuckoo build'), `help: ${h.out}`);
+    // `redis` needs the optional peer 'redis', which an install does not bring: one clear line
+    const r = sh(bin, ['redis', 'pull', 'redis://127.0.0.1:1', 'k', '-o', 'x'], { cwd: app });
+    assert(r.status === 2 && /needs the 'redis' package .*npm install redis/.test(r.stderr) && r.stderr.trim().split('\n').length === 1,
+      `redis without the client: ${r.status} ${r.out}`);
   });
 
   let server = null;
