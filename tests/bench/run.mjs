@@ -228,6 +228,9 @@ if (args['write-docs']) {
   if (a < 0 || b < 0) throw new Error('docs/BENCHMARKS.md lacks the generated markers');
   writeFileSync(docPath, `${doc.slice(0, a + begin.length)}\n${generated}\n${doc.slice(b)}`);
   log('updated docs/BENCHMARKS.md');
+  // the RedisBloom bridge section (its own markers; skipped with a note where no RedisBloom runs)
+  const redis = spawnSync(process.execPath, [`${root}tests/bench/redis-bench.mjs`, '--write-docs', ...(args.quick ? ['--quick'] : [])], { stdio: 'inherit' });
+  if (redis.status !== 0) throw new Error('tests/bench/redis-bench.mjs failed');
 } else {
   process.stdout.write(generated + '\n');
 }
