@@ -37,6 +37,7 @@ template <uint32_t kBits>
 struct BinaryFuseAdapter {
   using Filter = BinaryFuseFilter;
   static constexpr const char* kName = kBits == 8 ? "fuse8" : "fuse16";
+  static constexpr FilterKind kKind = FilterKind::kBinaryFuse;
   static Status Create(Filter* f, uint64_t /*capacity*/, double /*error_rate*/, uint32_t seed,
                        const std::vector<std::string>& keys) {
     return BuildKeys(f, keys, kBits, seed);
@@ -44,6 +45,8 @@ struct BinaryFuseAdapter {
   static double ExpectedFpr(const Filter& /*f*/, double /*error_rate*/, uint64_t /*n*/) {
     return std::ldexp(1.0, -static_cast<int>(kBits));
   }
+  // A fuse filter takes no error rate: its promise is 2^-bits whatever was asked.
+  static double PromisedFpr(double /*error_rate*/) { return std::ldexp(1.0, -static_cast<int>(kBits)); }
   // At n = 10^4 the array is 1.28 n slots (10.24 / 20.48 bits/key); it shrinks towards 1.13 n
   // (9.04 / 18.09) at 10^6, which BitsPerKeyAtOneMillion checks strictly.
   static double MaxBitsPerKey(double /*error_rate*/) { return kBits == 8 ? 10.5 : 21.0; }

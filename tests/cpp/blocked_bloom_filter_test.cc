@@ -17,6 +17,7 @@ namespace bloomcuckoo {
 struct BlockedBloomAdapter {
   using Filter = BlockedBloomFilter;
   static constexpr const char* kName = "blocked";
+  static constexpr FilterKind kKind = FilterKind::kBlockedBloom;
   static Status Create(Filter* f, uint64_t capacity, double error_rate, uint32_t seed,
                        const std::vector<std::string>& keys) {
     BlockedBloomOptions o;

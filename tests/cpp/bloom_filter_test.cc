@@ -17,6 +17,7 @@ namespace bloomcuckoo {
 struct BloomAdapter {
   using Filter = BloomFilter;
   static constexpr const char* kName = "bloom";
+  static constexpr FilterKind kKind = FilterKind::kBloom;
   static Status Create(Filter* f, uint64_t capacity, double error_rate, uint32_t seed,
                        const std::vector<std::string>& keys) {
     BloomOptions o;
@@ -76,8 +77,14 @@ TEST(BloomFilter, ExactSizing) {
   EXPECT_EQ(m, 1437759u);
   EXPECT_EQ(k, 10u);
   ASSERT_TRUE(BloomFilter::OptimalShape(1, 0.5, &m, &k).ok());
-  EXPECT_EQ(m, 2u);  // ceil(ln 2 / ln^2 2) = ceil(1.4427)
+  EXPECT_EQ(m, 64u);  // ceil(ln 2 / ln^2 2) = 2 bits, raised to 64 bits per probe
   EXPECT_EQ(k, 1u);
+  ASSERT_TRUE(BloomFilter::OptimalShape(44, 0.01, &m, &k).ok());
+  EXPECT_EQ(m, 448u);  // 422 by the formula, 7 probes: at least 64 * 7
+  EXPECT_EQ(k, 7u);
+  ASSERT_TRUE(BloomFilter::OptimalShape(47, 0.01, &m, &k).ok());
+  EXPECT_EQ(m, 451u);  // the formula from here on
+  EXPECT_EQ(k, 7u);
 
   BloomFilter f;
   ASSERT_TRUE(f.Init(Sized(1000000, 0.01)).ok());

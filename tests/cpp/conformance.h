@@ -12,6 +12,9 @@
 //     static double ExpectedFpr(const Filter& f, double error_rate, uint64_t n);
 //     // Upper bound on bits per key at (error_rate) for n >= 10^4 (checked, and reported).
 //     static double MaxBitsPerKey(double error_rate);
+//     static constexpr FilterKind kKind;  // what PeekFilterKind must say of its bytes
+//     // Optional: the rate promised for a requested error_rate (default: error_rate itself).
+//     static double PromisedFpr(double error_rate);
 //   };
 //   INSTANTIATE_TYPED_TEST_SUITE_P(My, Conformance, MyAdapter);
 //
@@ -78,6 +81,28 @@ std::vector<uint8_t> SerializeToVector(const F& f) {
 
 }  // namespace testing_util
 
+// The rate a filter built for `error_rate` promises: the requested rate, unless the adapter says
+// otherwise (a fuse filter's rate is fixed by its fingerprint width).
+template <typename A>
+auto PromisedFpr(double error_rate, int) -> decltype(A::PromisedFpr(error_rate)) {
+  return A::PromisedFpr(error_rate);
+}
+template <typename A>
+double PromisedFpr(double error_rate, long) { return error_rate; }  // NOLINT(runtime/int)
+
+namespace testing_util {
+
+// Rewrites the frame's body length and CRC after a mutation, so the body parser sees it.
+inline void RefitFrame(std::vector<uint8_t>* b) {
+  if (b->size() < kHeaderSize + kTrailerSize) return;
+  const uint64_t body = b->size() - kHeaderSize - kTrailerSize;
+  for (int i = 0; i < 8; ++i) (*b)[12 + i] = static_cast<uint8_t>(body >> (8 * i));
+  const uint32_t crc = Crc32(b->data(), b->size() - kTrailerSize);
+  for (int i = 0; i < 4; ++i) (*b)[b->size() - 4 + i] = static_cast<uint8_t>(crc >> (8 * i));
+}
+
+}  // namespace testing_util
+
 template <typename Adapter>
 class Conformance : public ::testing::Test {};
 TYPED_TEST_SUITE_P(Conformance);
@@ -116,6 +141,10 @@ TYPED_TEST_P(Conformance, NoFalseNegativesAndFprWithinBound) {
     std::printf("[conformance] %-9s n=%-8llu target=%.4f expected=%.5f measured=%.5f bits/key=%.2f\n",
                 A::kName, static_cast<unsigned long long>(shape.n), shape.p, expected, measured, bits);
     EXPECT_LE(measured, testing_util::FprUpperBound(expected, probes)) << A::kName;
+    // and against what was asked for, so a wrong sizing or fingerprint choice cannot hide
+    // behind a shape that predicts its own (too high) rate
+    const double promised = PromisedFpr<A>(shape.p, 0);
+    EXPECT_LE(measured, testing_util::FprUpperBound(promised, probes)) << A::kName << " asked " << shape.p;
     EXPECT_LE(bits, A::MaxBitsPerKey(shape.p)) << A::kName;
   }
 }
@@ -128,6 +157,20 @@ TYPED_TEST_P(Conformance, TinySizes) {
     Status s = A::Create(&f, n == 0 ? 1 : n, 0.01, kDefaultSeed, keys);
     ASSERT_TRUE(s.ok()) << s.message();
     for (const auto& k : keys) EXPECT_TRUE(testing_util::Has(f, k)) << n;
+    // Few keys: (almost) nothing else is present; none at all when empty.
+    uint64_t hits = 0;
+    for (int i = 0; i < 1000; ++i) hits += testing_util::Has(f, "absent:" + std::to_string(i)) ? 1 : 0;
+    if (n == 0) {
+      EXPECT_EQ(hits, 0u) << A::kName << ": an empty filter answers false";
+    } else {
+      EXPECT_LE(hits, 30u) << A::kName << " n=" << n;
+    }
+    // It round-trips like any other.
+    const std::vector<uint8_t> bytes = testing_util::SerializeToVector(f);
+    typename A::Filter g;
+    ASSERT_TRUE(g.Deserialize(bytes.data(), bytes.size()).ok()) << A::kName << " n=" << n;
+    EXPECT_EQ(testing_util::SerializeToVector(g), bytes);
+    for (const auto& k : keys) EXPECT_TRUE(testing_util::Has(g, k)) << n;
     // An empty batch is fine.
     testing_util::PackedKeys empty({});
     f.ContainsBatch(empty.batch(), nullptr);
@@ -179,26 +222,62 @@ TYPED_TEST_P(Conformance, SerializeRoundTrip) {
   }
   FilterKind kind;
   ASSERT_TRUE(PeekFilterKind(bytes.data(), bytes.size(), &kind).ok());
+  EXPECT_EQ(kind, A::kKind) << A::kName;
 }
 
-// Corrupt input never crashes, and a failed Deserialize leaves the target as it was.
+// Corrupt input never crashes, and a failed Deserialize leaves the target as it was. Mutations
+// are tried twice: as they are (the CRC catches them) and with the frame refitted (length and
+// CRC rewritten) so the body parser must judge them: it either refuses them or reads a filter
+// whose bytes are exactly the mutated ones.
 TYPED_TEST_P(Conformance, CorruptBytesAreRejected) {
   using A = TypeParam;
   const auto keys = testing_util::MakeKeys("c:", 300);
   typename A::Filter f;
   ASSERT_TRUE(A::Create(&f, 300, 0.01, 5, keys).ok());
   const std::vector<uint8_t> bytes = testing_util::SerializeToVector(f);
+  // The target holds other keys and another seed, so "unchanged" can be told from "became f".
+  const auto own_keys = testing_util::MakeKeys("g:", 200);
   typename A::Filter g;
-  ASSERT_TRUE(A::Create(&g, 300, 0.01, 5, keys).ok());
+  ASSERT_TRUE(A::Create(&g, 200, 0.01, 6, own_keys).ok());
+  const std::vector<uint8_t> g_bytes = testing_util::SerializeToVector(g);
+  auto expect_unchanged = [&](const char* what, size_t at) {
+    EXPECT_EQ(g.seed(), 6u) << what << " " << at;
+    EXPECT_EQ(testing_util::SerializeToVector(g), g_bytes) << A::kName << " " << what << " " << at;
+  };
   for (size_t n = 0; n < bytes.size(); n += (n < 64 ? 1 : 97)) {
     EXPECT_FALSE(g.Deserialize(bytes.data(), n).ok()) << "truncated to " << n;
+    expect_unchanged("truncated to", n);
   }
+  size_t parser_refused = 0, parser_accepted = 0;
   for (size_t i = 0; i < bytes.size(); i += (i < 128 ? 1 : 61)) {
     std::vector<uint8_t> b = bytes;
     b[i] ^= 0x10;
     EXPECT_FALSE(g.Deserialize(b.data(), b.size()).ok()) << "flip at " << i;
+    expect_unchanged("flip at", i);
+    if (i >= kHeaderSize && i < bytes.size() - kTrailerSize) {
+      testing_util::RefitFrame(&b);
+      if (g.Deserialize(b.data(), b.size()).ok()) {
+        ++parser_accepted;  // a consistent filter (e.g. one payload bit): it is exactly those bytes
+        EXPECT_EQ(testing_util::SerializeToVector(g), b) << A::kName << " refitted flip at " << i;
+        ASSERT_TRUE(g.Deserialize(g_bytes.data(), g_bytes.size()).ok());
+      } else {
+        ++parser_refused;
+        expect_unchanged("refitted flip at", i);
+      }
+    }
   }
-  for (const auto& k : keys) EXPECT_TRUE(testing_util::Has(g, k));
+  // Truncated bodies with a consistent frame reach the parser too.
+  for (size_t cut = 1; cut < 40 && cut + kHeaderSize + kTrailerSize < bytes.size(); ++cut) {
+    std::vector<uint8_t> b(bytes.begin(), bytes.end() - kTrailerSize - cut);
+    b.insert(b.end(), kTrailerSize, 0);
+    testing_util::RefitFrame(&b);
+    EXPECT_FALSE(g.Deserialize(b.data(), b.size()).ok()) << A::kName << " body cut by " << cut;
+    expect_unchanged("body cut by", cut);
+  }
+  EXPECT_GT(parser_refused, 0u) << A::kName << ": the body parser refused no mutated field";
+  std::printf("[conformance] %-9s refitted body flips: %zu refused by the parser, %zu read as other filters\n",
+              A::kName, parser_refused, parser_accepted);
+  for (const auto& k : own_keys) EXPECT_TRUE(testing_util::Has(g, k));
 }
 
 

@@ -17,6 +17,7 @@ namespace bloomcuckoo {
 struct CountingBloomAdapter {
   using Filter = CountingBloomFilter;
   static constexpr const char* kName = "counting";
+  static constexpr FilterKind kKind = FilterKind::kCountingBloom;
   static Status Create(Filter* f, uint64_t capacity, double error_rate, uint32_t seed,
                        const std::vector<std::string>& keys) {
     CountingBloomOptions o;

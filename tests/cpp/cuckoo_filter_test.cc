@@ -815,6 +815,7 @@ TEST(CuckooFilter, DeserializeRejectsInconsistentFields) {
 struct CuckooAdapter {
   using Filter = CuckooFilter;
   static constexpr const char* kName = "cuckoo";
+  static constexpr FilterKind kKind = FilterKind::kCuckoo;
   static Status Create(Filter* f, uint64_t capacity, double error_rate, uint32_t seed,
                        const std::vector<std::string>& keys) {
     CuckooOptions o;

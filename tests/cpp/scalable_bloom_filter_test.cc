@@ -18,6 +18,7 @@ namespace bloomcuckoo {
 struct ScalableBloomAdapter {
   using Filter = ScalableBloomFilter;
   static constexpr const char* kName = "scalable";
+  static constexpr FilterKind kKind = FilterKind::kScalableBloom;
   static Status Create(Filter* f, uint64_t capacity, double error_rate, uint32_t seed,
                        const std::vector<std::string>& keys) {
     ScalableBloomOptions o;

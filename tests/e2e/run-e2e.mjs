@@ -426,6 +426,32 @@ try {
     });
   }
 
+  // A RedisBloom filter pulled from Redis (`bloomcuckoo redis pull`, or fromRedisDump + serialize)
+  // imports like any other filter file: the page answers as the server did (captured fixtures).
+  for (const fixture of ['bf-e0.01-x1-grown.txt', 'cf-b3-x1-seed.txt']) {
+    await t.check(`a RedisBloom ${fixture.slice(0, 2).toUpperCase()} filter file imports and answers as the server did`, async () => {
+      const rows = readFileSync(new URL(`../fixtures/redis/${fixture}`, import.meta.url), 'utf8').split('\n');
+      const chunks = rows.filter((l) => l.startsWith('chunk ')).map((l) => {
+        const [, it, hex] = l.split(' ');
+        return [Number(it), hex === '-' ? new Uint8Array(0) : Uint8Array.from(Buffer.from(hex, 'hex'))];
+      });
+      const answers = rows.find((l) => l.startsWith('probes ')).split(' ')[2];
+      const f = lib.fromRedisDump(chunks);
+      const bytes = Buffer.from(f.serialize());
+      const kind = f.info().kind;
+      const items = f.size;
+      f.free();
+      await importBytes(`${kind}.bin`, bytes);
+      assert(await visibleError('import-error') === '', `import error: ${await visibleError('import-error')}`);
+      assert(await data('import-status', 'kind') === kind && Number(await data('import-status', 'items')) === items, `import status: ${await text('import-status')}`);
+      for (let i = 0; i < 40; i += 3) {   // "probe:<i>" keys: the server's CF/BF.EXISTS answers
+        await page.fill('#import-key', `probe:${i}`);
+        const state = await data('import-key-result', 'state');
+        assert(state === (answers[i] === '1' ? 'present' : 'absent'), `probe:${i}: page ${state}, server ${answers[i]}`);
+      }
+    });
+  }
+
   await t.check('blacklist export → import answers like the original', async () => {
     await page.selectOption('#export-source', 'blacklist');
     const file = await download();
