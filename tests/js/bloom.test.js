@@ -47,6 +47,16 @@ test('union and intersect need the same shape and seed', () => {
   expect(Array.from(u.hasAll(['x', 'y', 'both']))).toEqual([1, 1, 1]);
   const i = BloomFilter.deserialize(a.serialize()).intersect(b);
   expect(i.has('both')).toBe(true);
+  // the intersection is the AND of the bits: exactly the bits both have, so keys of one side only
+  // are (almost always) gone, and its bytes are the bitwise AND of the two bodies
+  expect(Array.from(i.hasAll(['x', 'y']))).toEqual([0, 0]);
+  const [ab, bb, ib] = [a, b, i].map((f) => new Uint8Array(f.serialize()));
+  const header = 20;
+  let anded = 0;
+  for (let j = header; j < ib.length - 4; j++) if (ib[j] !== ab[j]) anded += (ab[j] & bb[j]) === ib[j] ? 1 : 0;
+  expect(anded).toBeGreaterThan(0);
+  expect(i.info().setBits).toBeLessThan(Math.min(a.info().setBits, b.info().setBits));
+  expect(i.info().setBits).toBeGreaterThanOrEqual(7);   // 'both' keeps its k bits
   const other = new BloomFilter({ capacity: 1000, errorRate: 0.01, seed: 1 });
   expect(codeOf(() => a.union(other))[0]).toBe('INVALID_ARGUMENT');
   const bigger = new BloomFilter({ capacity: 2000, errorRate: 0.01 });

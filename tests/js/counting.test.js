@@ -48,10 +48,22 @@ test('property: removing only what was added never gives a false negative', () =
   }), { numRuns: 300, seed: 7 });
 });
 
-test('bad options name the option', () => {
-  const e = (() => { try { new CountingBloomFilter({ counters: 10, hashes: 99 }); } catch (err) { return err; } })();
+test.each([
+  [{ counters: 10, hashes: 99 }, /hashes .* got 99/],
+  [{ counters: 0, hashes: 3 }, /counters/],
+  [{ counters: 10.5, hashes: 3 }, /counters/],
+  [{ counters: 10 }, /hashes/],
+  [{ capacity: 100 }, /errorRate/],
+  [{ capacity: 100, errorRate: 1 }, /errorRate .* got 1/],
+  [{ capacity: -5, errorRate: 0.01 }, /capacity .* got -5/],
+  [{ capacity: 100, errorRate: 0.01, counters: 64, hashes: 3 }, /either/],
+  [{ capacity: 100, errorRate: 0.01, seed: -1 }, /seed/],
+  [{ capacity: 100, errorRate: 0.01, bits: 64 }, /bits/],
+])('bad options name the option: %j', (options, message) => {
+  const e = (() => { try { new CountingBloomFilter(options); } catch (err) { return err; } return null; })();
   expect(e).toBeInstanceOf(FilterError);
-  expect(e.message).toMatch(/hashes .* got 99/);
+  expect(e.code).toBe('INVALID_ARGUMENT');
+  expect(e.message).toMatch(message);
 });
 
 test('BlockedBloomFilter: ≤ 10.7 bits/key at 1%, union/intersect, blocks form', () => {
