@@ -62,6 +62,7 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_cuckoo) {
       .function("add", &CuckooAdd)
       .function("addUnique", &CuckooAddUnique)
       .function("remove", &CuckooRemove)
+      .function("compact", &CuckooFilter::Compact)
       .function("count", &CuckooCount)
       .function("addBatch", &CuckooAddBatch)
       .function("loadFactor", &CuckooFilter::LoadFactor)

@@ -71,6 +71,15 @@ export class CuckooFilter extends AddableFilter {
     return c.remove(keyPointer(), len);
   }
 
+  /**
+   * Moves fingerprints from newer sub-filters into free slots of older ones and drops the newest
+   * sub-filters left empty (like CF.COMPACT): after many removals a grown filter gets its memory
+   * back and lookups visit fewer sub-filters. Never loses a key; `remove` does not compact by itself.
+   */
+  compact() {
+    this._core.compact();
+  }
+
   /** Matching fingerprints in the key's buckets (like CF.COUNT): never less than the true count. */
   count(key) {
     const c = this._core;

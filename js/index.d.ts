@@ -950,6 +950,12 @@ export class CuckooFilter extends FilterBase {
   remove(key: Key): boolean;
   /** Number of stored fingerprints matching the key: at least the true count, maybe more. */
   count(key: Key): number;
+  /**
+   * Moves fingerprints from newer sub-filters into free slots of older ones and drops the newest
+   * sub-filters left empty (like `CF.COMPACT`): a grown filter gets its memory back after
+   * removals, and lookups visit fewer sub-filters. Never loses a key. `remove` never compacts by itself.
+   */
+  compact(): void;
   /** Occupied slots / all slots, over all sub-filters. */
   get loadFactor(): number;
   /**

@@ -349,6 +349,34 @@ bool CuckooFilter::Grow(Lookup lk, Hash128 h) {
   return ok;  // always true: the new sub-filter is empty
 }
 
+void CuckooFilter::Compact() {
+  for (uint32_t k = num_filters_; k-- > 1;) {
+    internal::CuckooTable& t = storage_->tables[k];
+    for (uint64_t b = 0; b < t.num_buckets(); ++b) {
+      for (uint32_t s = 0; s < bucket_size_; ++s) {
+        const uint32_t fp = t.ReadSlot(b, s);
+        if (fp == 0) continue;
+        const uint64_t offset = MixFingerprint(fp) | 1;
+        for (uint32_t j = 0; j < k; ++j) {
+          internal::CuckooTable& older = storage_->tables[j];
+          const uint64_t mask = older.mask();
+          const uint64_t i1 = b & mask;  // = the key's i1 or i2 there: the same pair of buckets
+          if (older.InsertIntoBucket(i1, fp) || older.InsertIntoBucket(i1 ^ (offset & mask), fp)) {
+            t.WriteSlot(b, s, 0);
+            --storage_->items[k];
+            ++storage_->items[j];
+            break;
+          }
+        }
+      }
+    }
+  }
+  while (num_filters_ > 1 && storage_->items[num_filters_ - 1] == 0) {
+    storage_->tables[num_filters_ - 1].Reset();
+    --num_filters_;
+  }
+}
+
 bool CuckooFilter::AddUnique(Hash128 h) {
   if (Contains(h)) {
     last_kicks_ = 0;

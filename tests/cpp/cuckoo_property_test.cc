@@ -39,6 +39,7 @@ constexpr uint32_t kKeySpace = 200;
 
 struct Stats {
   uint64_t ops = 0, adds_ok = 0, adds_failed = 0, unique_refused = 0, removes = 0, grown = 0;
+  uint64_t compactions = 0, shrunk = 0;
 };
 
 // Runs one random sequence; returns false (after recording failures) on the first violation.
@@ -85,7 +86,7 @@ void RunSequence(uint64_t seed, Stats* stats) {
       ASSERT_TRUE(copy.Deserialize(b.data(), b.size()).ok());
       have_copy = true;
     }
-    const uint32_t op = rng.Below(10);
+    const uint32_t op = rng.Below(11);
     const uint32_t k = pick();
     const Hash128 h = hash(k);
     ++stats->ops;
@@ -137,6 +138,13 @@ void RunSequence(uint64_t seed, Stats* stats) {
       if (have_copy) {
         ASSERT_EQ(copy.Contains(h), c);
       }
+    } else if (op == 10) {  // Compact: nothing is lost, the twin compacts identically
+      const uint32_t filters_before = f.filters();
+      f.Compact();
+      if (have_copy) copy.Compact();
+      ASSERT_LE(f.filters(), filters_before);
+      ++stats->compactions;
+      if (f.filters() < filters_before) ++stats->shrunk;
     } else {  // Count
       const uint32_t c = f.Count(h);
       ASSERT_GE(c, oracle[k]) << "step " << step;
@@ -208,6 +216,7 @@ TEST(CuckooProperty, RandomSequencesAgainstMultisetOracle) {
   EXPECT_GT(stats.adds_failed, 1000u);
   EXPECT_GT(stats.grown, 100u);
   EXPECT_GT(stats.removes, 10000u);
+  EXPECT_GT(stats.shrunk, 50u) << "compactions that dropped a sub-filter, of " << stats.compactions;
 }
 
 // Fixed-size filters driven far past full with distinct keys: everything accepted stays.

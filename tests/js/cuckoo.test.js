@@ -115,6 +115,7 @@ test('property: never a false negative, count >= true count, size == oracle tota
     fc.record({ t: fc.constant('addUnique'), k: fc.integer({ min: 0, max: 60 }) }),
     fc.record({ t: fc.constant('remove'), k: fc.integer({ min: 0, max: 60 }) }),
     fc.record({ t: fc.constant('roundTrip'), k: fc.constant(0) }),
+    fc.record({ t: fc.constant('compact'), k: fc.constant(0) }),
   );
   const options = fc.record({
     capacity: fc.integer({ min: 1, max: 64 }),
@@ -143,6 +144,10 @@ test('property: never a false negative, count >= true count, size == oracle tota
             oracle.set(key, oracle.get(key) - 1);
             total--;
           }
+        } else if (t === 'compact') {
+          const before = f.info().filters;
+          f.compact();
+          if (f.info().filters > before) return false;
         } else {
           const g = CuckooFilter.deserialize(f.serialize());
           f.free();
@@ -158,4 +163,31 @@ test('property: never a false negative, count >= true count, size == oracle tota
       f.free();
     }
   }), { numRuns: 1000, seed: 20261122 });
+});
+
+test('compact() gives a filter that grew and then shrank its memory (and lookup work) back', () => {
+  const f = new CuckooFilter({ capacity: 1000, bucketSize: 4, fingerprintBits: 8, expansion: 1 });
+  const keys = Array.from({ length: 5000 }, (_, i) => `grow:${i}`);
+  expect(f.addAll(keys)).toBe(5000);
+  const grown = f.info();
+  expect(grown.filters).toBeGreaterThanOrEqual(3);
+  for (const k of keys.slice(500)) expect(f.remove(k)).toBe(true);   // 500 keys are left
+  const probes = Array.from({ length: 200000 }, (_, i) => `probe:${i}`);
+  const fpBefore = f.hasAll(probes).reduce((a, b) => a + b, 0);
+  expect(f.info().filters).toBe(grown.filters);   // removing alone keeps every sub-filter
+  f.compact();
+  const after = f.info();
+  expect(after.filters).toBe(1);
+  expect(f.byteLength).toBe(grown.byteLength / grown.filters);   // equal sub-filters (expansion 1): one is left
+  expect(f.size).toBe(500);
+  expect(Array.from(f.hasAll(keys.slice(0, 500))).every((v) => v === 1)).toBe(true);
+  // the false-positive rate follows the fingerprints stored, not where they are: unchanged
+  const fpAfter = f.hasAll(probes).reduce((a, b) => a + b, 0);
+  expect(Math.abs(fpAfter - fpBefore)).toBeLessThan(5 * Math.sqrt(fpBefore) + 5);
+  // and the compacted filter round-trips and keeps growing when needed
+  const g = CuckooFilter.deserialize(f.serialize());
+  expect(g.addAll(keys.slice(500))).toBe(4500);
+  expect(Array.from(g.hasAll(keys)).every((v) => v === 1)).toBe(true);
+  f.free();
+  g.free();
 });

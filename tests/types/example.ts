@@ -96,6 +96,7 @@ export async function example(urls: string[], blob: Uint8Array): Promise<void> {
   const cf = new CuckooFilter({ capacity: 10_000, fingerprintBits: 12, bucketSize: 4, maxIterations: 500, expansion: 1 });
   const ok: boolean = cf.add('a') && cf.addUnique('b') && cf.remove('a');
   const n: number = cf.count('b') + cf.loadFactor + cf.addAll(urls);
+  cf.compact();
   const where: CuckooLocation = cf.locate('b');
   const [i1, i2] = where.buckets[0];
   void ok; void n; void i1; void i2;

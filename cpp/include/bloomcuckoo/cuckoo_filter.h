@@ -110,6 +110,14 @@ class CuckooFilter {
   // Removes one copy of the key's fingerprint from one of its two buckets, newest sub-filter
   // first. False if there is none. Only remove keys that were added.
   bool Remove(Hash128 h);
+  // Moves fingerprints of newer sub-filters into free slots of older ones (a fingerprint's two
+  // buckets in an older sub-filter follow from its bucket index, as every size is a power of two
+  // and sizes never shrink), then drops the newest sub-filters left empty: a filter that grew and
+  // then shrank gets its memory back, and lookups visit fewer sub-filters. The false-positive
+  // rate follows the fingerprints per bucket: unchanged with expansion 1, slightly higher with
+  // expansion > 1 (older sub-filters are smaller). Never loses a fingerprint. Unlike RedisBloom,
+  // Remove never compacts by itself (call this when it suits you).
+  void Compact();
   // True if the key may be present; false means it is definitely absent.
   bool Contains(Hash128 h) const;
   // Number of copies of the key's fingerprint in its buckets across all sub-filters: at least the
