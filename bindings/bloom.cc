@@ -127,15 +127,12 @@ int ScalableAddBatch(ScalableBloomFilter& f, uintptr_t data, uintptr_t offsets, 
 }
 double ScalableCapacity(const ScalableBloomFilter& f) { return static_cast<double>(f.capacity()); }
 uint32_t ScalableLayers(const ScalableBloomFilter& f) { return static_cast<uint32_t>(f.num_layers()); }
+// The layer's own parameters (0 past the last layer, as for its size and bits: no layer is invented).
 double LayerCapacity(const ScalableBloomFilter& f, uint32_t i) {
-  uint64_t capacity = 0;
-  double error_rate = 0;
-  return f.LayerParameters(i, &capacity, &error_rate) ? static_cast<double>(capacity) : 0;
+  return i < f.num_layers() ? static_cast<double>(f.layer(i).capacity()) : 0;
 }
 double LayerErrorRate(const ScalableBloomFilter& f, uint32_t i) {
-  uint64_t capacity = 0;
-  double error_rate = 0;
-  return f.LayerParameters(i, &capacity, &error_rate) ? error_rate : 0;
+  return i < f.num_layers() ? f.layer(i).error_rate() : 0;
 }
 double LayerSize(const ScalableBloomFilter& f, uint32_t i) {
   return i < f.num_layers() ? static_cast<double>(f.layer(i).size()) : 0;

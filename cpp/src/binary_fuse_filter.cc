@@ -1,4 +1,6 @@
 #include "bloomcuckoo/binary_fuse_filter.h"
+
+#include "checks.h"
 #include "bloomcuckoo/internal/move.h"
 
 #include <algorithm>
@@ -18,11 +20,6 @@ inline uint64_t Remix(uint64_t key_hash, uint64_t construction_seed) {
   return MurmurHash3Fmix64(key_hash + construction_seed);
 }
 
-// The high 64 bits of h * m for m < 2^32, exactly, with two 64-bit multiplications (no 128-bit
-// arithmetic, which is a library call on wasm32).
-inline uint64_t MulHi(uint64_t h, uint64_t m) {
-  return ((h >> 32) * m + (((h & 0xffffffffULL) * m) >> 32)) >> 32;
-}
 
 // The three slots of remixed hash h (one per consecutive segment; always distinct).
 struct Slots {
@@ -30,7 +27,7 @@ struct Slots {
 };
 inline Slots Locate(uint64_t h, uint64_t segment_count_length, uint64_t segment_length) {
   const uint64_t mask = segment_length - 1;
-  const uint64_t p0 = MulHi(h, segment_count_length);
+  const uint64_t p0 = MulHi64By32(h, segment_count_length);
   Slots s;
   s.p[0] = static_cast<size_t>(p0);
   s.p[1] = static_cast<size_t>((p0 + segment_length) ^ ((h >> 18) & mask));
@@ -51,12 +48,13 @@ inline uint64_t ConstructionSeed(uint32_t seed, uint32_t attempt) {
 uint64_t Log2Fixed32(uint64_t n) {
   int ip = 63;
   while ((n >> ip) == 0) --ip;
-  // y = n / 2^ip in [1, 2) as a Q62 number.
-  unsigned __int128 y = static_cast<unsigned __int128>(n) << (62 - ip);
+  // y = n / 2^ip in [1, 2) as a Q62 number (< 2^63). y * y < 2^126, and (y * y) >> 62 is
+  // built from the exact high and low halves of the product: no 128-bit type needed.
+  uint64_t y = ip <= 62 ? n << (62 - ip) : n >> 1;
   uint64_t frac = 0;
   for (int i = 31; i >= 0; --i) {
-    y = (y * y) >> 62;
-    if (y >= (static_cast<unsigned __int128>(1) << 63)) {
+    y = (MulHi64(y, y) << 2) | ((y * y) >> 62);
+    if (y >= (uint64_t{1} << 63)) {
       y >>= 1;
       frac |= uint64_t{1} << i;
     }
@@ -263,7 +261,6 @@ inline bool Query(const F* fp, uint64_t h, uint64_t scl, uint64_t len) {
          0;
 }
 
-bool IsPowerOfTwo(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
 
 constexpr size_t kBodyHeaderSize = 4 + 4 + 4 + 4 + 8 + 8;
 
@@ -503,7 +500,7 @@ Status BinaryFuseFilter::Deserialize(const uint8_t* data, size_t size) {
       return Status(StatusCode::kCorruptData, "empty binary fuse filter has a nonzero layout");
     }
   } else {
-    if (!IsPowerOfTwo(segment_length) || segment_length > kMaxSegmentLength) {
+    if (!internal::IsPowerOfTwo(segment_length) || segment_length > kMaxSegmentLength) {
       return Status(StatusCode::kCorruptData,
                     "binary fuse segment length is not a power of two within bounds");
     }

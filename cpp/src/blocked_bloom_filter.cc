@@ -1,4 +1,6 @@
 #include "bloomcuckoo/blocked_bloom_filter.h"
+
+#include "checks.h"
 #include "bloomcuckoo/internal/move.h"
 #include "exact_math.h"
 
@@ -34,7 +36,6 @@ constexpr size_t kBodyFixedSize = 8 + 8 + 8 + 8;
 constexpr double kMaxKeysPerBlock = 600.0;
 constexpr double kMinKeysPerBlock = 1e-12;
 
-bool ValidErrorRate(double p) { return p > 0.0 && p < 1.0; }
 
 // The block of a key: from the high half of h1, multiply-shift onto [0, blocks).
 inline uint32_t BlockOf(Hash128 h, uint64_t blocks) {
@@ -168,7 +169,7 @@ Status BlockedBloomFilter::BlocksFor(uint64_t capacity, double error_rate, uint6
   if (capacity == 0) {
     return Status(StatusCode::kInvalidArgument, "capacity must be a positive integer");
   }
-  if (!ValidErrorRate(error_rate)) {
+  if (!internal::ValidErrorRate(error_rate)) {
     return Status(StatusCode::kInvalidArgument,
                   "errorRate must be a number greater than 0 and less than 1");
   }
@@ -391,7 +392,7 @@ Status BlockedBloomFilter::Deserialize(const uint8_t* data, size_t size) {
     return Status(StatusCode::kCorruptData, "serialized blocked filter has an invalid block count");
   }
   const bool direct = capacity == 0 && error_rate == 0.0;
-  if (!direct && !(capacity != 0 && ValidErrorRate(error_rate))) {
+  if (!direct && !(capacity != 0 && internal::ValidErrorRate(error_rate))) {
     return Status(StatusCode::kCorruptData,
                   "serialized blocked filter has an invalid capacity or errorRate");
   }

@@ -1,4 +1,6 @@
 #include "bloomcuckoo/bloom_filter.h"
+
+#include "checks.h"
 #include "bloomcuckoo/internal/move.h"
 #include "exact_math.h"
 
@@ -20,7 +22,6 @@ constexpr double kLn2 = 0.69314718055994530942;
 // Fixed part of the body: bits u64, hashes u32, capacity u64, error_rate f64, size u64.
 constexpr size_t kBodyFixedSize = 8 + 4 + 8 + 8 + 8;
 
-bool ValidErrorRate(double p) { return p > 0.0 && p < 1.0; }  // false for NaN too
 
 }  // namespace
 
@@ -43,7 +44,7 @@ Status BloomFilter::OptimalShape(uint64_t capacity, double error_rate, uint64_t*
   if (capacity == 0) {
     return Status(StatusCode::kInvalidArgument, "capacity must be a positive integer");
   }
-  if (!ValidErrorRate(error_rate)) {
+  if (!internal::ValidErrorRate(error_rate)) {
     return Status(StatusCode::kInvalidArgument,
                   "errorRate must be a number greater than 0 and less than 1");
   }
@@ -246,7 +247,7 @@ Status BloomFilter::ReadBody(internal::ByteReader& r, uint32_t seed) {
     return Status(StatusCode::kCorruptData, "serialized bloom filter has hashes outside 1..64");
   }
   const bool direct = capacity == 0 && error_rate == 0.0;
-  if (!direct && !(capacity != 0 && ValidErrorRate(error_rate))) {
+  if (!direct && !(capacity != 0 && internal::ValidErrorRate(error_rate))) {
     return Status(StatusCode::kCorruptData,
                   "serialized bloom filter has an invalid capacity or errorRate");
   }

@@ -1,4 +1,6 @@
 #include "bloomcuckoo/counting_bloom_filter.h"
+
+#include "checks.h"
 #include "bloomcuckoo/internal/move.h"
 
 #include <algorithm>
@@ -19,7 +21,6 @@ namespace {
 // Fixed part of the body: counters u64, hashes u32, capacity u64, error_rate f64, size u64.
 constexpr size_t kBodyFixedSize = 8 + 4 + 8 + 8 + 8;
 
-bool ValidErrorRate(double p) { return p > 0.0 && p < 1.0; }
 
 uint64_t BytesForCounters(uint64_t counters) { return counters / 2 + (counters % 2); }
 
@@ -264,7 +265,7 @@ Status CountingBloomFilter::Deserialize(const uint8_t* data, size_t size) {
     return Status(StatusCode::kCorruptData, "serialized counting filter has hashes outside 1..64");
   }
   const bool direct = capacity == 0 && error_rate == 0.0;
-  if (!direct && !(capacity != 0 && ValidErrorRate(error_rate))) {
+  if (!direct && !(capacity != 0 && internal::ValidErrorRate(error_rate))) {
     return Status(StatusCode::kCorruptData,
                   "serialized counting filter has an invalid capacity or errorRate");
   }

@@ -1,4 +1,6 @@
 #include "bloomcuckoo/cuckoo_filter.h"
+
+#include "checks.h"
 #include "bloomcuckoo/internal/move.h"
 
 #include <cmath>
@@ -59,7 +61,6 @@ constexpr uint64_t kMaxCapacity = uint64_t{1} << 48;
 
 bool ValidBucketSize(uint32_t b) { return b == 1 || b == 2 || b == 4 || b == 8; }
 bool ValidFingerprintBits(uint32_t f) { return f == 8 || f == 12 || f == 16; }
-bool IsPowerOfTwo(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 uint32_t Log2(uint64_t v) {  // v a power of two
   uint32_t k = 0;
   while ((uint64_t{1} << k) < v) ++k;
@@ -530,7 +531,7 @@ Status CuckooFilter::Deserialize(const uint8_t* data, size_t size) {
   if (tmp.capacity_ == 0 || !(tmp.error_rate_ > 0 && tmp.error_rate_ < 1) ||
       !ValidFingerprintBits(tmp.fingerprint_bits_) || !ValidBucketSize(tmp.bucket_size_) ||
       tmp.max_iterations_ == 0 || tmp.max_iterations_ > kMaxIterationsLimit ||
-      (tmp.expansion_ != 0 && !IsPowerOfTwo(tmp.expansion_)) || tmp.expansion_ > kMaxExpansion) {
+      (tmp.expansion_ != 0 && !internal::IsPowerOfTwo(tmp.expansion_)) || tmp.expansion_ > kMaxExpansion) {
     return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: invalid parameters");
   }
   if (num_filters == 0 || num_filters > kMaxFilters || (tmp.expansion_ == 0 && num_filters != 1)) {
@@ -558,7 +559,7 @@ Status CuckooFilter::Deserialize(const uint8_t* data, size_t size) {
     if (!r.ok())
       return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: truncated sub-filter");
     if (k == 0) {
-      if (!IsPowerOfTwo(buckets) || buckets > (uint64_t{1} << kMaxBucketsLog2)) {
+      if (!internal::IsPowerOfTwo(buckets) || buckets > (uint64_t{1} << kMaxBucketsLog2)) {
         return Status(StatusCode::kCorruptData,
                       "corrupt cuckoo filter: bucket count is not a power of two up to 2^40");
       }

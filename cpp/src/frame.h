@@ -35,6 +35,9 @@ struct FrameInfo {
   uint8_t hash_id;
   uint32_t seed;
 };
+// Checks the frame (length, magic, version, body length, CRC, known kind and its hash id) without
+// caring which kind it is; *kind is the kind byte. PeekFilterKind and OpenFrame use it.
+Status CheckFrame(const uint8_t* data, size_t size, uint8_t* kind);
 Status OpenFrame(const uint8_t* data, size_t size, FilterKind expected, FrameInfo* info,
                  ByteReader* body);
 

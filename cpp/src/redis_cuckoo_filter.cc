@@ -2,6 +2,8 @@
 // bytes of its server (see the header); no RedisBloom code is used.
 #include "bloomcuckoo/redis_cuckoo_filter.h"
 
+#include "checks.h"
+
 #include <cstring>
 #include <limits>
 #include <utility>
@@ -36,7 +38,6 @@ uint64_t NextPow2(uint64_t n) {
   return n + 1;
 }
 
-bool IsPow2(uint64_t n) { return n != 0 && (n & (n - 1)) == 0; }
 
 uint64_t ReadLE(const uint8_t* p, int n) {
   uint64_t v = 0;
@@ -346,7 +347,7 @@ Status RedisCuckooFilter::ParseHeader(const uint8_t* header, size_t len, RedisCu
   out->max_iterations_ = static_cast<uint32_t>(ReadLE(header + 34, 2));
   out->expansion_ = static_cast<uint32_t>(ReadLE(header + 36, 2));
   if (out->bucket_size_ < 1 || out->bucket_size_ > 255 || out->max_iterations_ < 1 ||
-      (out->expansion_ != 0 && !IsPow2(out->expansion_)) || !IsPow2(out->num_buckets_) ||
+      (out->expansion_ != 0 && !internal::IsPowerOfTwo(out->expansion_)) || !internal::IsPowerOfTwo(out->num_buckets_) ||
       out->num_buckets_ > (uint64_t{1} << 48) || filters < 1 || filters > kMaxDumpFilters ||
       (out->expansion_ == 0 && filters != 1)) {
     return Corrupt("not a RedisBloom CF dump: invalid header fields");

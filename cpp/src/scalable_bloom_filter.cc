@@ -1,4 +1,6 @@
 #include "bloomcuckoo/scalable_bloom_filter.h"
+
+#include "checks.h"
 #include "bloomcuckoo/internal/move.h"
 
 #include <cmath>
@@ -16,7 +18,6 @@ namespace {
 // layer count u32.
 constexpr size_t kBodyFixedSize = 8 + 8 + 4 + 1 + 4;
 
-bool ValidErrorRate(double p) { return p > 0.0 && p < 1.0; }
 
 }  // namespace
 
@@ -52,7 +53,7 @@ Status ScalableBloomFilter::Init(const ScalableBloomOptions& options) {
   if (options.capacity == 0) {
     return Status(StatusCode::kInvalidArgument, "capacity must be a positive integer");
   }
-  if (!ValidErrorRate(options.error_rate)) {
+  if (!internal::ValidErrorRate(options.error_rate)) {
     return Status(StatusCode::kInvalidArgument,
                   "errorRate must be a number greater than 0 and less than 1");
   }
@@ -216,7 +217,7 @@ Status ScalableBloomFilter::Deserialize(const uint8_t* data, size_t size) {
   const uint32_t layers = r.U32();
   tmp.seed_ = info.seed;
   if (!r.ok()) return Status(StatusCode::kCorruptData, "serialized scalable filter is truncated");
-  if (tmp.capacity_ == 0 || !ValidErrorRate(tmp.error_rate_) || tmp.expansion_ == 0 ||
+  if (tmp.capacity_ == 0 || !internal::ValidErrorRate(tmp.error_rate_) || tmp.expansion_ == 0 ||
       non_scaling > 1) {
     return Status(StatusCode::kCorruptData, "serialized scalable filter has invalid parameters");
   }

@@ -59,8 +59,9 @@ void WriteHeader(ByteWriter& w, FilterKind kind, uint32_t seed, uint8_t hash_id,
   w.U64(body_size);
 }
 
-Status OpenFrame(const uint8_t* data, size_t size, FilterKind expected, FrameInfo* info,
-                 ByteReader* body) {
+// Checks everything of the frame but the kind the caller wants: length, magic, version, body
+// length, CRC, a known kind and its hash id. *kind is the kind byte when it returns Ok.
+Status CheckFrame(const uint8_t* data, size_t size, uint8_t* kind_out) {
   if (data == nullptr || size < kHeaderSize + kTrailerSize) {
     return Status(StatusCode::kCorruptData, "serialized filter is truncated (shorter than its header)");
   }
@@ -79,7 +80,7 @@ Status OpenFrame(const uint8_t* data, size_t size, FilterKind expected, FrameInf
   }
   const uint8_t kind = r.U8();
   const uint8_t hash_id = r.U8();
-  const uint32_t seed = r.U32();
+  (void)r.U32();  // the seed: each kind's parser reads it from FrameInfo
   const uint64_t body_size = r.U64();
   if (body_size != size - kHeaderSize - kTrailerSize) {
     return Status(StatusCode::kCorruptData,
@@ -94,6 +95,20 @@ Status OpenFrame(const uint8_t* data, size_t size, FilterKind expected, FrameInf
   if (hash_id != HashIdOf(kind)) {
     return Status(StatusCode::kUnsupportedVersion, "unknown hash function id");
   }
+  *kind_out = kind;
+  return Status::Ok();
+}
+
+Status OpenFrame(const uint8_t* data, size_t size, FilterKind expected, FrameInfo* info,
+                 ByteReader* body) {
+  uint8_t kind = 0;
+  BLOOMCUCKOO_RETURN_IF_ERROR(CheckFrame(data, size, &kind));
+  ByteReader r(data + 4, kHeaderSize - 4);
+  const uint16_t version = r.U16();
+  (void)r.U8();  // the kind, checked below
+  const uint8_t hash_id = r.U8();
+  const uint32_t seed = r.U32();
+  const uint64_t body_size = size - kHeaderSize - kTrailerSize;
   if (static_cast<FilterKind>(kind) != expected) {
     return Status(StatusCode::kInvalidArgument, "serialized filter is of another kind");
   }
@@ -108,15 +123,10 @@ Status OpenFrame(const uint8_t* data, size_t size, FilterKind expected, FrameInf
 }  // namespace internal
 
 Status PeekFilterKind(const uint8_t* data, size_t size, FilterKind* kind) {
-  // Open the frame as a bloom filter; a kind mismatch is the one error that still tells the kind.
-  internal::FrameInfo info{};
-  internal::ByteReader body(nullptr, 0);
-  Status s = internal::OpenFrame(data, size, FilterKind::kBloom, &info, &body);
-  if (s.code() == StatusCode::kInvalidArgument || s.ok()) {
-    *kind = static_cast<FilterKind>(data[6]);
-    return Status::Ok();
-  }
-  return s;
+  uint8_t k = 0;
+  BLOOMCUCKOO_RETURN_IF_ERROR(internal::CheckFrame(data, size, &k));
+  *kind = static_cast<FilterKind>(k);
+  return Status::Ok();
 }
 
 }  // namespace bloomcuckoo
