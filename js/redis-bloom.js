@@ -1,40 +1,12 @@
 // RedisBloomFilter: RedisBloom's BF type (BF.RESERVE / ADD / EXISTS / INFO / SCANDUMP /
 // LOADCHUNK) bit for bit, so a filter pulled from Redis answers locally exactly as the server
 // does, and one built here loads into Redis. Keys are hashed as RedisBloom hashes them.
-import { FilterError, statusName } from './errors.js';
-import { AddableFilter, Filter, makeCore, withBytesInWasm } from './filter.js';
-import { requireWasm } from './loader.js';
-import { encodeKey, forEachChunk, keyPointer } from './keys.js';
+import { AddableFilter, Filter, makeCore } from './filter.js';
+import { encodeKey, keyPointer } from './keys.js';
 import { booleanOption, initError, integerIn, positiveInteger, rate, readOptions } from './options.js';
-import { normalizeRedisChunks } from './redis-dump.js';
+import { addAllReporting, coreError, dumpChunks, filterFromDump } from './redis-core.js';
 
 const OPTIONS = ['errorRate', 'capacity', 'expansion', 'nonScaling'];
-const MAX_CHUNK_BYTES = 16 * 1024 * 1024;   // SCANDUMP's chunk limit (RedisBloom 2.6)
-
-function coreError(context, status) {
-  return new FilterError(statusName(status), `${context}: ${requireWasm().lastStatusMessage()}`);
-}
-
-/**
- * @internal Reads [iterator, bytes] chunks (normalized) into `core` through its dump-loading
- * methods (loadDumpHeader, dumpChunkTarget, finishDumpLoad). Shared by the RedisBloom classes.
- */
-export function loadRedisDump(core, chunks, context) {
-  const [header, ...data] = chunks;
-  if (header.iterator !== 1) throw new FilterError('CORRUPT_DATA', `${context}: the first chunk must be the header (iterator 1), got iterator ${header.iterator}`);
-  const total = data.reduce((n, c) => n + c.bytes.length, 0);
-  const status = withBytesInWasm(header.bytes, (ptr, len) => core.loadDumpHeader(ptr, len, total));
-  if (status !== 0) throw coreError(context, status);
-  const m = requireWasm();
-  for (const { iterator, bytes } of data) {
-    const target = core.dumpChunkTarget(iterator, bytes.length) >>> 0;
-    if (target === 0) throw new FilterError('CORRUPT_DATA', `${context}: ${m.lastStatusMessage()}`);
-    m.HEAPU8.set(bytes, target);
-  }
-  const done = core.finishDumpLoad();
-  if (done !== 0) throw coreError(context, done);
-}
-
 export class RedisBloomFilter extends AddableFilter {
   /**
    * As BF.RESERVE key errorRate capacity [EXPANSION expansion] [NONSCALING].
@@ -59,15 +31,7 @@ export class RedisBloomFilter extends AddableFilter {
    * throw FilterError CORRUPT_DATA.
    */
   static fromRedisDump(chunks) {
-    const list = normalizeRedisChunks(chunks);
-    const core = new (requireWasm().RedisBloomFilterCore)();
-    try {
-      loadRedisDump(core, list, 'RedisBloomFilter.fromRedisDump');
-    } catch (err) {
-      core.delete();
-      throw err;
-    }
-    return Filter._adopt(RedisBloomFilter, core);
+    return filterFromDump(RedisBloomFilter, 'RedisBloomFilterCore', chunks);
   }
 
   /** Reads a RedisBloomFilter from serialize() bytes (kind 'redis-bloom'). */
@@ -93,20 +57,7 @@ export class RedisBloomFilter extends AddableFilter {
    */
   addAll(keys) {
     const c = this._core;
-    let added = 0;
-    forEachChunk(keys, (data, offsets, count, out, start) => {
-      const r = c.addBatch(data, offsets, count, out);
-      const handled = r & 0xffff;
-      const heap = requireWasm().HEAPU8;
-      for (let i = 0; i < handled; i++) added += heap[out + i];
-      const status = r >>> 16;
-      if (status !== 0) {
-        const err = coreError('RedisBloomFilter.addAll', status);
-        err.message += ` (${start + handled} keys handled, ${added} added before it)`;
-        throw err;
-      }
-    });
-    return added;
+    return addAllReporting(keys, 'RedisBloomFilter.addAll', (data, offsets, count, out) => c.addBatch(data, offsets, count, out));
   }
 
   /** Keys added (BF.INFO "Number of items inserted"). */
@@ -139,24 +90,6 @@ export class RedisBloomFilter extends AddableFilter {
    */
   toRedisDump() {
     const c = this._core;
-    const m = requireWasm();
-    const headerLen = c.dumpHeaderSize();
-    const header = new Uint8Array(headerLen);
-    withBytesInWasm(header, (ptr) => {
-      c.writeDumpHeader(ptr);
-      header.set(m.HEAPU8.subarray(ptr, ptr + headerLen));
-    });
-    const chunks = [[1, header]];
-    let offset = 0;
-    for (let i = 0; i < c.links(); i++) {
-      const bytes = c.linkBytes(i);
-      const base = c.linkData(i) >>> 0;
-      for (let at = 0; at < bytes; at += MAX_CHUNK_BYTES) {
-        const len = Math.min(MAX_CHUNK_BYTES, bytes - at);
-        offset += len;
-        chunks.push([1 + offset, m.HEAPU8.slice(base + at, base + at + len)]);
-      }
-    }
-    return chunks;
+    return dumpChunks(c, c.links(), (i) => c.linkBytes(i), (i) => c.linkData(i));
   }
 }

@@ -2,21 +2,12 @@
 // INFO / SCANDUMP / LOADCHUNK) bit for bit, so a filter pulled from Redis answers locally exactly
 // as the server does, and one built here loads into Redis. Keys are hashed as RedisBloom hashes
 // them (MurmurHash64A, one-byte fingerprints).
-import { FilterError, statusName } from './errors.js';
-import { AddableFilter, Filter, makeCore, withBytesInWasm } from './filter.js';
-import { requireWasm } from './loader.js';
-import { encodeKey, forEachChunk, keyPointer } from './keys.js';
+import { AddableFilter, Filter, makeCore } from './filter.js';
+import { encodeKey, keyPointer } from './keys.js';
 import { initError, integerIn, positiveInteger, readOptions } from './options.js';
-import { loadRedisDump } from './redis-bloom.js';
-import { normalizeRedisChunks } from './redis-dump.js';
+import { addAllReporting, coreError, dumpChunks, filterFromDump } from './redis-core.js';
 
 const OPTIONS = ['capacity', 'bucketSize', 'maxIterations', 'expansion'];
-const MAX_CHUNK_BYTES = 16 * 1024 * 1024;   // SCANDUMP's chunk limit (RedisBloom 2.6)
-
-function coreError(context, status) {
-  return new FilterError(statusName(status), `${context}: ${requireWasm().lastStatusMessage()}`);
-}
-
 export class RedisCuckooFilter extends AddableFilter {
   /**
    * As CF.RESERVE key capacity [BUCKETSIZE b] [MAXITERATIONS m] [EXPANSION e].
@@ -42,15 +33,7 @@ export class RedisCuckooFilter extends AddableFilter {
    * nothing to read the options from; create it with `new RedisCuckooFilter(options)`.
    */
   static fromRedisDump(chunks) {
-    const list = normalizeRedisChunks(chunks);
-    const core = new (requireWasm().RedisCuckooFilterCore)();
-    try {
-      loadRedisDump(core, list, 'RedisCuckooFilter.fromRedisDump');
-    } catch (err) {
-      core.delete();
-      throw err;
-    }
-    return Filter._adopt(RedisCuckooFilter, core);
+    return filterFromDump(RedisCuckooFilter, 'RedisCuckooFilterCore', chunks);
   }
 
   /** Reads a RedisCuckooFilter from serialize() bytes (kind 'redis-cuckoo'). */
@@ -88,20 +71,7 @@ export class RedisCuckooFilter extends AddableFilter {
    */
   addAll(keys, { unique = false } = {}) {
     const c = this._core;
-    let added = 0;
-    forEachChunk(keys, (data, offsets, count, out, start) => {
-      const r = c.addBatch(data, offsets, count, out, unique === true);
-      const handled = r & 0xffff;
-      const heap = requireWasm().HEAPU8;
-      for (let i = 0; i < handled; i++) added += heap[out + i];
-      const status = r >>> 16;
-      if (status !== 0) {
-        const err = coreError('RedisCuckooFilter.addAll', status);
-        err.message += ` (${start + handled} keys handled, ${added} added before it)`;
-        throw err;
-      }
-    });
-    return added;
+    return addAllReporting(keys, 'RedisCuckooFilter.addAll', (data, offsets, count, out) => c.addBatch(data, offsets, count, out, unique === true));
   }
 
   /**
@@ -158,25 +128,6 @@ export class RedisCuckooFilter extends AddableFilter {
    */
   toRedisDump() {
     const c = this._core;
-    const m = requireWasm();
-    const headerLen = c.dumpHeaderSize();
-    if (headerLen === 0) return [];
-    const header = new Uint8Array(headerLen);
-    withBytesInWasm(header, (ptr) => {
-      c.writeDumpHeader(ptr);
-      header.set(m.HEAPU8.subarray(ptr, ptr + headerLen));
-    });
-    const chunks = [[1, header]];
-    let offset = 0;
-    for (let i = 0; i < c.filters(); i++) {
-      const bytes = c.filterBytes(i);
-      const base = c.filterData(i) >>> 0;
-      for (let at = 0; at < bytes; at += MAX_CHUNK_BYTES) {
-        const len = Math.min(MAX_CHUNK_BYTES, bytes - at);
-        offset += len;
-        chunks.push([1 + offset, m.HEAPU8.slice(base + at, base + at + len)]);
-      }
-    }
-    return chunks;
+    return dumpChunks(c, c.filters(), (i) => c.filterBytes(i), (i) => c.filterData(i));
   }
 }

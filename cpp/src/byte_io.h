@@ -9,6 +9,17 @@
 namespace bloomcuckoo {
 namespace internal {
 
+// An n-byte little-endian unsigned integer (n <= 8) at p, read or written in place (for the
+// packed headers of RedisBloom's dumps, which are not read front to back).
+inline uint64_t LoadLE(const uint8_t* p, int n) {
+  uint64_t v = 0;
+  for (int i = n - 1; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+inline void StoreLE(uint8_t* p, uint64_t v, int n) {
+  for (int i = 0; i < n; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+
 // Writes into a buffer the caller sized exactly (via the filter's SerializedSize()).
 class ByteWriter {
  public:

@@ -45,16 +45,8 @@ uint32_t HashesFor(double bpe) { return static_cast<uint32_t>(std::ceil(kLn2 * b
 
 Status Corrupt(const char* what) { return Status(StatusCode::kCorruptData, what); }
 
-uint64_t ReadLE(const uint8_t* p, int n) {
-  uint64_t v = 0;
-  for (int i = n - 1; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
-}
-void WriteLE(uint8_t* p, uint64_t v, int n) {
-  for (int i = 0; i < n; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
 double ReadF64(const uint8_t* p) {
-  const uint64_t bits = ReadLE(p, 8);
+  const uint64_t bits = internal::LoadLE(p, 8);
   double d;
   std::memcpy(&d, &bits, sizeof d);
   return d;
@@ -62,7 +54,7 @@ double ReadF64(const uint8_t* p) {
 void WriteF64(uint8_t* p, double d) {
   uint64_t bits;
   std::memcpy(&bits, &d, sizeof bits);
-  WriteLE(p, bits, 8);
+  internal::StoreLE(p, bits, 8);
 }
 
 }  // namespace
@@ -253,19 +245,19 @@ size_t RedisBloomFilter::byte_length() const {
 }
 
 void RedisBloomFilter::WriteDumpHeader(uint8_t* out) const {
-  WriteLE(out, size_, 8);
-  WriteLE(out + 8, links_.size(), 4);
-  WriteLE(out + 12, options_, 4);
-  WriteLE(out + 16, growth_, 4);
+  internal::StoreLE(out, size_, 8);
+  internal::StoreLE(out + 8, links_.size(), 4);
+  internal::StoreLE(out + 12, options_, 4);
+  internal::StoreLE(out + 16, growth_, 4);
   uint8_t* p = out + kDumpHeaderBytes;
   for (const Link& l : links_) {
-    WriteLE(p, l.bytes, 8);
-    WriteLE(p + 8, l.bits, 8);
-    WriteLE(p + 16, l.size, 8);
+    internal::StoreLE(p, l.bytes, 8);
+    internal::StoreLE(p + 8, l.bits, 8);
+    internal::StoreLE(p + 16, l.size, 8);
     WriteF64(p + 24, l.error);
     WriteF64(p + 32, l.bpe);
-    WriteLE(p + 40, l.hashes, 4);
-    WriteLE(p + 44, l.entries, 8);
+    internal::StoreLE(p + 40, l.hashes, 4);
+    internal::StoreLE(p + 44, l.entries, 8);
     p[52] = l.n2;
     p += kDumpLinkBytes;
   }
@@ -274,10 +266,10 @@ void RedisBloomFilter::WriteDumpHeader(uint8_t* out) const {
 Status RedisBloomFilter::ParseHeader(const uint8_t* header, size_t len, std::vector<Link>* links,
                                      uint64_t* size, uint32_t* options, uint32_t* growth) const {
   if (len < kDumpHeaderBytes) return Corrupt("not a RedisBloom BF dump: header too short");
-  *size = ReadLE(header, 8);
-  const uint64_t nfilters = ReadLE(header + 8, 4);
-  *options = static_cast<uint32_t>(ReadLE(header + 12, 4));
-  *growth = static_cast<uint32_t>(ReadLE(header + 16, 4));
+  *size = internal::LoadLE(header, 8);
+  const uint64_t nfilters = internal::LoadLE(header + 8, 4);
+  *options = static_cast<uint32_t>(internal::LoadLE(header + 12, 4));
+  *growth = static_cast<uint32_t>(internal::LoadLE(header + 16, 4));
   if (nfilters == 0 || nfilters > kMaxLinks ||
       len != kDumpHeaderBytes + kDumpLinkBytes * nfilters) {
     return Corrupt("not a RedisBloom BF dump: header length does not match its filter count");
@@ -298,13 +290,13 @@ Status RedisBloomFilter::ParseHeader(const uint8_t* header, size_t len, std::vec
   const uint8_t* p = header + kDumpHeaderBytes;
   for (uint64_t i = 0; i < nfilters; ++i, p += kDumpLinkBytes) {
     Link& l = (*links)[static_cast<size_t>(i)];
-    l.bytes = ReadLE(p, 8);
-    l.bits = ReadLE(p + 8, 8);
-    l.size = ReadLE(p + 16, 8);
+    l.bytes = internal::LoadLE(p, 8);
+    l.bits = internal::LoadLE(p + 8, 8);
+    l.size = internal::LoadLE(p + 16, 8);
     l.error = ReadF64(p + 24);
     l.bpe = ReadF64(p + 32);
-    l.hashes = static_cast<uint32_t>(ReadLE(p + 40, 4));
-    l.entries = ReadLE(p + 44, 8);
+    l.hashes = static_cast<uint32_t>(internal::LoadLE(p + 40, 4));
+    l.entries = internal::LoadLE(p + 44, 8);
     l.n2 = p[52];
     // RedisBloom's own checks, then ours (bounded work per lookup, sizes that fit).
     if (!(l.error > 0 && l.error < 1) || l.n2 > 63 ||
@@ -413,7 +405,7 @@ Status RedisBloomFilter::Deserialize(const uint8_t* data, size_t size) {
   if (info.seed != 0) return Corrupt("corrupt redis-bloom filter: RedisBloom hashes have no seed (must be 0)");
   if (body.remaining() < kDumpHeaderBytes) return Corrupt("corrupt redis-bloom filter: truncated");
   const uint8_t* start = body.Bytes(kDumpHeaderBytes);
-  const uint64_t nfilters = ReadLE(start + 8, 4);
+  const uint64_t nfilters = internal::LoadLE(start + 8, 4);
   if (nfilters == 0 || nfilters > kMaxLinks ||
       body.remaining() < kDumpLinkBytes * nfilters) {
     return Corrupt("corrupt redis-bloom filter: bad filter count");

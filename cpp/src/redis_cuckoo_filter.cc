@@ -39,14 +39,6 @@ uint64_t NextPow2(uint64_t n) {
 }
 
 
-uint64_t ReadLE(const uint8_t* p, int n) {
-  uint64_t v = 0;
-  for (int i = n - 1; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
-}
-void WriteLE(uint8_t* p, uint64_t v, int n) {
-  for (int i = 0; i < n; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
 
 // Buckets of sub-filter k: first * expansion^k (RedisBloom: expansion^0 = 1, 0^k = 0 for k > 0);
 // false on overflow past 2^48.
@@ -327,25 +319,25 @@ uint64_t RedisCuckooFilter::CountOccupied() const {
 }
 
 void RedisCuckooFilter::WriteDumpHeader(uint8_t* out) const {
-  WriteLE(out, num_items_, 8);
-  WriteLE(out + 8, num_buckets_, 8);
-  WriteLE(out + 16, num_deletes_, 8);
-  WriteLE(out + 24, filters_.size(), 8);
-  WriteLE(out + 32, bucket_size_, 2);
-  WriteLE(out + 34, max_iterations_, 2);
-  WriteLE(out + 36, expansion_, 2);
+  internal::StoreLE(out, num_items_, 8);
+  internal::StoreLE(out + 8, num_buckets_, 8);
+  internal::StoreLE(out + 16, num_deletes_, 8);
+  internal::StoreLE(out + 24, filters_.size(), 8);
+  internal::StoreLE(out + 32, bucket_size_, 2);
+  internal::StoreLE(out + 34, max_iterations_, 2);
+  internal::StoreLE(out + 36, expansion_, 2);
 }
 
 Status RedisCuckooFilter::ParseHeader(const uint8_t* header, size_t len, RedisCuckooFilter* out,
                                       uint64_t* data_bytes) const {
   if (len != kDumpHeaderBytes) return Corrupt("not a RedisBloom CF dump: header is not 38 bytes");
-  out->num_items_ = ReadLE(header, 8);
-  out->num_buckets_ = ReadLE(header + 8, 8);
-  out->num_deletes_ = ReadLE(header + 16, 8);
-  const uint64_t filters = ReadLE(header + 24, 8);
-  out->bucket_size_ = static_cast<uint32_t>(ReadLE(header + 32, 2));
-  out->max_iterations_ = static_cast<uint32_t>(ReadLE(header + 34, 2));
-  out->expansion_ = static_cast<uint32_t>(ReadLE(header + 36, 2));
+  out->num_items_ = internal::LoadLE(header, 8);
+  out->num_buckets_ = internal::LoadLE(header + 8, 8);
+  out->num_deletes_ = internal::LoadLE(header + 16, 8);
+  const uint64_t filters = internal::LoadLE(header + 24, 8);
+  out->bucket_size_ = static_cast<uint32_t>(internal::LoadLE(header + 32, 2));
+  out->max_iterations_ = static_cast<uint32_t>(internal::LoadLE(header + 34, 2));
+  out->expansion_ = static_cast<uint32_t>(internal::LoadLE(header + 36, 2));
   if (out->bucket_size_ < 1 || out->bucket_size_ > 255 || out->max_iterations_ < 1 ||
       (out->expansion_ != 0 && !internal::IsPowerOfTwo(out->expansion_)) || !internal::IsPowerOfTwo(out->num_buckets_) ||
       out->num_buckets_ > (uint64_t{1} << 48) || filters < 1 || filters > kMaxDumpFilters ||
@@ -373,7 +365,7 @@ Status RedisCuckooFilter::LoadDumpHeader(const uint8_t* header, size_t len, uint
   if (total != data_bytes) {
     return Corrupt("RedisBloom CF dump: the data chunks do not add up to the sub-filters");
   }
-  const uint64_t filters = ReadLE(header + 24, 8);
+  const uint64_t filters = internal::LoadLE(header + 24, 8);
   for (uint64_t k = 0; k < filters; ++k) BLOOMCUCKOO_RETURN_IF_ERROR(tmp.Grow());
   tmp.load_next_ = 0;
   *this = std::move(tmp);

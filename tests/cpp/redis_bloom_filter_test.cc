@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include <dirent.h>
+#include "redis_fixtures.h"
 
 #include <algorithm>
 #include <fstream>
@@ -18,15 +18,6 @@
 
 namespace bloomcuckoo {
 namespace {
-
-std::vector<uint8_t> FromHex(const std::string& h) {
-  std::vector<uint8_t> out;
-  if (h == "-") return out;
-  for (size_t i = 0; i + 1 < h.size(); i += 2) {
-    out.push_back(static_cast<uint8_t>(std::stoul(h.substr(i, 2), nullptr, 16)));
-  }
-  return out;
-}
 
 struct Fixture {
   std::string name;
@@ -39,20 +30,10 @@ struct Fixture {
 
 std::vector<Fixture> ReadFixtures() {
   std::vector<Fixture> out;
-  const std::string dir = BLOOMCUCKOO_FIXTURES_DIR "/redis";
-  DIR* d = opendir(dir.c_str());
-  if (d == nullptr) return out;
-  std::vector<std::string> names;
-  while (dirent* e = readdir(d)) {
-    const std::string n = e->d_name;
-    if (n.rfind("bf-", 0) == 0) names.push_back(n);
-  }
-  closedir(d);
-  std::sort(names.begin(), names.end());
-  for (const std::string& n : names) {
+  for (const std::string& n : testing_util::RedisFixtureFiles("bf-")) {
     Fixture f;
     f.name = n;
-    std::ifstream in(dir + "/" + n);
+    std::ifstream in(n);
     std::string line;
     while (std::getline(in, line)) {
       std::istringstream ss(line);
@@ -72,7 +53,7 @@ std::vector<Fixture> ReadFixtures() {
         std::string key, reply;
         ss >> key;
         std::getline(ss, reply);
-        f.adds.emplace_back(FromHex(key), reply.substr(1));
+        f.adds.emplace_back(testing_util::FromHex(key), reply.substr(1));
       } else if (tag == "info") {
         std::string v;
         while (ss >> v) f.info.push_back(v == "null" ? 0 : std::stoull(v));
@@ -80,7 +61,7 @@ std::vector<Fixture> ReadFixtures() {
         uint64_t it;
         std::string hex;
         ss >> it >> hex;
-        if (it != 0) f.chunks.emplace_back(it, FromHex(hex));
+        if (it != 0) f.chunks.emplace_back(it, testing_util::FromHex(hex));
       } else if (tag == "probes") {
         size_t n2;
         ss >> n2 >> f.answers;

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include <dirent.h>
+#include "redis_fixtures.h"
 
 #include <algorithm>
 #include <fstream>
@@ -21,15 +21,6 @@ namespace bloomcuckoo {
 namespace {
 
 using Bytes = std::vector<uint8_t>;
-
-Bytes FromHex(const std::string& h) {
-  Bytes out;
-  if (h == "-") return out;
-  for (size_t i = 0; i + 1 < h.size(); i += 2) {
-    out.push_back(static_cast<uint8_t>(std::stoul(h.substr(i, 2), nullptr, 16)));
-  }
-  return out;
-}
 
 struct Op {
   std::string op;
@@ -50,24 +41,14 @@ struct Fixture {
 
 std::vector<Fixture> ReadFixtures() {
   std::vector<Fixture> out;
-  const std::string dir = BLOOMCUCKOO_FIXTURES_DIR "/redis";
-  DIR* d = opendir(dir.c_str());
-  if (d == nullptr) return out;
-  std::vector<std::string> names;
-  while (dirent* e = readdir(d)) {
-    const std::string n = e->d_name;
-    if (n.rfind("cf-", 0) == 0) names.push_back(n);
-  }
-  closedir(d);
-  std::sort(names.begin(), names.end());
-  for (const std::string& n : names) {
+  for (const std::string& n : testing_util::RedisFixtureFiles("cf-")) {
     Fixture f;
     f.name = n;
     for (int i = 0; i < 1000; ++i) {
       const std::string s = "probe:" + std::to_string(i);
       f.probes.emplace_back(s.begin(), s.end());
     }
-    std::ifstream in(dir + "/" + n);
+    std::ifstream in(n);
     std::string line;
     while (std::getline(in, line)) {
       std::istringstream ss(line);
@@ -79,7 +60,7 @@ std::vector<Fixture> ReadFixtures() {
         std::string key, reply;
         ss >> key;
         std::getline(ss, reply);
-        f.ops.push_back({tag, FromHex(key), reply.substr(1)});
+        f.ops.push_back({tag, testing_util::FromHex(key), reply.substr(1)});
       } else if (tag == "info") {
         uint64_t v;
         while (ss >> v) f.info.push_back(v);
@@ -87,12 +68,12 @@ std::vector<Fixture> ReadFixtures() {
         uint64_t it;
         std::string hex;
         ss >> it >> hex;
-        if (it != 0) f.chunks.emplace_back(it, FromHex(hex));
+        if (it != 0) f.chunks.emplace_back(it, testing_util::FromHex(hex));
       } else if (tag == "probekeys") {
         std::string list, item;
         ss >> list;
         std::istringstream items(list);
-        while (std::getline(items, item, ',')) f.probes.push_back(FromHex(item));
+        while (std::getline(items, item, ',')) f.probes.push_back(testing_util::FromHex(item));
       } else if (tag == "probes") {
         size_t n2;
         ss >> n2 >> f.answers;

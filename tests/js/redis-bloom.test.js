@@ -6,11 +6,10 @@ import {
   init, deserialize, fromRedisDump, kindOf, FilterError, RedisBloomFilter, BloomFilter,
 } from '../../js/index.js';
 import { requireWasm } from '../../js/loader.js';
-import { skipReason, startRedisBloom } from '../redis/server.mjs';
+import { codeOf, fromHex, liveSuite, loadChunks, sameChunks, scanDump } from '../redis/helpers.mjs';
 
 const FIXTURES = new URL('../fixtures/redis/', import.meta.url);
 const enc = new TextEncoder();
-const fromHex = (h) => (h === '-' ? new Uint8Array(0) : Uint8Array.from(Buffer.from(h, 'hex')));
 
 function readFixture(file) {
   const f = { name: file, adds: [], chunks: [] };
@@ -49,8 +48,6 @@ const replyOf = (f, key) => {
     throw err;
   }
 };
-const sameChunks = (a, b) => a.length === b.length && a.every(([it, d], i) => it === b[i][0] && Buffer.compare(Buffer.from(d), Buffer.from(b[i][1])) === 0);
-const codeOf = (fn) => { try { fn(); } catch (e) { return e instanceof FilterError ? e.code : `${e.name}: ${e.message}`; } return 'no error'; };
 
 beforeAll(() => init());
 
@@ -183,32 +180,9 @@ test('a full NONSCALING filter throws FULL and changes nothing; addAll says how 
 
 // ---- live server -----------------------------------------------------------------------------
 
-let rb = null;
-const live = (name, fn, timeout) => test(name, async () => {
-  if (!rb) return;   // the SKIP line is printed once, in beforeAll
-  await fn(rb.client);
-}, timeout);
-
-describe('against a live RedisBloom', () => {
-  beforeAll(async () => {
-    rb = await startRedisBloom();
-    if (!rb) console.log(`SKIP live RedisBloom tests: ${skipReason() ?? 'no RedisBloom module found'} (fixtures still checked)`);
-  }, 30000);
-  afterAll(async () => { if (rb) await rb.stop(); });
+liveSuite('against a live RedisBloom', (live) => {
 
   const cmd = (c, args) => c.sendCommand(args);
-  const scan = async (c, key) => {
-    const out = [];
-    for (let it = 0; ;) {
-      const [next, data] = await cmd(c, ['BF.SCANDUMP', key, String(it)]);
-      it = Number(next);
-      out.push([it, data]);
-      if (it === 0) return out;
-    }
-  };
-  const load = async (c, key, chunks) => {
-    for (const [it, d] of chunks) await cmd(c, ['BF.LOADCHUNK', key, String(it), Buffer.from(d.buffer, d.byteOffset, d.byteLength)]);
-  };
 
   live('sizing matches the server for 2,000 random (errorRate, capacity, options), floating point included', async (c) => {
     let x = 12345;
@@ -276,7 +250,7 @@ describe('against a live RedisBloom', () => {
       try { local = f.addAll(batch); } catch (e) { local = Number(/(\d+) added before it/.exec(e.message)?.[1]); expect(e.code).toBe('FULL'); }
       expect(firstError < 0 ? 'no error' : 'error').toBe(typeof local === 'number' && local === addedBefore && firstError >= 0 ? 'error' : firstError < 0 ? 'no error' : 'mismatch');
       expect(local).toBe(addedBefore);
-      expect(sameChunks(f.toRedisDump(), (await scan(c, key)).slice(0, -1))).toBe(true);
+      expect(sameChunks(f.toRedisDump(), (await scanDump(c, 'BF', key)).slice(0, -1))).toBe(true);
       const probes = Array.from({ length: 500 }, (_, j) => `p${j}`);
       const exists = (await cmd(c, ['BF.MEXISTS', key, ...probes])).map((v) => (v ? 1 : 0)).join('');
       expect(Array.from(f.hasAll(probes)).join('')).toBe(exists);
@@ -288,7 +262,7 @@ describe('against a live RedisBloom', () => {
     const f = new RedisBloomFilter({ errorRate: 0.005, capacity: 1000, expansion: 2 });
     const keys = Array.from({ length: 5000 }, (_, i) => `local:${i}`);
     f.addAll(keys);
-    await load(c, 'loaded', f.toRedisDump());
+    await loadChunks(c, 'BF', 'loaded', f.toRedisDump());
     const info = await cmd(c, ['BF.INFO', 'loaded']);
     expect({ capacity: info.Capacity, size: info.Size, filters: info['Number of filters'], items: info['Number of items inserted'], expansion: info['Expansion rate'] })
       .toEqual(pick(f.info()));
@@ -305,7 +279,7 @@ describe('against a live RedisBloom', () => {
     await cmd(c, ['BF.RESERVE', 'big', '0.0001', '9000000']);   // one 20.6 MiB filter
     const keys = Array.from({ length: 20000 }, (_, i) => `big:${i}`);
     for (let i = 0; i < keys.length; i += 1000) await cmd(c, ['BF.MADD', 'big', ...keys.slice(i, i + 1000)]);
-    const server = await scan(c, 'big');
+    const server = await scanDump(c, 'BF', 'big');
     expect(server.length).toBe(4);                              // header, 16 MiB, the rest, [0, empty]
     expect(server[1][1].length).toBe(16 * 1024 * 1024);
     const f = new RedisBloomFilter({ errorRate: 0.0001, capacity: 9000000 });
@@ -314,8 +288,8 @@ describe('against a live RedisBloom', () => {
     expect(sameChunks(mine, server.slice(0, -1))).toBe(true);
     const pulled = fromRedisDump(server);
     expect(Array.from(pulled.hasAll(keys)).every((v) => v === 1)).toBe(true);
-    await load(c, 'big2', mine);
-    expect(sameChunks(await scan(c, 'big2'), server)).toBe(true);
+    await loadChunks(c, 'BF', 'big2', mine);
+    expect(sameChunks(await scanDump(c, 'BF', 'big2'), server)).toBe(true);
     f.free();
     pulled.free();
     await cmd(c, ['DEL', 'big', 'big2']);

@@ -6,11 +6,10 @@ import {
   init, deserialize, fromRedisDump, kindOf, FilterError, RedisCuckooFilter, RedisBloomFilter, CuckooFilter,
 } from '../../js/index.js';
 import { requireWasm } from '../../js/loader.js';
-import { skipReason, startRedisBloom } from '../redis/server.mjs';
+import { codeOf, fromHex, liveSuite, loadChunks, sameChunks, scanDump } from '../redis/helpers.mjs';
 
 const FIXTURES = new URL('../fixtures/redis/', import.meta.url);
 const enc = new TextEncoder();
-const fromHex = (h) => (h === '-' ? new Uint8Array(0) : Uint8Array.from(Buffer.from(h, 'hex')));
 
 function readFixture(file) {
   const f = { name: file, ops: [], chunks: [] };
@@ -62,8 +61,6 @@ function replyOf(f, op, key) {
     throw err;
   }
 }
-const sameChunks = (a, b) => a.length === b.length && a.every(([it, d], i) => it === b[i][0] && Buffer.compare(Buffer.from(d), Buffer.from(b[i][1])) === 0);
-const codeOf = (fn) => { try { fn(); } catch (e) { return e instanceof FilterError ? e.code : `${e.name}: ${e.message}`; } return 'no error'; };
 const countsOf = (f, keys) => keys.map((k) => f.count(k));
 
 beforeAll(() => init());
@@ -283,33 +280,10 @@ test('no false negatives through adds, duplicates, deletes and compaction (an ex
 
 // ---- live server -----------------------------------------------------------------------------
 
-let rb = null;
-const live = (name, fn, timeout) => test(name, async () => {
-  if (!rb) return;   // the SKIP line is printed once, in beforeAll
-  await fn(rb.client);
-}, timeout);
-
-describe('against a live RedisBloom (CF)', () => {
-  beforeAll(async () => {
-    rb = await startRedisBloom();
-    if (!rb) console.log(`SKIP live RedisBloom CF tests: ${skipReason() ?? 'no RedisBloom module found'} (fixtures still checked)`);
-  }, 30000);
-  afterAll(async () => { if (rb) await rb.stop(); });
+liveSuite('against a live RedisBloom (CF)', (live) => {
 
   const cmd = (c, args) => c.sendCommand(args);
   const reply = async (c, args) => { try { return String(Number(await cmd(c, args))); } catch (e) { return `E ${e.message}`; } };
-  const scan = async (c, key) => {
-    const out = [];
-    for (let it = 0; ;) {
-      const [next, data] = await cmd(c, ['CF.SCANDUMP', key, String(it)]);
-      it = Number(next);
-      out.push([it, data ?? new Uint8Array(0)]);
-      if (it === 0) return out;
-    }
-  };
-  const load = async (c, key, chunks) => {
-    for (const [it, d] of chunks) await cmd(c, ['CF.LOADCHUNK', key, String(it), Buffer.from(d.buffer, d.byteOffset, d.byteLength)]);
-  };
   const reserve = (key, o) => ['CF.RESERVE', key, String(o.capacity), 'BUCKETSIZE', String(o.bucketSize ?? 2),
     'MAXITERATIONS', String(o.maxIterations ?? 20), 'EXPANSION', String(o.expansion ?? 1)];
 
@@ -332,10 +306,10 @@ describe('against a live RedisBloom (CF)', () => {
         expect(`${i} ${j} ${op} ${replyOf(f, op, k)}`).toBe(`${i} ${j} ${op} ${server}`);
       }
       expect(pick(f.info())).toEqual(serverInfo(await cmd(c, ['CF.INFO', key])));
-      expect(sameChunks(f.toRedisDump(), (await scan(c, key)).slice(0, -1))).toBe(true);
+      expect(sameChunks(f.toRedisDump(), (await scanDump(c, 'CF', key)).slice(0, -1))).toBe(true);
       await cmd(c, ['CF.COMPACT', key]);
       f.compact();
-      expect(sameChunks(f.toRedisDump(), (await scan(c, key)).slice(0, -1))).toBe(true);
+      expect(sameChunks(f.toRedisDump(), (await scanDump(c, 'CF', key)).slice(0, -1))).toBe(true);
       const probes = Array.from({ length: 300 }, (_, j) => `p${j}`);
       const exists = (await cmd(c, ['CF.MEXISTS', key, ...probes])).map((v) => (Number(v) ? 1 : 0)).join('');
       expect(Array.from(f.hasAll(probes)).join('')).toBe(exists);
@@ -353,7 +327,7 @@ describe('against a live RedisBloom (CF)', () => {
       await cmd(c, [unique ? 'CF.INSERTNX' : 'CF.INSERT', key, 'ITEMS', ...keys]);
       const f = new RedisCuckooFilter(o);
       f.addAll(keys, { unique });
-      expect(sameChunks(f.toRedisDump(), (await scan(c, key)).slice(0, -1))).toBe(true);
+      expect(sameChunks(f.toRedisDump(), (await scanDump(c, 'CF', key)).slice(0, -1))).toBe(true);
       f.free();
     }
   }, 60000);
@@ -363,7 +337,7 @@ describe('against a live RedisBloom (CF)', () => {
     const keys = Array.from({ length: 6000 }, (_, i) => `local:${i}`);
     f.addAll(keys);
     for (let i = 0; i < 500; i++) f.remove(keys[i * 3]);
-    await load(c, 'loaded', f.toRedisDump());
+    await loadChunks(c, 'CF', 'loaded', f.toRedisDump());
     expect(serverInfo(await cmd(c, ['CF.INFO', 'loaded']))).toEqual(pick(f.info()));
     const probes = [...keys.slice(0, 2000), ...Array.from({ length: 2000 }, (_, i) => `absent:${i}`)];
     const exists = (await cmd(c, ['CF.MEXISTS', 'loaded', ...probes])).map((v) => (Number(v) ? 1 : 0)).join('');
@@ -372,7 +346,7 @@ describe('against a live RedisBloom (CF)', () => {
       expect(await reply(c, ['CF.ADD', 'loaded', `more:${i}`])).toBe(replyOf(f, 'add', `more:${i}`));
       expect(await reply(c, ['CF.DEL', 'loaded', keys[i * 7]])).toBe(replyOf(f, 'del', keys[i * 7]));
     }
-    expect(sameChunks(f.toRedisDump(), (await scan(c, 'loaded')).slice(0, -1))).toBe(true);
+    expect(sameChunks(f.toRedisDump(), (await scanDump(c, 'CF', 'loaded')).slice(0, -1))).toBe(true);
     f.free();
   }, 60000);
 
@@ -381,7 +355,7 @@ describe('against a live RedisBloom (CF)', () => {
     await cmd(c, reserve('big', o));
     const keys = Array.from({ length: 20000 }, (_, i) => `big:${i}`);
     await cmd(c, ['CF.INSERT', 'big', 'ITEMS', ...keys]);
-    const server = await scan(c, 'big');
+    const server = await scanDump(c, 'CF', 'big');
     expect(server.map(([it, d]) => [it, d.length])).toEqual([[1, 38], [1 + 2 ** 24, 2 ** 24], [1 + 2 ** 25, 2 ** 24], [0, 0]]);
     const f = new RedisCuckooFilter(o);
     f.addAll(keys);
@@ -389,8 +363,8 @@ describe('against a live RedisBloom (CF)', () => {
     expect(sameChunks(mine, server.slice(0, -1))).toBe(true);
     const pulled = fromRedisDump(server);
     expect(Array.from(pulled.hasAll(keys)).every((v) => v === 1)).toBe(true);
-    await load(c, 'big2', mine);
-    expect(sameChunks(await scan(c, 'big2'), server)).toBe(true);
+    await loadChunks(c, 'CF', 'big2', mine);
+    expect(sameChunks(await scanDump(c, 'CF', 'big2'), server)).toBe(true);
     f.free();
     pulled.free();
     await cmd(c, ['DEL', 'big', 'big2']);
@@ -398,10 +372,10 @@ describe('against a live RedisBloom (CF)', () => {
 
   live('CF.SCANDUMP of a filter with no items sends no dump', async (c) => {
     await cmd(c, reserve('none', { capacity: 100 }));
-    expect((await scan(c, 'none')).map(([it, d]) => [it, d.length])).toEqual([[0, 0]]);
+    expect((await scanDump(c, 'CF', 'none')).map(([it, d]) => [it, d.length])).toEqual([[0, 0]]);
     await cmd(c, ['CF.ADD', 'none', 'x']);
     await cmd(c, ['CF.DEL', 'none', 'x']);
-    expect((await scan(c, 'none')).map(([it, d]) => [it, d.length])).toEqual([[0, 0]]);
+    expect((await scanDump(c, 'CF', 'none')).map(([it, d]) => [it, d.length])).toEqual([[0, 0]]);
     const f = new RedisCuckooFilter({ capacity: 100 });
     f.add('x');
     f.remove('x');
