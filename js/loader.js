@@ -1,7 +1,9 @@
 // Loads the wasm module once. `init()` returns one cached promise; after it resolves every
 // constructor and method is synchronous. Works in Node >= 20 (ESM), browsers (Vite or plain
 // <script type="module">), module Web Workers and worker_threads.
-import createBloomCuckooModule from './wasm/bloomcuckoo.mjs';
+// '#glue' is js/wasm/bloomcuckoo.mjs, or under the "workerd" condition the same glue built
+// without `new Function` (package.json "imports"); both load the same .wasm.
+import createBloomCuckooModule from '#glue';
 import { FilterError } from './errors.js';
 
 let pending = null;
@@ -37,9 +39,22 @@ export function requireWasm() {
   return wasm;
 }
 
+// How to fix a wasm that cannot be fetched, for every error that says so.
+const FIX = 'serve bloomcuckoo.wasm at that URL (bundlers that do not emit `new URL()` assets, e.g. esbuild '
+  + 'or Rollup, need js/wasm/bloomcuckoo.wasm copied to wasm/ beside the bundle), or call '
+  + 'init({ url }) with where it is, or init({ module }) with a compiled WebAssembly.Module';
+
 function wasmUrl(url) {
-  // The literal form lets bundlers (Vite/Rollup/webpack) find and emit the asset.
-  return url === undefined ? new URL('./wasm/bloomcuckoo.wasm', import.meta.url) : new URL(url, import.meta.url);
+  // The literal form lets bundlers (Vite, webpack) find and emit the asset.
+  if (url === undefined) return new URL('./wasm/bloomcuckoo.wasm', import.meta.url);
+  // A URL the caller gives is resolved against the page (or worker) it runs in, else this file.
+  // (Kept out of the `new URL(…, import.meta.url)` form so bundlers do not try to resolve it.)
+  const base = globalThis.location?.href ?? moduleUrl();
+  return new URL(url, base);
+}
+
+function moduleUrl() {
+  return import.meta.url;
 }
 
 async function compile(options) {
@@ -51,20 +66,28 @@ async function compile(options) {
   }
   const url = wasmUrl(options.url);
   if (url.protocol === 'file:') {
-    const fsName = 'node:fs/promises'; // in a variable so bundlers leave it alone
-    const { readFile } = await import(/* @vite-ignore */ fsName);
-    return WebAssembly.compile(await readFile(url));
-  }
-  const response = fetch(url);
-  if (typeof WebAssembly.compileStreaming === 'function') {
+    const fsName = 'node:fs/promises'; // in a variable, and ignored by bundlers: a browser never gets here
+    const { readFile } = await import(/* webpackIgnore: true */ /* @vite-ignore */ fsName);
+    let bytes;
     try {
-      return await WebAssembly.compileStreaming(response);
-    } catch {
-      // wrong MIME type or no streaming support: fall back to bytes
+      bytes = await readFile(url);
+    } catch (err) {
+      throw Object.assign(new Error(`bloomcuckoo: cannot read ${url.href} (${err.code ?? err.message}): ${FIX}`), { code: err.code });
     }
+    return WebAssembly.compile(bytes);
   }
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`bloomcuckoo: fetching ${url} failed: HTTP ${res.status}`);
+  // One fetch: streaming compilation when the server says application/wasm, else from the bytes.
+  let res;
+  try {
+    res = await fetch(url);
+  } catch (err) {
+    throw new Error(`bloomcuckoo: fetching ${url.href} failed (${err?.message ?? err}): ${FIX}`);
+  }
+  if (!res.ok) throw new Error(`bloomcuckoo: fetching ${url.href} failed: HTTP ${res.status}: ${FIX}`);
+  const type = res.headers.get('content-type') ?? '';
+  if (typeof WebAssembly.compileStreaming === 'function' && type.split(';')[0].trim() === 'application/wasm') {
+    return WebAssembly.compileStreaming(res);
+  }
   return WebAssembly.compile(await res.arrayBuffer());
 }
 
@@ -80,6 +103,9 @@ async function load(options) {
       WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module), fail);
       return {};
     },
+    // The wasm comes through instantiateWasm; this also keeps the glue from computing a URL
+    // from import.meta.url, which some runtimes (workerd) do not have.
+    locateFile: (path) => path,
     print: () => {},
     printErr: () => {},
   });

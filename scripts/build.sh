@@ -14,6 +14,11 @@ cmake --build build/wasm -j"$jobs" 2>&1 | grep -vE '^\[ *[0-9]+%\]' || true
 test -f js/wasm/bloomcuckoo.wasm || { log "wasm build failed"; exit 1; }
 # the status of the pipeline above hides cmake's; check it explicitly
 cmake --build build/wasm -j"$jobs" >/dev/null
+# the no-eval glue (workerd) loads the same wasm: check that, and keep one copy
+if [ -f js/wasm/bloomcuckoo.noeval.wasm ]; then
+  cmp -s js/wasm/bloomcuckoo.wasm js/wasm/bloomcuckoo.noeval.wasm || { log "the two glues' wasm differ"; exit 1; }
+  rm -f js/wasm/bloomcuckoo.noeval.wasm
+fi
 
 if [ "${BUILD_NATIVE:-1}" = "1" ]; then
   if [ ! -f build/native/CMakeCache.txt ]; then

@@ -2,7 +2,8 @@
 # Idempotent set-up: installs what is missing, then builds native + wasm.
 #   apt: emscripten (the wasm toolchain), chromium (the e2e browser) and redis-server (the
 #        RedisBloom interop oracle), only when absent
-#   npm: `npm ci` when node_modules is missing or older than package-lock.json
+#   npm: `npm ci` when node_modules is missing or older than package-lock.json; the pack suite's
+#        runtimes and bundlers into tests/pack/tools
 # Usage: scripts/setup.sh [--no-build]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,6 +43,20 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   npm ci --no-audit --no-fund --loglevel=error
   echo "$want" > "$stamp"
   log "npm ci done in $(( $(date +%s) - start )) s"
+fi
+
+# The runtimes and bundlers the pack suite tests the tarball with (Bun, Deno, workerd, webpack,
+# esbuild, Rollup), from npm into tests/pack/tools: `npm install`, not `ci`, as their
+# other-platform optional packages are not on every mirror (so there is no lock file).
+tools=tests/pack/tools
+tstamp=$tools/node_modules/.bloomcuckoo-tools.sha256
+twant=$(sha256sum $tools/package.json | cut -d' ' -f1)
+if [ ! -f "$tstamp" ] || [ "$(cat "$tstamp")" != "$twant" ]; then
+  log "npm install in $tools"
+  start=$(date +%s)
+  (cd $tools && npm install --no-audit --no-fund --no-package-lock --loglevel=error)
+  echo "$twant" > "$tstamp"
+  log "tools installed in $(( $(date +%s) - start )) s"
 fi
 
 if [ "${1:-}" != "--no-build" ]; then

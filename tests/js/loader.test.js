@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { init, getWasmModule, murmur3 } from '../../js/index.js';
@@ -37,6 +37,39 @@ test('a fresh module instance accepts init({ module }) and init({ url })', () =>
   expect(run(withUrl)).toBe(expected);
   // a failed init is not cached: the next init() tries again and succeeds
   expect(run(badUrl)).toBe(`ERR ENOENT\n${expected}`);
+});
+
+test('over HTTP the wasm is fetched once, whatever its MIME type; a failed fetch names the URL and the fix', async () => {
+  const { createServer } = await import('node:http');
+  const bytes = await (await import('node:fs/promises')).readFile(new URL('../../js/wasm/bloomcuckoo.wasm', import.meta.url));
+  const hits = [];
+  const server = createServer((req, res) => {
+    hits.push(req.url);
+    if (req.url === '/octet/bloomcuckoo.wasm') res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(bytes);
+    else if (req.url === '/wasm/bloomcuckoo.wasm') res.writeHead(200, { 'content-type': 'application/wasm' }).end(bytes);
+    else res.writeHead(404).end();
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${server.address().port}`;
+  const index = JSON.stringify(new URL('../../js/index.js', import.meta.url).href);
+  const runAsync = (src) => new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--input-type=module', '-e', src], { encoding: 'utf8' }, (err, out) => (err ? reject(err) : resolve(out.trim())));
+  });
+  const expected = String(murmur3.x86_32('hello', 1));
+  try {
+    for (const path of ['/octet/bloomcuckoo.wasm', '/wasm/bloomcuckoo.wasm']) {
+      hits.length = 0;
+      const out = await runAsync(`import { init, murmur3 } from ${index}; await init({ url: '${base}${path}' }); console.log(murmur3.x86_32('hello', 1));`);
+      expect(out).toBe(expected);
+      expect(hits).toEqual([path]);   // one request, also when streaming compilation cannot be used
+    }
+    const out = await runAsync(`import { init } from ${index}; await init({ url: '${base}/missing.wasm' }).catch((e) => console.log(e.message));`);
+    expect(out).toContain(`fetching ${base}/missing.wasm failed: HTTP 404`);
+    expect(out).toMatch(/init\(\{ url \}\)/);
+    expect(out).toMatch(/esbuild or Rollup/);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
 
 test('a worker_threads worker loads from the compiled module it is sent', async () => {

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { assert, buildAndServe, launchBrowser, makeRunner, watchConsole } from '../e2e/browser.mjs';
+import { runMatrix } from './matrix.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const here = fileURLToPath(new URL('./', import.meta.url));
@@ -25,6 +26,7 @@ const app = join(work, 'app');
 const web = join(app, 'web');
 const t = makeRunner();
 const started = Date.now();
+const viteVersion = JSON.parse(readFileSync(join(root, 'node_modules/vite/package.json'), 'utf8')).version;
 
 function sh(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 26, ...opts });
@@ -46,7 +48,7 @@ try {
     const info = JSON.parse(r.stdout.slice(r.stdout.indexOf('[')))[0];
     tarball = join(work, info.filename);
     packed = info.files.map((f) => f.path).sort();
-    const allowed = /^(package\.json|README\.md|LICENSE|js\/[a-z0-9-]+\.js|js\/index\.d\.ts|js\/wasm\/bloomcuckoo\.(mjs|wasm)|bin\/bloomcuckoo\.js|bin\/lib\/[a-z0-9-]+\.js)$/;
+    const allowed = /^(package\.json|README\.md|LICENSE|js\/[a-z0-9-]+\.js|js\/index\.d\.ts|js\/wasm\/bloomcuckoo\.(mjs|noeval\.mjs|wasm)|bin\/bloomcuckoo\.js|bin\/lib\/[a-z0-9-]+\.js)$/;
     const stray = packed.filter((f) => !allowed.test(f));
     assert(stray.length === 0, `files outside the whitelist: ${stray.join(', ')}`);
     for (const f of ['package.json', 'README.md', 'LICENSE', 'js/index.js', 'js/index.d.ts', 'js/wasm/bloomcuckoo.mjs',
@@ -255,6 +257,19 @@ try {
   } finally {
     await browser?.close();
     await server?.close();
+  }
+
+  // (f)-(j): Bun, Deno, workerd, webpack, esbuild, Rollup (tests/pack/matrix.mjs)
+  if (nodeProbe) {
+    const rows = await runMatrix({ t, app, nodeProbe, sh });
+    await t.check('README: the "Runtimes and bundlers" table lists every tested runtime and bundler with its version', () => {
+      const readme = readFileSync(join(root, 'README.md'), 'utf8');
+      const table = readme.slice(readme.indexOf('## Runtimes and bundlers'));
+      assert(readme.includes('## Runtimes and bundlers'), 'README has no "Runtimes and bundlers" section');
+      for (const r of [...rows, { name: 'Node', version: process.versions.node.split('.')[0] }, { name: 'Vite', version: viteVersion }]) {
+        assert(table.includes(`| ${r.name} | ${r.version}`), `README table lacks "| ${r.name} | ${r.version}" (tested: ${JSON.stringify(r)})`);
+      }
+    });
   }
 } finally {
   if (process.env.KEEP_PACK_TMP === '1') console.log(`       kept ${work}`);
