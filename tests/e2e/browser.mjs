@@ -27,9 +27,16 @@ export async function launchBrowser() {
   };
 }
 
-/** Builds the Vite app at `root` and serves it on 127.0.0.1 (a free port). */
-export async function buildAndServe(root) {
-  await build({ root, configFile: join(root, 'vite.config.js'), logLevel: 'warn' });
+/**
+ * Builds the Vite app at `root` and serves it on 127.0.0.1 (a free port). `warnings` (optional)
+ * collects what Vite warns about while building.
+ */
+export async function buildAndServe(root, warnings = null) {
+  const customLogger = warnings && {
+    info() {}, clearScreen() {}, hasErrorLogged: () => false, hasWarned: false,
+    warn(msg) { warnings.push(msg); }, warnOnce(msg) { warnings.push(msg); }, error(msg) { warnings.push(msg); },
+  };
+  await build({ root, configFile: join(root, 'vite.config.js'), logLevel: 'warn', ...(customLogger ? { customLogger } : {}) });
   const server = await preview({ root, configFile: join(root, 'vite.config.js'), preview: { host: '127.0.0.1', port: 0 } });
   const url = server.resolvedUrls.local[0];
   return { url, close: () => new Promise((resolve) => server.httpServer.close(resolve)) };

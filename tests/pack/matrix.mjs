@@ -126,6 +126,34 @@ const r = await probe(bloomcuckoo);
 r.worker = await roundTrip(bloomcuckoo, () => new Worker(new URL('./web-worker.mjs', import.meta.url), { type: 'module' }));
 console.log(JSON.stringify(r));
 `);
+  // Node's worker_threads behind the same interface as a web Worker, for the same round trip.
+  writeFileSync(join(app, 'node-worker.mjs'), `import { parentPort } from 'node:worker_threads';
+import { init, deserialize } from 'bloomcuckoo';
+parentPort.on('message', async (data) => {
+  try {
+    await init(data.module ? { module: data.module } : {});
+    const f = deserialize(data.bytes);
+    parentPort.postMessage({ answers: Array.from(f.hasAll(data.keys)), kind: f.info().kind });
+    f.free();
+  } catch (e) {
+    parentPort.postMessage({ error: String(e && e.stack || e) });
+  }
+});
+`);
+  writeFileSync(join(app, 'node-runtime.mjs'), `import { Worker } from 'node:worker_threads';
+import * as bloomcuckoo from 'bloomcuckoo';
+import { probe } from './probe.mjs';
+import { roundTrip } from './round-trip.mjs';
+const r = await probe(bloomcuckoo);
+r.worker = await roundTrip(bloomcuckoo, () => {
+  const w = new Worker(new URL('./node-worker.mjs', import.meta.url));
+  const web = { postMessage: (m, t) => w.postMessage(m, t), terminate: () => w.terminate() };
+  w.on('message', (data) => web.onmessage?.({ data }));
+  w.on('error', (e) => web.onerror?.(e));
+  return web;
+});
+console.log(JSON.stringify(r));
+`);
   const haveTools = existsSync(toolBin('bun'));
   assert(haveTools, 'tests/pack/tools is not installed (scripts/setup.sh installs it)');
 
@@ -140,6 +168,7 @@ console.log(JSON.stringify(r));
       record({ name, version, needs: `${needs}${got.worker === 'ok' ? '' : '; the compiled module cannot be posted to a Worker: call init() there'}` });
     });
   };
+  await runtimeCheck('Node', process.execPath, ['node-runtime.mjs'], 'nothing');
   await runtimeCheck('Bun', toolBin('bun'), ['runtime.mjs'], 'nothing');
   await runtimeCheck('Deno', toolBin('deno'), ['run', '--allow-read', '--quiet', 'runtime.mjs'],
     '`--allow-read` (it reads the .wasm next to the library); a package.json with the dependency, or `npm:bloomcuckoo`');
