@@ -197,7 +197,8 @@ function setStat(id, text, value) {
 export function refresh() {
   const f = current();
   if (!f || f.freed) {
-    for (const id of ['stat-kind', 'stat-items', 'stat-bytes', 'stat-bpk', 'stat-fill', 'stat-est-fpr', 'stat-theory-fpr']) setStat(id, '—');
+    for (const id of ['stat-kind', 'stat-items', 'stat-capacity', 'stat-bytes', 'stat-bpk', 'stat-fill', 'stat-est-fpr', 'stat-theory-fpr']) setStat(id, '—');
+    $('stats').classList.remove('over');
     $('stat-info').textContent = '';
     const r = drawFilterMap($('filter-canvas'), { filter: null, units: 0, unitName: spec?.unit ?? 'bit' });
     $('canvas-legend').textContent = r.note;
@@ -208,6 +209,15 @@ export function refresh() {
   const s = statsOf(entrySpec, f);
   setStat('stat-kind', `${entrySpec.label} (${s.info.kind})`);
   setStat('stat-items', int(s.items), s.items);
+  // The capacity the filter was sized for; past it a fixed-size filter's false-positive rate
+  // climbs far above the target (a Bloom filter tends to 100%): say so, in colour.
+  const capacity = s.info.capacity;
+  const fixed = !['scalable', 'cuckoo', 'fuse'].includes(s.info.kind) || (s.info.kind === 'cuckoo' && s.info.expansion === 0);
+  const over = Number.isFinite(capacity) && capacity > 0 && fixed && s.items > capacity;
+  setStat('stat-capacity', !Number.isFinite(capacity) || capacity <= 0 ? '—'
+    : over ? `${int(capacity)}: over capacity by ${int(s.items - capacity)} keys; the false-positive rate has left its target`
+      : int(capacity), capacity);
+  $('stats').classList.toggle('over', over);
   setStat('stat-bytes', bytes(s.bytes), s.bytes);
   setStat('stat-bpk', Number.isFinite(s.bitsPerKey) ? s.bitsPerKey.toFixed(2) : '—', s.bitsPerKey);
   $('stat-fill-label').textContent = s.fillLabel;

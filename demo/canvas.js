@@ -1,6 +1,7 @@
 // Draws a whole filter on a canvas: one cell per bit / counter / slot when they fit, otherwise a
 // density map (each cell the fraction of set units in an equal slice of the storage, from
 // fillMap). The units the last key touched are outlined in orange.
+import { fitCanvas } from './ui.js';
 
 const EMPTY = [238, 241, 246];
 const FULL = [35, 57, 93];
@@ -21,15 +22,15 @@ function shade(f) {
  *            marks: number, note: string }} setUnits: set units the map shows; marks: touched groups drawn
  */
 export function drawFilterMap(canvas, { filter, units, unitName, group = 1, touched = null, noMap = '' }) {
-  const ctx = canvas.getContext('2d');
   const MARGIN = 8; // room for the marks of touched cells at the edges
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.clearRect(0, 0, canvas.width, canvas.height);
+  const fitted = fitCanvas(canvas, 0.25, 240, 160);
+  const ctx = fitted.ctx;
+  ctx.clearRect(0, 0, fitted.W, fitted.H);
   ctx.fillStyle = '#fff';
-  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  ctx.fillRect(0, 0, fitted.W, fitted.H);
   ctx.translate(MARGIN, MARGIN);
-  const W = canvas.width - 2 * MARGIN;
-  const H = canvas.height - 2 * MARGIN;
+  const W = fitted.W - 2 * MARGIN;
+  const H = fitted.H - 2 * MARGIN;
 
   const canMap = typeof filter?.fillMap === 'function';
   if (!canMap || !(units > 0)) {

@@ -2,7 +2,9 @@
 // theoretical curves as lines, measured values as dots (zero measurements as hollow marks on
 // the bottom axis).
 
-const PAD = { left: 72, right: 20, top: 20, bottom: 48 };
+import { fitCanvas } from './ui.js';
+
+const PAD = { left: 80, right: 16, top: 20, bottom: 48 };   // left: tick labels clear of the axis title
 
 function niceTicks(max, count = 6) {
   if (!(max > 0)) return [0];
@@ -22,10 +24,10 @@ const fmtRate = (p) => (p >= 0.01 ? `${+(p * 100).toFixed(0)} %` : `${+(p * 100)
  * @param {{ xMax: number, yFloor: number, series: Array<{ label: string, color: string,
  *           points: Array<{ x: number, measured: number, theory: number }> }> }} data
  */
-export function drawFprChart(canvas, { xMax, yFloor, series }) {
-  const ctx = canvas.getContext('2d');
-  const W = canvas.width;
-  const H = canvas.height;
+export function drawFprChart(canvas, data) {
+  const { xMax, yFloor, series } = data;
+  canvas.chartData = data;   // for a redraw at another width
+  const { ctx, W, H } = fitCanvas(canvas, 0.5, 360, 220);
   ctx.clearRect(0, 0, W, H);
   ctx.fillStyle = '#fff';
   ctx.fillRect(0, 0, W, H);
@@ -66,7 +68,7 @@ export function drawFprChart(canvas, { xMax, yFloor, series }) {
   ctx.font = '13px system-ui, sans-serif';
   ctx.fillText('keys inserted', PAD.left + plotW / 2, H - 20);
   ctx.save();
-  ctx.translate(16, PAD.top + plotH / 2);
+  ctx.translate(12, PAD.top + plotH / 2);
   ctx.rotate(-Math.PI / 2);
   ctx.textBaseline = 'middle';
   ctx.fillText('false-positive rate (log scale)', 0, 0);
@@ -117,30 +119,43 @@ export function drawFprChart(canvas, { xMax, yFloor, series }) {
     }
   }
 
-  // legend
+  // legend: one line per series, then what lines and dots mean; every line cut to the plot's width
   ctx.font = '12px system-ui, sans-serif';
   ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
+  const room = plotW - 64;
+  const fit = (text) => {
+    if (ctx.measureText(text).width <= room) return text;
+    let t = text;
+    while (t.length > 1 && ctx.measureText(`${t}…`).width > room) t = t.slice(0, -1);
+    return `${t}…`;
+  };
+  const box = (y) => {
+    ctx.fillStyle = 'rgba(255,255,255,0.85)';
+    ctx.fillRect(PAD.left + 8, y - 9, Math.min(plotW - 12, 340), 18);
+  };
   let ly = PAD.top + 12;
   for (const s of series) {
-    ctx.fillStyle = 'rgba(255,255,255,0.85)';
-    ctx.fillRect(PAD.left + 8, ly - 9, 330, 18);
+    box(ly);
     ctx.strokeStyle = s.color;
     ctx.lineWidth = 2;
     ctx.beginPath(); ctx.moveTo(PAD.left + 12, ly); ctx.lineTo(PAD.left + 36, ly); ctx.stroke();
     ctx.fillStyle = s.color;
     ctx.beginPath(); ctx.arc(PAD.left + 46, ly, 3.5, 0, Math.PI * 2); ctx.fill();
     ctx.fillStyle = '#111827';
-    ctx.fillText(`${s.label}: line = theory, dots = measured`, PAD.left + 56, ly);
+    ctx.fillText(fit(s.label), PAD.left + 56, ly);
     ly += 20;
   }
   if (series.length) {
-    ctx.fillStyle = 'rgba(255,255,255,0.85)';
-    ctx.fillRect(PAD.left + 8, ly - 9, 330, 18);
+    box(ly);
+    ctx.fillStyle = '#4b5563';
+    ctx.fillText(fit('line = theory, dots = measured'), PAD.left + 56, ly);
+    ly += 20;
+    box(ly);
     ctx.strokeStyle = '#6b7280';
     ctx.lineWidth = 1.5;
     ctx.beginPath(); ctx.arc(PAD.left + 46, ly, 3, 0, Math.PI * 2); ctx.stroke();
     ctx.fillStyle = '#4b5563';
-    ctx.fillText('on the x axis: no false positive measured', PAD.left + 56, ly);
+    ctx.fillText(fit('on the x axis: no false positive measured'), PAD.left + 56, ly);
   }
 }

@@ -2,7 +2,7 @@
 // in steps, probe m never-inserted keys after each step, chart measured vs theoretical FPR.
 import { drawFprChart } from './chart.js';
 import { availableKinds, statsOf } from './filters.js';
-import { $, bytes, guard, int, ms, pct, randomHex, showError, yieldToBrowser } from './ui.js';
+import { $, bytes, guard, int, ms, onWidthChange, pct, randomHex, showError, yieldToBrowser } from './ui.js';
 
 const COLORS = { left: '#2563eb', right: '#dc2626' };
 const EXPERIMENT_KINDS = ['bloom', 'blocked', 'counting', 'cuckoo'];
@@ -165,4 +165,5 @@ export function setupExperiment() {
     });
   });
   drawFprChart($('exp-chart'), { xMax: 20000, yFloor: 1e-4, series: [] });
+  onWidthChange($('exp-chart'), () => drawFprChart($('exp-chart'), $('exp-chart').chartData));
 }

@@ -7,7 +7,7 @@ import { setupExperiment } from './experiment.js';
 import { availableKinds } from './filters.js';
 import { onChange, refreshSourceSelects } from './store.js';
 import { setupTransfer } from './transfer.js';
-import { $, showError } from './ui.js';
+import { $, onWidthChange, showError } from './ui.js';
 import { setupWorkerMode } from './worker-mode.js';
 
 const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
@@ -37,6 +37,7 @@ try {
   onChange(refreshSourceSelects);
   onChange(refresh);
   setupBuilder();
+  onWidthChange($('filter-canvas'), refresh);
   setupExperiment();
   setupBlacklist();
   setupTransfer();

@@ -86,3 +86,43 @@ export function lines(text) {
   }
   return out;
 }
+
+/**
+ * Sizes a canvas's backing store to its on-screen width × devicePixelRatio (sharp on phones and
+ * high-density screens) with a height of `aspect` × width, at most `maxHeight` CSS px, and
+ * returns its 2D context scaled so drawing happens in CSS pixels: { ctx, W, H }. Text drawn at
+ * 12 px is then 12 px on screen whatever the width (a fixed 960-px canvas shrunk to a phone
+ * made it about 4 px).
+ */
+export function fitCanvas(canvas, aspect, maxHeight, minHeight = 0) {
+  const dpr = Math.max(1, globalThis.devicePixelRatio || 1);
+  const W = Math.max(200, Math.round(canvas.clientWidth || canvas.parentElement?.clientWidth || 960));
+  const H = Math.max(minHeight, Math.min(maxHeight, Math.round(W * aspect)));
+  if (canvas.width !== Math.round(W * dpr) || canvas.height !== Math.round(H * dpr)) {
+    canvas.width = Math.round(W * dpr);
+    canvas.height = Math.round(H * dpr);
+  }
+  canvas.style.height = `${H}px`;
+  const ctx = canvas.getContext('2d');
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  canvas.dataset.cssWidth = String(W);
+  return { ctx, W, H };
+}
+
+/** Calls `redraw` again whenever the element's width changes (rotation, window resize). */
+export function onWidthChange(el, redraw) {
+  if (typeof ResizeObserver !== 'function') return;
+  let last = el.clientWidth;
+  let queued = false;
+  new ResizeObserver(() => {
+    if (el.clientWidth === last || queued) return;
+    // redraw in the next frame: resizing the canvas inside the observer's callback would start
+    // another round of observations ("ResizeObserver loop ... undelivered notifications")
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      last = el.clientWidth;
+      redraw();
+    });
+  }).observe(el);
+}

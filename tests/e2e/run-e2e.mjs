@@ -255,6 +255,21 @@ try {
     });
   }
 
+  await t.check('a Bloom filter over its capacity says so, in the stats, in colour', async () => {
+    await createWith('bloom', { capacity: '1000', errorRate: '0.01' });
+    await page.waitForFunction(() => document.getElementById('stat-capacity').dataset.value === '1000');
+    assert(await page.$eval('#stats', (el) => !el.classList.contains('over')), 'a fresh filter is not over capacity');
+    await fillRandom(1500);
+    await page.waitForFunction(() => Number(document.getElementById('stat-items').dataset.value) >= 1400);
+    assert(await page.$eval('#stats', (el) => el.classList.contains('over')), 'over capacity is marked');
+    const note = await text('stat-capacity');
+    assert(/over capacity/.test(note) && /1,000/.test(note), `capacity cell: "${note}"`);
+    const color = await page.$eval('#stat-est-fpr', (el) => getComputedStyle(el).color);
+    assert(color !== 'rgb(29, 35, 48)', `the estimated FPR is coloured when over capacity (${color})`);
+    await shot('builder-over-capacity', '#builder');
+    await createWith('bloom', { capacity: '1000', errorRate: '0.01' });
+  });
+
   // ---- section 2: FPR experiment, every class that takes part, in pairs -------------------------
   await t.check('experiment: bad inputs show an error in the page', async () => {
     await page.fill('#exp-n', 'many');
@@ -538,6 +553,39 @@ try {
     assert(await data('worker-batch-result', 'differ') === '0', `differences: ${await text('worker-batch-result')}`);
     const present = Number(await data('worker-batch-result', 'present'));
     assert(present >= 500 && present <= 520, `present ${present}`);
+  });
+
+  // ---- a phone: 390 x 844 CSS px ------------------------------------------------------------------
+  await t.check('phone (390 px): nothing widens the page, every button is on screen, chart text stays legible', async () => {
+    const phone = await browser.context.newPage();
+    const phoneErrors = watchConsole(phone);
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto(server.url);
+    await phone.waitForSelector('#status:text("ready")', { timeout: 20000 });
+    await phone.click('#fill-btn');
+    await phone.fill('#exp-n', '2000');
+    await phone.fill('#exp-m', '2000');
+    await phone.click('#exp-run');
+    await phone.waitForFunction(() => document.getElementById('exp-status').dataset.state === 'done', null, { timeout: 60000 });
+    const layout = await phone.evaluate(() => {
+      const vw = document.documentElement.clientWidth;
+      const off = [...document.querySelectorAll('button, input, select, canvas, textarea')]
+        .filter((el) => el.offsetParent !== null && !el.closest('.table-scroll'))
+        .map((el) => ({ id: el.id || el.tagName, r: el.getBoundingClientRect() }))
+        .filter(({ r }) => r.left < -1 || r.right > vw + 1)
+        .map(({ id, r }) => `${id} ${Math.round(r.left)}..${Math.round(r.right)}`);
+      const chart = document.getElementById('exp-chart');
+      return { vw, scrollWidth: document.documentElement.scrollWidth, off,
+        chartCss: chart.getBoundingClientRect().width, chartBacking: chart.width, dpr: devicePixelRatio };
+    });
+    await phone.screenshot({ path: `${shots}phone.png`, fullPage: true });
+    await phone.locator('#experiment').screenshot({ path: `${shots}phone-experiment.png` });
+    assert(layout.scrollWidth <= layout.vw, `the page is ${layout.scrollWidth} px wide on a ${layout.vw} px screen`);
+    assert(layout.off.length === 0, `controls off screen: ${layout.off.join(', ')}`);
+    // the chart is drawn at its on-screen size (× devicePixelRatio), so 12 px text is 12 px
+    assert(Math.abs(layout.chartBacking - layout.chartCss * layout.dpr) <= 2, `chart backing ${layout.chartBacking} px for ${layout.chartCss} CSS px`);
+    assert(phoneErrors.length === 0, `console errors: ${phoneErrors.join(' | ')}`);
+    await phone.close();
   });
 
   await t.check('no error banner, no console errors', async () => {
