@@ -65,12 +65,16 @@ function renderRow(side, spec, filter, keysIn, probes, fp, theory, failed) {
   if (!row) {
     row = tbody.insertRow();
     row.id = `exp-row-${side}`;
-    for (let i = 0; i < 8; i++) row.insertCell();
+    for (let i = 0; i < 10; i++) row.insertCell();
   }
+  const st = statsOf(spec, filter);
+  const bitsPerKey = keysIn > 0 ? (8 * filter.byteLength) / keysIn : NaN;
   const cells = [
     [`<span class="swatch" style="background:${COLORS[side]}"></span>${side}`],
     [`${spec.label}${filter.info().fingerprintBits ? ` (f = ${filter.info().fingerprintBits})` : ''}${filter.info().hashes ? ` (k = ${filter.info().hashes})` : ''}`, `exp-${side}-kind`, spec.kind],
     [bytes(filter.byteLength), `exp-${side}-bytes`, filter.byteLength],
+    [Number.isFinite(bitsPerKey) ? bitsPerKey.toFixed(2) : '—', `exp-${side}-bpk`, bitsPerKey],
+    [Number.isFinite(st.fill) ? `${(st.fill * 100).toFixed(1)} % <small class="muted">${st.fillLabel.replace(/ \(.*\)$/, '')}</small>` : '—', `exp-${side}-fill`, st.fill],
     [`${int(keysIn)}${failed ? ` (${int(failed)} rejected: full)` : ''}`, `exp-${side}-keys`, keysIn],
     [int(probes), `exp-${side}-probes`, probes],
     [int(fp), `exp-${side}-fp`, fp],
@@ -102,6 +106,22 @@ async function run() {
       filters.push(filter);
       return { side, spec, filter, points: [], failed: 0, fp: 0, theory: NaN, keysIn: 0 };
     });
+    // Equal memory for real: a cuckoo table is a power of two of buckets, so it may fit less than
+    // the budget; then every side gets what the smallest got.
+    const common = Math.min(...sides.map((sd) => sd.filter.byteLength));
+    for (const sd of sides) {
+      if (sd.filter.byteLength > common) {
+        sd.filter.free();
+        sd.filter = fitToMemory(sd.spec, common, n);
+        filters.push(sd.filter);
+      }
+    }
+    const used = sides.map((sd) => sd.filter.byteLength);
+    const note = $('exp-memory-note');
+    note.textContent = common < budget
+      ? `Cuckoo tables come in powers of two: ${bytes(common)} is the most one fits in ${bytes(budget)}, so both filters get ${used.map(bytes).join(' and ')}.`
+      : `Both filters get ${used.map(bytes).join(' and ')}.`;
+    note.dataset.bytes = used.join(' ');
     $('exp-results').tBodies[0].replaceChildren();
     const run = randomHex(10);
     const probes = Array.from({ length: m }, (_, j) => `exp-${run}-out-${j}`);
@@ -134,6 +154,16 @@ async function run() {
     }
     $('exp-status').textContent = `done: ${int(n)} keys, ${int(m)} probes per step, ${steps} steps in ${ms(performance.now() - started)}`;
     $('exp-status').dataset.state = 'done';
+    // why a cuckoo filter can lose to Bloom at the same memory: its rate is set by the fingerprint
+    // width and the load, not by the memory alone
+    const why = sides.filter((sd) => sd.spec.kind === 'cuckoo').map((sd) => {
+      const i = sd.filter.info();
+      const load = sd.filter.loadFactor;
+      return `${sd.side} Cuckoo: a check compares the key's ${i.fingerprintBits}-bit fingerprint with 2 × ${i.bucketSize} slots at `
+        + `${(load * 100).toFixed(0)} % load, each matching by chance 1 in ${int(2 ** i.fingerprintBits - 1)}: ≈ 2·${i.bucketSize}·${load.toFixed(2)}/${int(2 ** i.fingerprintBits - 1)} = ${pct(sd.theory)}. `
+        + 'In the same memory, wider fingerprints mean fewer slots (a higher load), so the fingerprint width that fits the keys sets the rate.';
+    });
+    $('exp-memory-note').textContent += why.length ? ` ${why.join(' ')}` : '';
     const full = sides.filter((sd) => sd.failed > 0);
     if (full.length) {
       showError($('exp-error'), { code: 'FULL', message: full.map((sd) => `the ${sd.side} ${sd.spec.label} filter filled up: ${int(sd.failed)} keys rejected (give it more memory or fewer keys)`).join('; ') });
