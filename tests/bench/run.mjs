@@ -231,6 +231,8 @@ if (args['write-docs']) {
   // the RedisBloom bridge section (its own markers; skipped with a note where no RedisBloom runs)
   const redis = spawnSync(process.execPath, [`${root}tests/bench/redis-bench.mjs`, '--write-docs', ...(args.quick ? ['--quick'] : [])], { stdio: 'inherit' });
   if (redis.status !== 0) throw new Error('tests/bench/redis-bench.mjs failed');
+  const bytesBench = spawnSync(process.execPath, [`${root}tests/bench/bytes-bench.mjs`, '--write-docs'], { stdio: 'inherit' });
+  if (bytesBench.status !== 0) throw new Error('tests/bench/bytes-bench.mjs failed');
 } else {
   process.stdout.write(generated + '\n');
 }
