@@ -4,6 +4,8 @@
 #define BLOOMCUCKOO_SRC_BIT_ARRAY_H_
 
 #include <cstddef>
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
 
 #include "bloomcuckoo/hashing.h"
@@ -66,6 +68,38 @@ inline void FillMapOf(uint64_t slots, uint32_t cells, float* out, Occupied&& occ
     for (uint64_t i = begin; i < end; ++i) used += occupied(i) ? 1 : 0;
     out[c] = end > begin ? static_cast<float>(static_cast<double>(used) / static_cast<double>(end - begin)) : 0.0f;
   }
+}
+
+// ---- what the Bloom filters share (one place, not one copy per class) ----
+
+// Set bits of n words (uint64_t or uint32_t).
+template <typename W>
+uint64_t CountSetBits(const W* w, size_t n) {
+  uint64_t x = 0;
+  for (size_t i = 0; i < n; ++i) x += static_cast<uint64_t>(__builtin_popcountll(static_cast<uint64_t>(w[i])));
+  return x;
+}
+// a |= b / a &= b over n words (union / intersection of same-shaped filters).
+template <typename W>
+void OrWords(W* a, const W* b, size_t n) {
+  for (size_t i = 0; i < n; ++i) a[i] |= b[i];
+}
+template <typename W>
+void AndWords(W* a, const W* b, size_t n) {
+  for (size_t i = 0; i < n; ++i) a[i] &= b[i];
+}
+// The key counts of a union: the sum, saturated (they only inform).
+inline uint64_t SaturatingAdd(uint64_t a, uint64_t b) {
+  const uint64_t sum = a + b;
+  return sum < a ? ~uint64_t{0} : sum;
+}
+// Swamidass & Baldi's estimate of the keys in a Bloom filter of m slots and k probes with x set:
+// -(m / k) ln(1 - x / m) (a full filter is taken as m - 1/2 set, to stay finite).
+inline double EstimatedKeys(uint64_t m, double k, uint64_t x) {
+  if (m == 0 || x == 0) return 0.0;
+  const double md = static_cast<double>(m);
+  const double xd = x >= m ? md - 0.5 : static_cast<double>(x);
+  return -(md / k) * std::log1p(-xd / md);
 }
 
 }  // namespace internal

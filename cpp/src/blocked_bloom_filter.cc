@@ -295,29 +295,19 @@ Status BlockedBloomFilter::CheckSameShape(const BlockedBloomFilter& other) const
   return Status::Ok();
 }
 
-void BlockedBloomFilter::RecountSetBits() {
-  uint64_t x = 0;
-  const uint32_t* w = words_.data();
-  for (size_t i = 0; i < words_.size(); ++i) x += internal::PopCount32(w[i]);
-  set_bits_ = x;
-}
+void BlockedBloomFilter::RecountSetBits() { set_bits_ = internal::CountSetBits(words_.data(), words_.size()); }
 
 Status BlockedBloomFilter::Union(const BlockedBloomFilter& other) {
   BLOOMCUCKOO_RETURN_IF_ERROR(CheckSameShape(other));
-  uint32_t* a = words_.data();
-  const uint32_t* b = other.words_.data();
-  for (size_t i = 0; i < words_.size(); ++i) a[i] |= b[i];
+  internal::OrWords(words_.data(), other.words_.data(), words_.size());
   RecountSetBits();
-  const uint64_t sum = size_ + other.size_;
-  size_ = sum < size_ ? std::numeric_limits<uint64_t>::max() : sum;
+  size_ = internal::SaturatingAdd(size_, other.size_);
   return Status::Ok();
 }
 
 Status BlockedBloomFilter::Intersect(const BlockedBloomFilter& other) {
   BLOOMCUCKOO_RETURN_IF_ERROR(CheckSameShape(other));
-  uint32_t* a = words_.data();
-  const uint32_t* b = other.words_.data();
-  for (size_t i = 0; i < words_.size(); ++i) a[i] &= b[i];
+  internal::AndWords(words_.data(), other.words_.data(), words_.size());
   RecountSetBits();
   size_ = std::min(size_, other.size_);
   return Status::Ok();
@@ -335,11 +325,7 @@ double BlockedBloomFilter::fill_ratio() const {
 }
 
 double BlockedBloomFilter::EstimatedSize() const {
-  if (blocks_ == 0 || set_bits_ == 0) return 0.0;
-  const double m = static_cast<double>(bits());
-  double x = static_cast<double>(set_bits_);
-  if (set_bits_ >= bits()) x = m - 0.5;
-  return -(m / kHashesPerKey) * std::log1p(-x / m);
+  return internal::EstimatedKeys(bits(), kHashesPerKey, set_bits_);
 }
 
 double BlockedBloomFilter::EstimatedErrorRate() const {

@@ -169,29 +169,19 @@ Status BloomFilter::CheckSameShape(const BloomFilter& other) const {
   return Status::Ok();
 }
 
-void BloomFilter::RecountSetBits() {
-  uint64_t x = 0;
-  const uint64_t* words = words_.data();
-  for (size_t i = 0; i < words_.size(); ++i) x += internal::PopCount64(words[i]);
-  set_bits_ = x;
-}
+void BloomFilter::RecountSetBits() { set_bits_ = internal::CountSetBits(words_.data(), words_.size()); }
 
 Status BloomFilter::Union(const BloomFilter& other) {
   BLOOMCUCKOO_RETURN_IF_ERROR(CheckSameShape(other));
-  uint64_t* a = words_.data();
-  const uint64_t* b = other.words_.data();
-  for (size_t i = 0; i < words_.size(); ++i) a[i] |= b[i];
+  internal::OrWords(words_.data(), other.words_.data(), words_.size());
   RecountSetBits();
-  const uint64_t sum = size_ + other.size_;
-  size_ = sum < size_ ? std::numeric_limits<uint64_t>::max() : sum;
+  size_ = internal::SaturatingAdd(size_, other.size_);
   return Status::Ok();
 }
 
 Status BloomFilter::Intersect(const BloomFilter& other) {
   BLOOMCUCKOO_RETURN_IF_ERROR(CheckSameShape(other));
-  uint64_t* a = words_.data();
-  const uint64_t* b = other.words_.data();
-  for (size_t i = 0; i < words_.size(); ++i) a[i] &= b[i];
+  internal::AndWords(words_.data(), other.words_.data(), words_.size());
   RecountSetBits();
   size_ = std::min(size_, other.size_);
   return Status::Ok();
@@ -208,13 +198,7 @@ double BloomFilter::fill_ratio() const {
   return static_cast<double>(set_bits_) / static_cast<double>(bits_);
 }
 
-double BloomFilter::EstimatedSize() const {
-  if (bits_ == 0 || set_bits_ == 0) return 0.0;
-  const double m = static_cast<double>(bits_);
-  double x = static_cast<double>(set_bits_);
-  if (set_bits_ >= bits_) x = m - 0.5;
-  return -(m / hashes_) * std::log1p(-x / m);
-}
+double BloomFilter::EstimatedSize() const { return internal::EstimatedKeys(bits_, hashes_, set_bits_); }
 
 double BloomFilter::EstimatedErrorRate() const {
   if (bits_ == 0) return 0.0;

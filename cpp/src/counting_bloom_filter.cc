@@ -210,13 +210,7 @@ double CountingBloomFilter::fill_ratio() const {
   return static_cast<double>(nonzero_) / static_cast<double>(counters_);
 }
 
-double CountingBloomFilter::EstimatedSize() const {
-  if (counters_ == 0 || nonzero_ == 0) return 0.0;
-  const double m = static_cast<double>(counters_);
-  double x = static_cast<double>(nonzero_);
-  if (nonzero_ >= counters_) x = m - 0.5;
-  return -(m / hashes_) * std::log1p(-x / m);
-}
+double CountingBloomFilter::EstimatedSize() const { return internal::EstimatedKeys(counters_, hashes_, nonzero_); }
 
 double CountingBloomFilter::EstimatedErrorRate() const {
   if (counters_ == 0) return 0.0;
