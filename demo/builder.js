@@ -8,6 +8,27 @@ import { $, bytes, describeError, guard, int, pct, randomHex, showError } from '
 let spec = null;          // the selected kind
 let staged = new Set();   // keys of a static (fuse) filter, rebuilt after each change
 let lastTouched = null;   // what the last key touched, for the canvas
+// The keys this page added to the current filter (typed ones with their counts, random batches by
+// prefix), so removing a key never added can be shown for what it is.
+let typed = new Map();
+let batches = [];
+const forgetKeys = () => { typed = new Map(); batches = []; };
+function wasAdded(k) {
+  if ((typed.get(k) ?? 0) > 0) return true;
+  const b = batches.find((x) => k.startsWith(x.prefix));
+  if (!b) return false;
+  const i = Number(k.slice(b.prefix.length));
+  return Number.isSafeInteger(i) && i >= 0 && i < b.n;
+}
+/** Added keys (typed ones, then up to 100,000 of the random ones) that the filter reports present. */
+function presentAddedKeys(f) {
+  const keys = [...typed.keys()];
+  for (const b of batches) {
+    for (let i = 0; i < b.n && keys.length < 100_000; i++) keys.push(b.prefix + i);
+  }
+  const answers = f.hasAll(keys);
+  return keys.filter((_, i) => answers[i] === 1);
+}
 const errorEl = () => $('builder-error');
 
 const current = () => getEntry('builder')?.filter ?? null;
@@ -16,6 +37,7 @@ function setResult(text, state = '') {
   const el = $('key-result');
   el.textContent = text;
   el.dataset.state = state;
+  delete el.dataset.broken;
 }
 
 function renderFields() {
@@ -59,6 +81,7 @@ function create() {
     const options = parseOptions(spec, readFields());
     const filter = createFilter(spec, options, [...staged]);
     setFilter('builder', filter, spec);
+    forgetKeys();
     lastTouched = null;
     $('key-touched').textContent = '—';
     setResult('created', 'created');
@@ -112,6 +135,7 @@ function add() {
   } else {
     const f = requireFilter();
     const changed = f.add(k);
+    if (changed || spec.kind === 'bloom' || spec.kind === 'blocked' || spec.kind === 'counting') typed.set(k, (typed.get(k) ?? 0) + 1);
     if (spec.kind === 'cuckoo' && !changed) {
       setResult('not added: filter full', 'full');
       showError(errorEl(), { code: 'FULL', message: fullMessage(0, 1).replace(/^FULL: /, '') });
@@ -144,8 +168,27 @@ function remove() {
     setResult(had ? `removed; filter rebuilt from ${int(staged.size)} keys` : 'not found: it was never added', had ? 'removed' : 'not-found');
   } else {
     const f = requireFilter();
-    const ok = f.remove(k);
-    setResult(ok ? 'removed' : 'not found: nothing removed', ok ? 'removed' : 'not-found');
+    if (wasAdded(k)) {
+      const ok = f.remove(k);
+      if (ok && typed.has(k)) typed.set(k, typed.get(k) - 1);
+      setResult(ok ? 'removed' : 'not found: nothing removed', ok ? 'removed' : 'not-found');
+    } else {
+      // The lesson: removing what was never added takes away whatever matches, which may be
+      // another key's fingerprint (or counters): that key then reads as certainly absent.
+      const before = presentAddedKeys(f);
+      const ok = f.remove(k);
+      if (!ok) {
+        setResult('not found: nothing removed (it was never added)', 'not-found');
+      } else {
+        const after = new Set(presentAddedKeys(f));
+        const broken = before.filter((x) => !after.has(x));
+        setResult(`“${k}” was never added, yet something matched and was removed: `
+          + (broken.length ? `${broken.slice(0, 5).join(', ')}${broken.length > 5 ? ` and ${int(broken.length - 5)} more` : ''} `
+            + `${broken.length === 1 ? 'now reads' : 'now read'} as certainly absent, a false negative. Remove only keys you added.`
+            : 'no key this page added was hit this time, but it could have been. Remove only keys you added.'), 'removed-unknown');
+        $('key-result').dataset.broken = broken.join(' ');
+      }
+    }
     touch('builder');
   }
   showTouched(current(), k);
@@ -164,10 +207,14 @@ function fillRandom() {
   }
   const f = requireFilter();
   const added = f.addAll(keys);
+  batches.push({ prefix, n });
   touch('builder');
   if (spec.kind === 'cuckoo' && added < n) {
     setResult(`${int(added)} of ${int(n)} random keys added: filter full`, 'full');
     showError(errorEl(), { code: 'FULL', message: fullMessage(added, n).replace(/^FULL: /, '') });
+  } else if (spec.kind === 'scalable' && added < n) {
+    setResult(`${int(added)} of ${int(n)} random keys added: ${int(n - added)} looked present already (false positives of the `
+      + 'layers so far), and a scalable filter adds a key only when it is not maybe-present', 'added');
   } else {
     setResult(`${int(n)} random keys added`, 'added');
   }
@@ -179,6 +226,7 @@ function clearFilter() {
     rebuildStatic();
   } else {
     requireFilter().clear();
+    forgetKeys();
     touch('builder');
   }
   lastTouched = null;

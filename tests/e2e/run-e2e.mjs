@@ -255,6 +255,38 @@ try {
     });
   }
 
+  await t.check('removing a key never added is a shown lesson: a warning, and the added keys it broke are named', async () => {
+    // a tiny cuckoo filter with 8-bit fingerprints: a never-added key that shares a fingerprint and
+    // a bucket with an added one is easy to find from Node, with the same wasm
+    await createWith('cuckoo', { capacity: '16', fingerprintBits: '8', bucketSize: '4', expansion: '0' });
+    const added = ['k1', 'k2', 'k3', 'k4'];
+    for (const k of added) assert(await keyOp('add', k) === 'added', `add ${k}`);
+    const twin = new lib.CuckooFilter({ capacity: 16, fingerprintBits: 8, bucketSize: 4, expansion: 0 });
+    twin.addAll(added);
+    let ghost = null;
+    for (let i = 0; i < 200000 && ghost === null; i++) {
+      const g = `ghost-${i}`;
+      if (!twin.has(g)) continue;
+      const copy = lib.CuckooFilter.deserialize(twin.serialize());
+      copy.remove(g);
+      if (added.some((k) => !copy.has(k))) ghost = g;
+      copy.free();
+    }
+    twin.free();
+    assert(ghost !== null, 'found a never-added key that removes an added key\'s fingerprint');
+    assert(await keyOp('remove', ghost) === 'removed-unknown', `remove ${ghost}: ${await text('key-result')}`);
+    const msg = await text('key-result');
+    assert(/never added/.test(msg) && /now reads? as certainly absent/.test(msg) && added.some((k) => msg.includes(k)), `message: "${msg}"`);
+    await shot('builder-false-deletion', '#builder');
+  });
+
+  await t.check('scalable Bloom says why some random keys were not added', async () => {
+    await createWith('scalable', { capacity: '100', errorRate: '0.1' });
+    await fillRandom(2000);
+    const msg = await text('key-result');
+    assert(/of 2,000 random keys added/.test(msg) && /looked present/.test(msg), `message: "${msg}"`);
+  });
+
   await t.check('a Bloom filter over its capacity says so, in the stats, in colour', async () => {
     await createWith('bloom', { capacity: '1000', errorRate: '0.01' });
     await page.waitForFunction(() => document.getElementById('stat-capacity').dataset.value === '1000');
