@@ -24,7 +24,7 @@ const comparable = (r) => JSON.stringify({ ...r, worker: undefined });
 
 // The worker half of the round trip, web style (Bun, Deno, browsers): init from the posted module
 // (no second fetch), read the posted bytes, answer hasAll.
-const WEB_WORKER = `import { init, deserialize } from 'bloomcuckoo';
+export const WEB_WORKER = `import { init, deserialize } from 'bloomcuckoo';
 self.onmessage = async ({ data }) => {
   try {
     await init(data.module ? { module: data.module } : {});
@@ -39,7 +39,7 @@ self.onmessage = async ({ data }) => {
 
 // The main half: a cuckoo filter's bytes (transferred) and the compiled module go to the worker.
 // `makeWorker` creates it (the syntax differs between runtimes and bundlers).
-const ROUND_TRIP = `export async function roundTrip(bloomcuckoo, makeWorker) {
+export const ROUND_TRIP = `export async function roundTrip(bloomcuckoo, makeWorker) {
   const { init, getWasmModule, CuckooFilter } = bloomcuckoo;
   await init();
   const f = new CuckooFilter({ capacity: 100 });
@@ -86,7 +86,7 @@ function serve(dir) {
 }
 
 /** The browser page's script: the probe and the round trip, the result into #result. */
-function pageMain(workerExpr) {
+export function pageMain(workerExpr) {
   return `import * as bloomcuckoo from 'bloomcuckoo';
 import { probe } from './probe.mjs';
 import { roundTrip } from './round-trip.mjs';

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { assert, buildAndServe, launchBrowser, makeRunner, watchConsole } from '../e2e/browser.mjs';
-import { runMatrix } from './matrix.mjs';
+import { ROUND_TRIP, WEB_WORKER, pageMain, runMatrix } from './matrix.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const here = fileURLToPath(new URL('./', import.meta.url));
@@ -219,13 +219,10 @@ try {
         '<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>smoke</title></head>',
         '<body><pre id="result">loading</pre><script type="module" src="./main.js"></script></body></html>',
       ].join('\n'));
-      writeFileSync(join(web, 'main.js'), [
-        "import * as bloomcuckoo from 'bloomcuckoo';",
-        "import { probe } from './probe.mjs';",
-        "const out = document.getElementById('result');",
-        'probe(bloomcuckoo).then((r) => { out.textContent = JSON.stringify(r); out.dataset.done = "1"; },',
-        '  (e) => { out.textContent = `error: ${e?.stack ?? e}`; out.dataset.done = "1"; });',
-      ].join('\n'));
+      // the same page as the other bundlers': the probe and a worker round trip
+      writeFileSync(join(web, 'main.js'), pageMain("new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })"));
+      writeFileSync(join(web, 'round-trip.mjs'), ROUND_TRIP);
+      writeFileSync(join(web, 'worker.js'), WEB_WORKER);
       // No `import 'vite'` here: the app has no vite of its own; the repo's vite builds it. The
       // web/ folder is ESM (the app around it stays a plain CommonJS project).
       writeFileSync(join(web, 'package.json'), '{ "private": true, "type": "module" }\n');
@@ -243,7 +240,7 @@ try {
       console.log(`       shipped by the Vite build (minified JS, gzip -9): JS ${kb(jsGz)} + wasm ${kb(wasmGz)} = ${kb(jsGz + wasmGz)}`);
     });
 
-    await t.check('(e) its page in headless Chromium answers as Node does, without console errors', async () => {
+    await t.check('(e) its page in headless Chromium answers as Node does, its worker too, without console errors', async () => {
       assert(server && nodeProbe, 'needs the build and the Node probe');
       browser = await launchBrowser();
       const page = await browser.context.newPage();
@@ -253,6 +250,8 @@ try {
       const text = await page.textContent('#result');
       assert(!text.startsWith('error'), text);
       const got = JSON.parse(text);
+      assert(got.worker === 'ok', `worker round trip: ${got.worker}`);
+      delete got.worker;
       assert(JSON.stringify(got) === JSON.stringify(nodeProbe), `browser ${text}\n  node ${JSON.stringify(nodeProbe)}`);
       assert(errors.length === 0, `console errors: ${errors.join(' | ')}`);
     });
