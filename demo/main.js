@@ -6,6 +6,7 @@ import { refresh, setupBuilder } from './builder.js';
 import { setupExperiment } from './experiment.js';
 import { availableKinds } from './filters.js';
 import { onChange, refreshSourceSelects } from './store.js';
+import { setupTiny } from './tiny.js';
 import { setupTransfer } from './transfer.js';
 import { $, onWidthChange, showError } from './ui.js';
 import { setupWorkerMode } from './worker-mode.js';
@@ -34,6 +35,7 @@ try {
   $('hash-input').addEventListener('input', showHash);
   $('hash-seed').addEventListener('input', showHash);
   showHash();
+  setupTiny();
   onChange(refreshSourceSelects);
   onChange(refresh);
   setupBuilder();

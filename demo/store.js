@@ -3,7 +3,7 @@
 
 const entries = new Map(); // name → { name, label, filter, spec, version }
 const listeners = new Set();
-const LABELS = { builder: 'the filter of section 1', blacklist: 'the blacklist filter', imported: 'the imported filter' };
+const LABELS = { builder: 'the built filter', blacklist: 'the blacklist filter', imported: 'the imported filter' };
 
 function notify() {
   for (const fn of listeners) fn();

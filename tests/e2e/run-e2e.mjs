@@ -6,6 +6,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as lib from '../../js/index.js';
 import { sampleUrls } from '../../demo/sample-urls.js';
+import { readCuckooTables } from '../../demo/cuckoo-model.js';
+import { TINY_BLOOM, TINY_CUCKOO, TINY_SEED_KEYS } from '../../demo/tiny.js';
 import { assert, buildAndServe, launchBrowser, makeRunner, watchConsole } from './browser.mjs';
 
 const { init, murmur3 } = lib;
@@ -18,6 +20,118 @@ const CLASS_OF = { bloom: 'BloomFilter', blocked: 'BlockedBloomFilter', counting
   scalable: 'ScalableBloomFilter', cuckoo: 'CuckooFilter', fuse: 'BinaryFuseFilter' };
 const KINDS = Object.keys(CLASS_OF).filter((k) => typeof lib[CLASS_OF[k]] === 'function');
 const REMOVABLE = new Set(['counting', 'cuckoo', 'fuse']);
+function shotOf(page, name, selector) {
+  return selector
+    ? page.locator(selector).screenshot({ path: `${shots}${name}.png` })
+    : page.screenshot({ path: `${shots}${name}.png`, fullPage: true });
+}
+
+/** What the page holds in a figure of cuckoo slots (data-shown): the same text from a real filter. */
+const tableText = (filter) => readCuckooTables(filter).subs.map((s) => s.slots.join(',')).join('|');
+
+/**
+ * The first figure ("See it work") on `page`: what it draws is what twin filters built in Node
+ * hold, verdicts are the library's answers, a miss shows a clear bit / both buckets, an add that
+ * kicks plays its chain and ends on the filter's table, and it all works from the keyboard.
+ * Returns the Node twins' keys. `shots`: file-name prefix for screenshots.
+ */
+async function checkTinyFigure(page, prefix) {
+  const bloom = new lib.BloomFilter(TINY_BLOOM);
+  const cuckoo = new lib.CuckooFilter(TINY_CUCKOO);
+  try {
+    for (const k of TINY_SEED_KEYS) { bloom.add(k); cuckoo.add(k); }
+    const bits = () => Array.from(bloom.fillMap(64), (x) => (x > 0 ? 1 : 0)).join('');
+    const attr = (sel, name) => page.getAttribute(sel, name);
+    const settled = () => page.waitForFunction(() => ['tiny-bloom', 'tiny-cuckoo'].every((id) => document.getElementById(id).dataset.animating !== 'true')
+      && document.getElementById('tiny-cuckoo-status').dataset.state !== 'playing');
+    const same = async (what) => {
+      await settled();
+      assert(await attr('#tiny-bloom', 'data-bits') === bits(), `${what}: Bloom bits shown ${await attr('#tiny-bloom', 'data-bits')}, filter ${bits()}`);
+      assert(await attr('#tiny-cuckoo', 'data-shown') === tableText(cuckoo), `${what}: cuckoo table shown ${await attr('#tiny-cuckoo', 'data-shown')}, filter ${tableText(cuckoo)}`);
+    };
+    // text alternatives and live regions
+    for (const id of ['tiny-bloom', 'tiny-cuckoo']) {
+      assert(await attr(`#${id}`, 'role') === 'img', `#${id} role`);
+      assert(await attr(`#${id}-verdict`, 'aria-live') === 'polite', `#${id}-verdict is not a live region`);
+    }
+    await same('on arrival');
+    assert(/Bloom filter of 64 bits.*Bits set \(\d+\)/.test(await attr('#tiny-bloom', 'aria-label')), `Bloom aria-label: ${await attr('#tiny-bloom', 'aria-label')}`);
+    assert(/bucket 0: .*bucket 7: /.test(await attr('#tiny-cuckoo', 'aria-label')), `cuckoo aria-label: ${await attr('#tiny-cuckoo', 'aria-label')}`);
+    assert((await attr('#tiny-cuckoo', 'aria-label')).includes('(alice)'), 'the cuckoo text alternative names the keys');
+
+    // a check from the keyboard: Enter in the key field checks
+    async function checkKey(key) {
+      await page.fill('#tiny-key', key);
+      await page.press('#tiny-key', 'Enter');
+      await settled();
+      const b = await page.$eval('#tiny-bloom-verdict', (el) => ({ state: el.dataset.state, proof: el.dataset.proof, text: el.textContent }));
+      const c = await page.$eval('#tiny-cuckoo-verdict', (el) => ({ state: el.dataset.state, text: el.textContent }));
+      const added = TINY_SEED_KEYS.includes(key);
+      const want = (has) => (!has ? 'absent' : added ? 'present' : 'false-positive');
+      assert(b.state === want(bloom.has(key)), `Bloom check ${key}: page ${b.state}, library has() ${bloom.has(key)}`);
+      assert(c.state === want(cuckoo.has(key)), `cuckoo check ${key}: page ${c.state}, library has() ${cuckoo.has(key)}`);
+      const positions = Array.from(bloom.positions(key));
+      if (b.state === 'absent') {
+        const p = Number(b.proof);
+        assert(positions.includes(p) && bits()[p] === '0', `proof bit ${b.proof} of ${positions} (bits ${bits()})`);
+        assert(b.text.includes(`bit ${p} is 0`), `Bloom verdict: ${b.text}`);
+      }
+      const { fingerprint, buckets: [[i1, i2]] } = cuckoo.locate(key);
+      assert(c.text.includes(`0x${fingerprint.toString(16).padStart(2, '0')}`), `cuckoo verdict names the fingerprint: ${c.text}`);
+      if (c.state === 'absent') assert(c.text.includes(`buckets ${i1} and ${i2}`), `cuckoo verdict names both buckets: ${c.text}`);
+      const how = await page.textContent('#tiny-cuckoo-how');
+      assert(how.includes(`i1 = hash mod 8 = ${i1}`) && how.includes(`= ${i2}.`), `derivation: ${how}`);
+      return { b, c };
+    }
+    const eve = await checkKey('eve');
+    assert(eve.b.state === 'absent' && eve.c.state === 'absent', 'eve (never added) is absent from both');
+    await page.evaluate(() => document.getElementById('tiny-key').blur());
+    await shotOf(page, `${prefix}tiny`, '#tiny');
+    assert((await checkKey('alice')).b.state === 'present', 'alice (a seed key) is present');
+
+    // Tab from the key field reaches Check, then Add; Enter on Add adds
+    await page.fill('#tiny-key', 'frank');
+    await page.focus('#tiny-key');
+    await page.keyboard.press('Tab');
+    assert(await page.evaluate(() => document.activeElement.id) === 'tiny-check', 'Tab → Check');
+    await page.keyboard.press('Tab');
+    assert(await page.evaluate(() => document.activeElement.id) === 'tiny-add', 'Tab → Add');
+    await page.keyboard.press('Enter');
+    bloom.add('frank'); cuckoo.add('frank');
+    await same('after adding frank from the keyboard');
+    assert(await page.$eval('#tiny-bloom-verdict', (el) => el.dataset.state) === 'added', 'Bloom verdict after add');
+
+    // add keys until the cuckoo filter kicks: the chain is played and ends on the real table
+    let kicked = null;
+    for (let i = 0; i < 40 && !kicked; i++) {
+      const key = `k${i}`;
+      await page.fill('#tiny-key', key);
+      await page.click('#tiny-add');
+      bloom.add(key);
+      const ok = cuckoo.add(key);
+      const state = await page.$eval('#tiny-cuckoo-verdict', (el) => el.dataset.state);
+      assert(ok ? ['added', 'kicked'].includes(state) : state === 'full', `add ${key}: page ${state}, library ${ok}`);
+      if (state === 'kicked') {
+        kicked = key;
+        if (prefix === '') {
+          await page.waitForFunction(() => /^move 1 /.test(document.getElementById('tiny-cuckoo-status').textContent));
+          await shotOf(page, 'tiny-kick', '#tiny');
+        }
+        await same(`after the kick chain of ${key}`);
+        assert(await attr('#tiny-cuckoo', 'data-match') === 'true', 'the replayed chain ends on the filter\'s table');
+        assert(/kicks?, then a free slot/.test(await page.textContent('#tiny-cuckoo-status')), `status: ${await page.textContent('#tiny-cuckoo-status')}`);
+      }
+    }
+    assert(kicked, 'no add kicked within 40 keys');
+    await same('after the adds');
+    await page.click('#tiny-reset');
+    await page.waitForFunction(() => document.getElementById('tiny-bloom-verdict').dataset.state === '');
+  } finally {
+    bloom.free();
+    cuckoo.free();
+  }
+}
+
 const started = Date.now();
 
 await init();
@@ -52,9 +166,7 @@ try {
     el.dispatchEvent(new Event('input', { bubbles: true }));
   }, value);
   const visibleError = (id) => page.$eval(`#${id}`, (el) => (el.hidden ? '' : el.textContent));
-  const shot = (name, selector) => (selector
-    ? page.locator(selector).screenshot({ path: `${shots}${name}.png` })
-    : page.screenshot({ path: `${shots}${name}.png`, fullPage: true }));
+  const shot = (name, selector) => shotOf(page, name, selector);
 
   async function selectKind(kind) {
     await page.selectOption('#filter-kind', kind);
@@ -98,6 +210,10 @@ try {
     await page.fill('#hash-seed', '42');
     assert(await text('hash-x86') === want('x86_32'), 'x86_32 differs from the native vector');
     assert(await text('hash-x64') === want('x64_128'), 'x64_128 differs from the native vector');
+  });
+
+  await t.check('see it work: the tiny Bloom and cuckoo filters draw what they hold, answer as the library, play a kick chain, from the keyboard', async () => {
+    await checkTinyFigure(page, '');
   });
 
   await t.check('the page offers every filter class the library exports', async () => {
@@ -624,6 +740,21 @@ try {
     assert(layout.off.length === 0, `controls off screen: ${layout.off.join(', ')}`);
     // the chart is drawn at its on-screen size (× devicePixelRatio), so 12 px text is 12 px
     assert(Math.abs(layout.chartBacking - layout.chartCss * layout.dpr) <= 2, `chart backing ${layout.chartBacking} px for ${layout.chartCss} CSS px`);
+    assert(phoneErrors.length === 0, `console errors: ${phoneErrors.join(' | ')}`);
+    await phone.close();
+  });
+
+  await t.check('phone (390 px), reduced motion: the tiny figures fit and work', async () => {
+    const phone = await browser.context.newPage();
+    const phoneErrors = watchConsole(phone);
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.emulateMedia({ reducedMotion: 'reduce' });
+    await phone.goto(server.url);
+    await phone.waitForSelector('#status:text("ready")', { timeout: 20000 });
+    await checkTinyFigure(phone, 'phone-');
+    const layout = await phone.evaluate(() => ({ vw: document.documentElement.clientWidth, sw: document.documentElement.scrollWidth,
+      canvases: ['tiny-bloom', 'tiny-cuckoo'].map((id) => document.getElementById(id).getBoundingClientRect().right) }));
+    assert(layout.sw <= layout.vw && layout.canvases.every((r) => r <= layout.vw), `page ${layout.sw} px, canvases end at ${layout.canvases} on ${layout.vw} px`);
     assert(phoneErrors.length === 0, `console errors: ${phoneErrors.join(' | ')}`);
     await phone.close();
   });

@@ -1,0 +1,267 @@
+// A small cuckoo filter the visitor drives: add, check and remove named keys; every add is replayed
+// move by move (the kick chain played one move at a time, automatically or on Step) and ends on
+// the table the filter really holds. Used by the first figure and by the step-by-step section.
+import { CuckooFilter } from './lib.js';
+import { fpHex, readCuckooTables, replayAdd, sameTables, tablesAfterMoves } from './cuckoo-model.js';
+import { animate, drawTinyCuckoo } from './tiny-draw.js';
+import { bytes, int } from './ui.js';
+
+const MAX_SHOWN_MOVES = 12;   // a failed chain of hundreds of moves: the first few, then the end
+
+const tableText = (t) => t.subs.map((s) => s.slots.join(',')).join('|');
+
+export class CuckooPlay {
+  /**
+   * @param els { canvas, verdict, how } elements; options for new CuckooFilter;
+   *   stepMode() → true to wait for step() between kicks; delay() → ms per move;
+   *   onStatus(text, state) optional: playback progress ("move 2 of 5").
+   */
+  constructor(els, { options, seedKeys = [], stepMode = () => false, delay = () => 450, onStatus = () => {} }) {
+    Object.assign(this, { els, options, seedKeys, stepMode, delay, onStatus });
+    this.filter = null;
+    this.token = 0;
+    this.release = null;
+    this.reset();
+  }
+
+  /** A fresh filter (with `options` if given) holding the seed keys. */
+  reset(options = this.options) {
+    this.interrupt();
+    const next = new CuckooFilter(options);   // throws on bad options: the old filter stays
+    this.filter?.free();
+    this.filter = next;
+    this.options = options;
+    this.keys = [];
+    for (const k of this.seedKeys) if (this.filter.add(k)) this.keys.push(k);
+    this.verdict('', '');
+    this.els.how.textContent = '';
+    this.draw({ tables: readCuckooTables(this.filter) });
+    this.onStatus('', 'idle');
+  }
+
+  /** Stops a playback in progress (it is superseded by a newer operation). */
+  interrupt() {
+    this.token++;
+    this.release?.();
+    this.release = null;
+  }
+
+  /** Advances a playback waiting in step mode. */
+  step() {
+    const r = this.release;
+    this.release = null;
+    r?.();
+  }
+
+  get waiting() { return this.release !== null; }
+
+  /** Which named key owns each occupied slot (for the labels under the fingerprints). */
+  owners(tables, extra = []) {
+    const { b } = tables;
+    const out = tables.subs.map((s) => new Array(s.slots.length).fill(''));
+    for (const key of [...this.keys, ...extra]) {
+      const { fingerprint, buckets } = this.filter.locate(key);
+      placed: for (let k = 0; k < tables.subs.length && k < buckets.length; k++) {
+        for (const i of buckets[k]) {
+          for (let j = 0; j < b; j++) {
+            const at = i * b + j;
+            if (tables.subs[k].slots[at] === fingerprint && !out[k][at]) { out[k][at] = key; break placed; }
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Draws the figure again (after a width change) as it was last drawn. */
+  redraw() {
+    if (this.lastView) this.draw(this.lastView.view, 1, this.lastView.extraOwners);
+  }
+
+  draw(view, progress = 1, extraOwners = []) {
+    this.lastView = { view, extraOwners };
+    const { canvas } = this.els;
+    const { f, b, subs } = view.tables;
+    const owners = this.owners(view.tables, extraOwners);
+    drawTinyCuckoo(canvas, { ...view, owners }, progress);
+    canvas.dataset.shown = tableText(view.tables);
+    const rows = subs.flatMap((s, k) => Array.from({ length: s.buckets }, (_, i) => {
+      const fps = s.slots.slice(i * b, i * b + b).map((fp, j) => (fp ? `${fpHex(fp, f)}${owners[k][i * b + j] ? ` (${owners[k][i * b + j]})` : ''}` : 'empty'));
+      return `${subs.length > 1 ? `sub-filter ${k} ` : ''}bucket ${i}: ${fps.join(', ')}`;
+    }));
+    canvas.setAttribute('aria-label', `Cuckoo filter, ${subs.length > 1 ? `${subs.length} sub-filters, ` : ''}${subs[0].buckets} buckets of ${b} slots, `
+      + `${f}-bit fingerprints. ${rows.join('; ')}.${view.key ? ` Last key “${view.key}”: fingerprint ${fpHex(view.fp, f)}, buckets ${view.pairs?.[0]?.join(' and ')}.` : ''}`);
+  }
+
+  verdict(text, state) {
+    const el = this.els.verdict;
+    el.textContent = text;
+    el.dataset.state = state;
+    delete el.dataset.broken;
+  }
+
+  /** The key's fingerprint and buckets, and the sentence that derives them. */
+  describeKey(key) {
+    const { fingerprint: fp, buckets } = this.filter.locate(key);
+    const { f } = readCuckooTables(this.filter);
+    const [i1, i2] = buckets[buckets.length - 1];
+    const n = this.filter.info().buckets / buckets.length;   // buckets per sub-filter (all equal when expansion ≤ 1)
+    this.els.how.textContent = `fingerprint = a non-zero ${f}-bit value from the hash of “${key}” = ${fpHex(fp, f)}; i1 = hash mod ${int(n)} = ${i1}; `
+      + `i2 = i1 ⊕ (hash(fingerprint) mod ${int(n)}) = ${i1} ⊕ ${i1 ^ i2} = ${i2}. Either bucket may hold it; ${i2} ⊕ ${i1 ^ i2} = ${i1} leads back.`;
+    return { fp, pairs: buckets, hashText: `fp ${fpHex(fp, f)} · i1 ${i1} · i2 ${i2}` };
+  }
+
+  /** Waits for Step in step mode, else for the move's animation time. */
+  async pace(token) {
+    if (!this.stepMode()) return token === this.token;
+    this.onStatus(null, 'waiting');
+    await new Promise((resolve) => { this.release = resolve; });
+    return token === this.token;
+  }
+
+  async add(key) {
+    this.interrupt();
+    const token = this.token;
+    const f = this.filter;
+    const before = readCuckooTables(f);
+    const bytesBefore = f.byteLength;
+    const k = this.describeKey(key);
+    const replay = replayAdd(f, key);
+    const ok = f.add(key);
+    const real = readCuckooTables(f);
+    const match = ok === (replay.outcome !== 'full') && sameTables(replay.after, real);
+    this.els.canvas.dataset.match = String(match);
+    if (ok) this.keys.push(key);
+    this.explainAdd(key, replay, before, real, bytesBefore, match);
+    const base = { key, hashText: k.hashText, fp: k.fp, pairs: k.pairs };
+    const { moves } = replay;
+    if (!(await animate(this.els.canvas, 550, (p) => this.draw({ ...base, op: 'add', tables: before }, p, [key])))) return;
+    if (replay.outcome !== 'stored') {
+      const shown = replay.outcome === 'kicked' ? moves.length : Math.min(moves.length, MAX_SHOWN_MOVES);
+      for (let n = 0; n < shown; n++) {
+        this.onStatus(`move ${n + 1} of ${replay.outcome === 'kicked' ? moves.length : int(moves.length)}: ${this.moveText(moves[n], before.f)}`, 'playing');
+        if (!(await animate(this.els.canvas, this.delay(), (p) => this.draw({ ...base, op: 'kick', move: moves[n], tables: tablesAfterMoves(before, moves, n + 1) }, p, [key])))) return;
+        if (n < shown - 1 && !(await this.pace(token))) return;
+      }
+      if (replay.outcome !== 'kicked') {
+        if (!(await this.pace(token))) return;
+        this.onStatus(`${moves.length > shown ? `… ${int(moves.length - shown)} more moves, ` : ''}no free slot after ${int(moves.length)} kicks: every move undone`, 'playing');
+      }
+    }
+    // the end: what the filter holds now, the new fingerprint's slot marked (and where the last
+    // kicked one landed)
+    const first = moves[0];
+    const still = first && real.subs[first.sub]?.slots[first.bucket * real.b + first.slot] === replay.fp;
+    const placedAt = replay.outcome === 'grew' ? { sub: replay.sub, bucket: replay.i1, slot: 0 }
+      : replay.outcome !== 'full' && still ? { sub: first.sub, bucket: first.bucket, slot: first.slot } : null;
+    const last = replay.outcome === 'kicked' ? moves.at(-1) : null;
+    const pairs = replay.outcome === 'grew' ? this.filter.locate(key).buckets : k.pairs;
+    this.draw({ ...base, pairs, op: replay.outcome === 'full' ? 'check' : 'add', miss: replay.outcome === 'full', placedAt,
+      hit: last ? { sub: last.sub, bucket: last.bucket, slot: last.slot } : null,
+      grew: replay.outcome === 'grew' ? replay.sub : undefined, tables: real }, 1, [key]);
+    this.onStatus(replay.outcome === 'kicked' ? `${moves.length - 1} kick${moves.length === 2 ? '' : 's'}, then a free slot: done` : '', 'done');
+  }
+
+  moveText(m, f) {
+    return m.evicted
+      ? `${fpHex(m.placed, f)} goes into bucket ${m.bucket}, slot ${m.slot}, kicking out ${fpHex(m.evicted, f)}, whose other bucket is ${m.next}`
+      : `${fpHex(m.placed, f)} goes into the free slot ${m.slot} of bucket ${m.bucket}`;
+  }
+
+  explainAdd(key, r, before, real, bytesBefore, match) {
+    const { f, b } = before;
+    const hex = fpHex(r.fp, f);
+    const slotsOf = (t, k, i) => t.subs[k].slots.slice(i * b, i * b + b);
+    const copies = before.subs[r.sub]
+      ? [r.i1, r.i2].reduce((a, i) => a + slotsOf(before, r.sub, i).filter((x) => x === r.fp).length, 0) : 0;
+    const newest = before.subs.length - 1;
+    const dupes = [r.i1, r.i2].every((i) => before.subs[newest] && slotsOf(before, newest, i).every((x) => x === r.fp));
+    const why = dupes
+      ? `both candidate buckets (${r.i1} and ${r.i2}) hold ${b} copies of ${hex}, the same key's fingerprint: a kick only moves a copy to its other bucket, which is the other full one. One key fits at most 2·b = ${2 * b} times per sub-filter`
+      : `both candidate buckets were full and ${int(r.moves.length)} kicks found no free slot (${int(before.subs.reduce((a, s) => a + s.slots.filter((x) => x).length, 0))} of ${int(before.subs.reduce((a, s) => a + s.slots.length, 0))} slots taken)`;
+    let text;
+    let state;
+    if (r.outcome === 'stored') {
+      const m = r.moves[0];
+      text = `“${key}”: ${hex} stored in bucket ${m.bucket}, slot ${m.slot}${r.sub > 0 ? ` of sub-filter ${r.sub}` : ''}${m.bucket === r.i2 ? ` (bucket ${r.i1} was full)` : ''}.`;
+      state = 'added';
+    } else if (r.outcome === 'kicked') {
+      const m = r.moves[0];
+      text = `“${key}”: buckets ${r.i1} and ${r.i2} were full, so ${hex} took slot ${m.slot} of bucket ${m.bucket} and kicked out ${fpHex(m.evicted, f)}, `
+        + `which moved to its other bucket (kicking out another fingerprint when that was full too): ${r.kicks} kick${r.kicks === 1 ? '' : 's'} until a free slot. Stored.`;
+      state = 'kicked';
+    } else if (r.outcome === 'grew') {
+      text = `“${key}”: ${why}. So the filter grew: new sub-filter ${r.sub} of ${int(real.subs[r.sub].buckets)} buckets (${bytes(bytesBefore)} → ${bytes(this.filter.byteLength)}), and ${hex} went into its bucket ${r.i1}. Checks now read every sub-filter.`;
+      state = 'grew';
+    } else {
+      text = `“${key}” not added: the filter is FULL and may not grow (expansion 0): ${why}. All ${int(r.moves.length)} moves were undone; nothing stored was lost.`;
+      state = 'full';
+    }
+    if (!match) text += ' (The replay above differs from what the filter did; the figure shows the filter\'s real table.)';
+    this.verdict(text, state);
+    this.els.verdict.dataset.copies = String(copies);
+  }
+
+  check(key) {
+    this.interrupt();
+    const f = this.filter;
+    const tables = readCuckooTables(f);
+    const k = this.describeKey(key);
+    const yes = f.has(key);
+    let hit = null;
+    for (let s = 0; s < k.pairs.length && !hit; s++) {
+      for (const i of k.pairs[s]) {
+        const j = tables.subs[s].slots.slice(i * tables.b, (i + 1) * tables.b).indexOf(k.fp);
+        if (j >= 0) { hit = { sub: s, bucket: i, slot: j }; break; }
+      }
+    }
+    const hex = fpHex(k.fp, tables.f);
+    const where = (pairs) => pairs.map(([a, b], s) => `${pairs.length > 1 ? `sub-filter ${s}: ` : ''}buckets ${a} and ${b}`).join(', ');
+    if (!yes) {
+      this.verdict(`“${key}”: ${hex} is in neither candidate bucket (${where(k.pairs)}): certainly absent.${this.keys.includes(key)
+        ? ' Yet it was added: its fingerprint was taken by the removal of a key never added, a false negative.' : ''}`, this.keys.includes(key) ? 'false-negative' : 'absent');
+    } else if (this.keys.includes(key)) {
+      this.verdict(`“${key}”: ${hex} found in bucket ${hit.bucket}, slot ${hit.slot}: maybe present (it was added).`, 'present');
+    } else {
+      const owner = this.owners(tables)[hit.sub][hit.bucket * tables.b + hit.slot];
+      this.verdict(`“${key}”: ${hex} found in bucket ${hit.bucket}, slot ${hit.slot}${owner ? `, put there by “${owner}”` : ''}: maybe present, but “${key}” was never added: a false positive (two keys, one fingerprint, a shared bucket).`, 'false-positive');
+    }
+    this.onStatus('', 'idle');
+    const view = { key, hashText: k.hashText, fp: k.fp, pairs: k.pairs, op: 'check', hit, miss: !yes, tables };
+    return animate(this.els.canvas, 700, (p) => this.draw(view, p));
+  }
+
+  /** Removes one copy of a key (the page warns when it was never added: see the lesson). */
+  remove(key) {
+    this.interrupt();
+    const f = this.filter;
+    const before = readCuckooTables(f);
+    const k = this.describeKey(key);
+    const wasAdded = this.keys.includes(key);
+    const ownersBefore = this.owners(before);
+    const readBefore = new Set([...new Set(this.keys)].filter((x) => f.has(x)));
+    const ok = f.remove(key);
+    const tables = readCuckooTables(f);
+    let at = null;
+    before.subs.forEach((s, sub) => s.slots.forEach((fp, i) => { if (fp !== tables.subs[sub]?.slots[i]) at = { sub, bucket: Math.floor(i / before.b), slot: i % before.b }; }));
+    const hex = fpHex(k.fp, before.f);
+    if (ok && wasAdded) this.keys.splice(this.keys.lastIndexOf(key), 1);
+    if (!ok) {
+      this.verdict(`“${key}”: ${hex} is in neither candidate bucket: nothing removed.`, 'not-found');
+    } else if (wasAdded) {
+      this.verdict(`“${key}”: one ${hex} removed from bucket ${at.bucket}, slot ${at.slot}.`, 'removed');
+    } else {
+      // the lesson: whatever matched was another key's fingerprint; that key may now be lost
+      const owner = ownersBefore[at.sub][at.bucket * before.b + at.slot];
+      const broken = [...readBefore].filter((x) => !f.has(x));
+      this.verdict(`“${key}” was never added, yet ${hex} matched in bucket ${at.bucket} and was removed${owner ? ` (a copy of “${owner}”'s fingerprint)` : ''}. `
+        + (broken.length ? `${broken.map((x) => `“${x}”`).join(', ')} now ${broken.length === 1 ? 'reads' : 'read'} as certainly absent, a false negative. `
+          : 'Every added key still reads present this time (another copy is left), but the next removal may not be so lucky. ')
+        + 'Remove only keys you added.', 'removed-unknown');
+      this.els.verdict.dataset.broken = broken.join(' ');
+    }
+    this.onStatus('', 'idle');
+    const view = { key, hashText: k.hashText, fp: k.fp, pairs: k.pairs, op: 'check', miss: !ok, placedAt: at, tables };
+    return animate(this.els.canvas, 700, (p) => this.draw(view, p));
+  }
+}

@@ -1,0 +1,301 @@
+// The small figures: a Bloom filter of a few dozen bits and a cuckoo filter of a few buckets, drawn
+// cell by cell with index numbers and values, the key on top with arrows to the cells it hashes
+// to, and (for the cuckoo filter) one move of a kick chain at a time. Everything is drawn from
+// what the caller read out of the real filter; these functions only paint.
+import { fitCanvas } from './ui.js';
+import { fpHex } from './cuckoo-model.js';
+
+const C = {
+  empty: '#eef1f6', set: '#23395d', ink: '#1d2330', muted: '#6b7280', line: '#c7ccd8',
+  mark: '#f07d00', miss: '#dc2626', hit: '#0a7a3d', paper: '#fff',
+};
+const TOP = 46;   // the band with the key and its hash
+const clamp01 = (x) => Math.min(1, Math.max(0, x));
+
+/** Runs `draw(progress)` over `ms` (every frame), or once at 1 when motion is unwanted. */
+export function animate(canvas, ms, draw) {
+  const still = !ms || globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+  canvas.animationToken = (canvas.animationToken ?? 0) + 1;
+  const token = canvas.animationToken;
+  if (still) {
+    draw(1);
+    canvas.dataset.animating = 'false';
+    return Promise.resolve(true);
+  }
+  canvas.dataset.animating = 'true';
+  const t0 = performance.now();
+  return new Promise((resolve) => {
+    const frame = (now) => {
+      if (canvas.animationToken !== token) return resolve(false);   // a newer animation took over
+      const p = clamp01((now - t0) / ms);
+      draw(p);
+      if (p < 1) requestAnimationFrame(frame);
+      else { canvas.dataset.animating = 'false'; resolve(true); }
+    };
+    requestAnimationFrame(frame);
+  });
+}
+
+function pill(ctx, x, y, text, { bg = C.ink, fg = '#fff', font = 'bold 13px system-ui, sans-serif', h = 24, maxW = Infinity } = {}) {
+  ctx.font = font;
+  let t = text;
+  while (t.length > 2 && ctx.measureText(t).width + 16 > maxW) t = t.slice(0, -2) + '…';
+  const w = ctx.measureText(t).width + 16;
+  ctx.fillStyle = bg;
+  ctx.beginPath();
+  ctx.roundRect(x, y, w, h, h / 2);
+  ctx.fill();
+  ctx.fillStyle = fg;
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'middle';
+  ctx.fillText(t, x + 8, y + h / 2 + 0.5);
+  return w;
+}
+
+/** A line from (x0, y0) towards (x1, y1), drawn `p` of the way, with a head when complete. */
+function arrow(ctx, x0, y0, x1, y1, p, color) {
+  const x = x0 + (x1 - x0) * p;
+  const y = y0 + (y1 - y0) * p;
+  ctx.strokeStyle = color;
+  ctx.fillStyle = color;
+  ctx.lineWidth = 1.75;
+  ctx.globalAlpha = 0.85;
+  ctx.beginPath(); ctx.moveTo(x0, y0); ctx.lineTo(x, y); ctx.stroke();
+  if (p >= 1) {
+    const a = Math.atan2(y1 - y0, x1 - x0);
+    ctx.beginPath();
+    ctx.moveTo(x1, y1);
+    ctx.lineTo(x1 - 8 * Math.cos(a - 0.4), y1 - 8 * Math.sin(a - 0.4));
+    ctx.lineTo(x1 - 8 * Math.cos(a + 0.4), y1 - 8 * Math.sin(a + 0.4));
+    ctx.fill();
+  }
+  ctx.globalAlpha = 1;
+}
+
+function keyBand(ctx, W, v) {
+  if (!v.key) {
+    ctx.fillStyle = C.muted;
+    ctx.font = '13px system-ui, sans-serif';
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'middle';
+    ctx.fillText('check or add a key to see where it goes', 8, 20);
+    return { x: 8, y: 32 };
+  }
+  const w = pill(ctx, 8, 8, v.key, { maxW: Math.min(180, W / 2.5) });
+  ctx.fillStyle = C.muted;
+  ctx.font = '12.5px ui-monospace, monospace';
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'middle';
+  let t = `→ ${v.hashText}`;
+  while (t.length > 3 && ctx.measureText(t).width > W - w - 24) t = t.slice(0, -2) + '…';
+  ctx.fillText(t, 8 + w + 8, 20.5);
+  return { x: 8 + Math.min(w, 80) / 2, y: 32 };
+}
+
+/**
+ * A tiny Bloom filter. v: { bits: 0/1 per bit as shown before the operation, after: as after it,
+ * key, hashText, positions, op: 'add' | 'check' | null, answer: true/false (check) }.
+ */
+export function drawTinyBloom(canvas, v, progress = 1) {
+  const cw = canvas.clientWidth || 480;
+  const cols = 8;
+  const cell = Math.min(46, Math.floor((cw - 16) / cols));
+  const rows = Math.ceil(v.after.length / cols);
+  const height = TOP + rows * cell + 8;
+  const { ctx, W } = fitCanvas(canvas, height / cw, height, height);
+  ctx.fillStyle = C.paper;
+  ctx.fillRect(0, 0, W, height);
+  const x0 = Math.floor((W - cols * cell) / 2);
+  const at = (i) => ({ x: x0 + (i % cols) * cell, y: TOP + Math.floor(i / cols) * cell });
+  const from = keyBand(ctx, W, v);
+  const reach = clamp01(progress / 0.45);
+  const marked = progress >= 0.45 && v.op;
+  const shown = v.op === 'add' && progress >= 0.6 ? v.after : v.bits;
+  const targets = new Set(v.positions ?? []);
+  for (let i = 0; i < shown.length; i++) {
+    const { x, y } = at(i);
+    const isSet = shown[i] === 1;
+    const fresh = v.op === 'add' && progress >= 0.6 && isSet && v.bits[i] === 0;
+    ctx.fillStyle = fresh ? C.mark : isSet ? C.set : C.empty;
+    ctx.fillRect(x + 1, y + 1, cell - 2, cell - 2);
+    ctx.fillStyle = isSet ? 'rgba(255,255,255,.75)' : C.muted;
+    ctx.font = `${cell >= 30 ? 9.5 : 8.5}px system-ui, sans-serif`;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'top';
+    ctx.fillText(String(i), x + 3, y + 3);
+    ctx.fillStyle = isSet ? '#fff' : '#9aa3b2';
+    ctx.font = `bold ${Math.round(cell * 0.42)}px ui-monospace, monospace`;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(isSet ? '1' : '0', x + cell / 2, y + cell / 2 + 3);
+  }
+  if (v.op && v.positions) {
+    for (const p of v.positions) {
+      const { x, y } = at(p);
+      arrow(ctx, from.x, from.y, x + cell / 2, y + 2, reach, C.mark);
+    }
+  }
+  if (marked) {
+    for (const p of targets) {
+      const { x, y } = at(p);
+      const clear = v.op === 'check' && shown[p] === 0;
+      ctx.strokeStyle = clear ? C.miss : v.op === 'check' ? C.hit : C.mark;
+      ctx.lineWidth = clear ? 3.5 : 2.5;
+      ctx.strokeRect(x + 0.5, y + 0.5, cell - 1, cell - 1);
+      if (clear) {
+        ctx.fillStyle = '#fde8e8';
+        ctx.fillRect(x + 2, y + 2, cell - 4, cell - 4);
+        ctx.fillStyle = C.miss;
+        ctx.font = `${cell >= 30 ? 9.5 : 8.5}px system-ui, sans-serif`;
+        ctx.textAlign = 'left';
+        ctx.textBaseline = 'top';
+        ctx.fillText(String(p), x + 4, y + 4);
+        ctx.font = `bold ${Math.round(cell * 0.42)}px ui-monospace, monospace`;
+        ctx.textAlign = 'center';
+        ctx.textBaseline = 'middle';
+        ctx.fillText('0', x + cell / 2, y + cell / 2 + 3);
+      }
+    }
+  }
+}
+
+/** Where everything of a cuckoo figure goes, for a canvas `W` CSS px wide. */
+function cuckooLayout(W, subs, b) {
+  const GUT = 30;   // kick arcs, left of the bucket numbers
+  const LBL = 28;   // bucket numbers
+  const TAG = 58;   // i1 / i2 tags, right of the slots
+  const slotW = Math.max(34, Math.min(64, Math.floor((Math.min(W, 460) - GUT - LBL - TAG - 8) / b)));
+  const blockW = GUT + LBL + slotW * b + TAG;
+  const rowH = 34;
+  const caption = subs.length > 1 ? 20 : 0;
+  const head = caption + 16;
+  const perRow = Math.max(1, Math.floor((W + 16) / (blockW + 16)));
+  const blocks = [];
+  const used = Math.min(subs.length, perRow) * (blockW + 16) - 16;
+  const left = Math.max(0, Math.floor((W - used) / 2));
+  let y = TOP;
+  let rowHeight = 0;
+  subs.forEach((s, k) => {
+    const col = k % perRow;
+    if (col === 0 && k > 0) { y += rowHeight + 12; rowHeight = 0; }
+    const h = head + s.buckets * rowH;
+    rowHeight = Math.max(rowHeight, h);
+    const x = left + col * (blockW + 16);
+    blocks.push({ x, y, head, caption, slotsX: x + GUT + LBL, lblX: x + GUT, gutX: x, tagX: x + GUT + LBL + slotW * b + 4 });
+  });
+  return { blocks, slotW, rowH, height: y + rowHeight + 8, blockW };
+}
+
+/**
+ * A tiny cuckoo filter. v: { tables ({ f, b, subs }) as shown, owners (per sub-filter, a key name
+ * or '' per slot), key, hashText, fp, pairs ([i1, i2] per sub-filter), op: 'add' | 'check' |
+ * 'kick' | null, hit ({ sub, bucket, slot }), miss (true: the fingerprint is in no candidate
+ * bucket), move (one kick: { sub, bucket, slot, placed, evicted, next }), placedAt ({ sub,
+ * bucket, slot } of a fingerprint just stored), grew (index of a new sub-filter) }.
+ */
+export function drawTinyCuckoo(canvas, v, progress = 1) {
+  const cw = canvas.clientWidth || 480;
+  const { b, f, subs } = v.tables;
+  const L = cuckooLayout(cw, subs, b);
+  const { ctx, W } = fitCanvas(canvas, L.height / cw, L.height, L.height);
+  ctx.fillStyle = C.paper;
+  ctx.fillRect(0, 0, W, L.height);
+  const from = keyBand(ctx, W, v);
+  const rowY = (k, i) => L.blocks[k].y + L.blocks[k].head + i * L.rowH;
+  const slotX = (k, j) => L.blocks[k].slotsX + j * L.slotW;
+  subs.forEach((s, k) => {
+    const B = L.blocks[k];
+    ctx.textBaseline = 'middle';
+    if (B.caption) {
+      ctx.fillStyle = v.grew === k ? C.mark : C.ink;
+      ctx.font = '600 12.5px system-ui, sans-serif';
+      ctx.textAlign = 'left';
+      ctx.fillText(`sub-filter ${k} · ${s.buckets} buckets${v.grew === k ? ' (new)' : ''}`, B.lblX, B.y + 9);
+    }
+    ctx.fillStyle = C.muted;
+    ctx.font = '10px system-ui, sans-serif';
+    ctx.textAlign = 'center';
+    for (let j = 0; j < b; j++) ctx.fillText(`slot ${j}`, slotX(k, j) + L.slotW / 2, B.y + B.caption + 8);
+    for (let i = 0; i < s.buckets; i++) {
+      const y = rowY(k, i);
+      ctx.fillStyle = C.muted;
+      ctx.font = '600 12px system-ui, sans-serif';
+      ctx.textAlign = 'right';
+      ctx.fillText(String(i), B.lblX + L.slotW * 0 + 22, y + L.rowH / 2);
+      for (let j = 0; j < b; j++) {
+        const fp = s.slots[i * b + j];
+        const x = slotX(k, j);
+        ctx.fillStyle = fp ? '#dfe6f3' : C.empty;
+        ctx.fillRect(x + 1, y + 1, L.slotW - 2, L.rowH - 2);
+        ctx.textAlign = 'center';
+        if (fp) {
+          const owner = v.owners?.[k]?.[i * b + j];
+          ctx.fillStyle = C.ink;
+          ctx.font = `bold ${f > 8 ? 12 : 13}px ui-monospace, monospace`;
+          ctx.fillText(fpHex(fp, f).slice(2), x + L.slotW / 2, y + (owner ? 12 : L.rowH / 2));
+          if (owner) {
+            ctx.fillStyle = C.muted;
+            ctx.font = '9.5px system-ui, sans-serif';
+            let t = owner;
+            while (t.length > 2 && ctx.measureText(t).width > L.slotW - 6) t = t.slice(0, -2) + '…';
+            ctx.fillText(t, x + L.slotW / 2, y + 25);
+          }
+        } else {
+          ctx.fillStyle = '#b3bac7';
+          ctx.font = '12px ui-monospace, monospace';
+          ctx.fillText('·', x + L.slotW / 2, y + L.rowH / 2);
+        }
+      }
+    }
+  });
+  // the key's two candidate buckets in each sub-filter, tagged i1 / i2, arrows from the key
+  const reach = clamp01(progress / 0.45);
+  const settled = progress >= 0.45;
+  if (v.pairs && v.op !== 'kick') {
+    v.pairs.forEach(([i1, i2], k) => {
+      if (k >= subs.length) return;
+      [i1, i2].forEach((i, n) => {
+        const y = rowY(k, i);
+        arrow(ctx, from.x, from.y, L.blocks[k].lblX + 4, y + L.rowH / 2, reach, C.mark);
+        if (!settled) return;
+        const color = v.miss ? C.miss : C.mark;
+        ctx.strokeStyle = color;
+        ctx.lineWidth = v.miss ? 3 : 2;
+        ctx.strokeRect(slotX(k, 0) + 0.5, y + 0.5, L.slotW * b - 1, L.rowH - 1);
+        pill(ctx, L.blocks[k].tagX, y + 6, n === 0 ? 'i1' : 'i2', { bg: color, font: 'bold 11.5px system-ui, sans-serif', h: 22 });
+      });
+    });
+  }
+  const box = (at, color, width = 3) => {
+    ctx.strokeStyle = color;
+    ctx.lineWidth = width;
+    ctx.strokeRect(slotX(at.sub, at.slot) + 1.5, rowY(at.sub, at.bucket) + 1.5, L.slotW - 3, L.rowH - 3);
+  };
+  if (settled && v.hit) box(v.hit, v.op === 'add' ? C.mark : C.hit, v.op === 'add' ? 1.5 : 3);
+  if (settled && v.placedAt) box(v.placedAt, C.mark, 3.5);
+  if (v.move) {
+    const m = v.move;
+    box(m, C.mark, 3.5);
+    if (m.evicted) {
+      // the evicted fingerprint travels to its other bucket along an arc in the gutter
+      const B = L.blocks[m.sub];
+      const y0 = rowY(m.sub, m.bucket) + L.rowH / 2;
+      const y1 = rowY(m.sub, m.next) + L.rowH / 2;
+      const xs = B.lblX - 2;
+      const bend = B.gutX + 4;
+      ctx.strokeStyle = C.mark;
+      ctx.lineWidth = 2;
+      ctx.beginPath();
+      ctx.moveTo(xs, y0);
+      ctx.bezierCurveTo(bend, y0, bend, y1, xs, y1);
+      ctx.stroke();
+      ctx.fillStyle = C.mark;
+      ctx.beginPath(); ctx.moveTo(xs, y1); ctx.lineTo(xs - 7, y1 - 4); ctx.lineTo(xs - 7, y1 + 4); ctx.fill();
+      const p = clamp01(progress);
+      const t = 0.5 - 0.5 * Math.cos(Math.PI * p);
+      const bx = (1 - t) ** 3 * xs + 3 * (1 - t) ** 2 * t * bend + 3 * (1 - t) * t * t * bend + t ** 3 * xs;
+      const by = (1 - t) ** 3 * y0 + 3 * (1 - t) ** 2 * t * y0 + 3 * (1 - t) * t * t * y1 + t ** 3 * y1;
+      pill(ctx, Math.max(0, bx - 14), by - 10, fpHex(m.evicted, f).slice(2), { bg: C.mark, font: 'bold 11px ui-monospace, monospace', h: 20 });
+    }
+  }
+}

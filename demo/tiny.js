@@ -1,0 +1,137 @@
+// The first figure: a 64-bit Bloom filter (k = 3) and an 8 × 4 cuckoo filter side by side, holding
+// the same named keys. Add and Check animate key → hash → cells; a miss shows the clear bit (or
+// the two buckets without the fingerprint) that proves the key absent. Bits are read from the
+// filter (fillMap with one cell per bit, positions), slots from its bytes: what is drawn is what
+// the filter holds.
+import { BloomFilter, murmur3 } from './lib.js';
+import { CuckooPlay } from './cuckoo-play.js';
+import { animate, drawTinyBloom } from './tiny-draw.js';
+import { $, guard, onWidthChange } from './ui.js';
+
+export const TINY_SEED_KEYS = ['alice', 'bob', 'carol', 'dave'];
+export const TINY_BLOOM = { bits: 64, hashes: 3 };
+export const TINY_CUCKOO = { capacity: 20, fingerprintBits: 8, bucketSize: 4, expansion: 0 };   // 8 buckets of 4
+
+let bloom = null;
+let bloomKeys = [];
+let bloomView = null;
+let cuckoo = null;
+
+const bitsOf = (f) => Array.from(f.fillMap(f.info().bits), (x) => (x > 0 ? 1 : 0));
+const list = (xs) => xs.join(', ');
+
+function drawBloom(view, p = 1) {
+  bloomView = view;
+  const canvas = $('tiny-bloom');
+  drawTinyBloom(canvas, view, p);
+  const shown = view.op === 'add' && p >= 0.6 ? view.after : view.bits;
+  canvas.dataset.bits = shown.join('');
+  const set = shown.flatMap((x, i) => (x ? [i] : []));
+  canvas.setAttribute('aria-label', `Bloom filter of ${shown.length} bits, k = 3. Bits set (${set.length}): ${list(set) || 'none'}.`
+    + `${view.key ? ` Last key “${view.key}”: bits ${list(view.positions)}.` : ''}`);
+}
+
+function bloomVerdict(text, state, proof = null) {
+  const el = $('tiny-bloom-verdict');
+  el.textContent = text;
+  el.dataset.state = state;
+  if (proof === null) delete el.dataset.proof; else el.dataset.proof = String(proof);
+}
+
+function resetBloom() {
+  bloom?.free();
+  bloom = new BloomFilter(TINY_BLOOM);
+  bloomKeys = [];
+  for (const k of TINY_SEED_KEYS) { bloom.add(k); bloomKeys.push(k); }
+  const bits = bitsOf(bloom);
+  drawBloom({ bits, after: bits });
+  bloomVerdict('', '');
+  $('tiny-bloom-how').textContent = '';
+}
+
+/** What the Bloom filter does with `key`: positions from the filter, the hash shown for the story. */
+function bloomHash(key) {
+  const positions = Array.from(bloom.positions(key));
+  const h = murmur3.x64_128(key, bloom.info().seed);
+  const hex = (a, b) => Array.from(h.slice(a, b).reverse(), (x) => x.toString(16).padStart(2, '0')).join('');
+  $('tiny-bloom-how').textContent = `MurmurHash3 of “${key}” gives h1 = ${hex(0, 8)}, h2 = ${hex(8, 16)} (hex); `
+    + `bit i = (h1 + i·h2 + (i³ − i)/6) scaled to 0…63, for i = 0, 1, 2: ${list(positions)}.`;
+  return positions;
+}
+
+function bloomAdd(key) {
+  const positions = bloomHash(key);
+  const bits = bitsOf(bloom);
+  bloom.add(key);
+  bloomKeys.push(key);
+  const after = bitsOf(bloom);
+  const already = positions.filter((p) => bits[p]);
+  bloomVerdict(`“${key}” sets bits ${list(positions)}${already.length ? ` (${list(already)} ${already.length === 1 ? 'was' : 'were'} already 1)` : ''}.`, 'added');
+  return animate($('tiny-bloom'), 900, (p) => drawBloom({ bits, after, key, hashText: `bits ${list(positions)}`, positions, op: 'add' }, p));
+}
+
+function bloomCheck(key) {
+  const positions = bloomHash(key);
+  const bits = bitsOf(bloom);
+  const yes = bloom.has(key);
+  const clear = positions.filter((p) => !bits[p]);
+  if (!yes) {
+    const which = clear.length === 1 ? `bit ${clear[0]} is 0` : `bit ${clear[0]} is 0 (and ${list(clear.slice(1))}; one would do)`;
+    bloomVerdict(`“${key}”: ${which}, and every added key set all of its bits, so “${key}” was never added: certainly absent.`, 'absent', clear[0]);
+  } else if (bloomKeys.includes(key)) {
+    bloomVerdict(`“${key}”: bits ${list(positions)} are all 1: maybe present (it was added).`, 'present');
+  } else {
+    const setters = bloomKeys.filter((k) => Array.from(bloom.positions(k)).some((p) => positions.includes(p)));
+    bloomVerdict(`“${key}”: bits ${list(positions)} are all 1, set by ${list([...new Set(setters)].map((k) => `“${k}”`))}: maybe present, `
+      + `but “${key}” was never added: a false positive.`, 'false-positive');
+  }
+  return animate($('tiny-bloom'), 700, (p) => drawBloom({ bits, after: bits, key, hashText: `bits ${list(positions)}`, positions, op: 'check' }, p));
+}
+
+function holds() {
+  const el = $('tiny-holds');
+  const names = bloomKeys.map((k) => `“${k}”`);
+  el.textContent = `Both hold: ${list(names.slice(0, 12))}${names.length > 12 ? ` and ${names.length - 12} more` : ''}${cuckoo.keys.length !== bloomKeys.length ? ` (the cuckoo filter ${cuckoo.keys.length} of them)` : ''}.`;
+  el.dataset.keys = bloomKeys.join(' ');
+}
+
+function readKey() {
+  const k = $('tiny-key').value;
+  if (k === '') throw new Error('Type a key first.');
+  return k;
+}
+
+export function setupTiny() {
+  const els = { canvas: $('tiny-cuckoo'), verdict: $('tiny-cuckoo-verdict'), how: $('tiny-cuckoo-how') };
+  cuckoo = new CuckooPlay(els, {
+    options: TINY_CUCKOO, seedKeys: TINY_SEED_KEYS, delay: () => 500,
+    onStatus: (text, state) => {
+      const el = $('tiny-cuckoo-status');
+      if (text !== null) el.textContent = text;
+      el.dataset.state = state;
+    },
+  });
+  resetBloom();
+  holds();
+  const run = (op) => guard($('tiny-error'), () => {
+    const key = readKey();
+    const done = op === 'add' ? [bloomAdd(key), cuckoo.add(key)] : [bloomCheck(key), cuckoo.check(key)];
+    holds();
+    return Promise.all(done);
+  });
+  // Enter in the key field submits the form: Check (the first button), which changes nothing
+  $('tiny-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    run(e.submitter?.id === 'tiny-add' ? 'add' : 'check');
+  });
+  $('tiny-reset').addEventListener('click', () => guard($('tiny-error'), () => {
+    resetBloom();
+    cuckoo.reset();
+    holds();
+  }));
+  for (const chip of document.querySelectorAll('#tiny .chip')) {
+    chip.addEventListener('click', () => { $('tiny-key').value = chip.textContent; run('check'); });
+  }
+  onWidthChange($('tiny-bloom'), () => drawBloom(bloomView));
+  onWidthChange(els.canvas, () => cuckoo.redraw());
+}
