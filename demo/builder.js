@@ -289,6 +289,9 @@ export function refresh() {
   legend.dataset.setUnits = String(r.setUnits);
   legend.dataset.units = String(units);
   legend.dataset.marks = String(r.marks);
+  legend.dataset.mapBottom = String(r.mapBottom);
+  if (r.labelBox) legend.dataset.labelBox = [r.labelBox.x, r.labelBox.y, r.labelBox.w, r.labelBox.h].join(' ');
+  else delete legend.dataset.labelBox;
   $('filter-summary').textContent = `${entrySpec.label}: ${bytes(s.bytes)} of storage`;
 }
 

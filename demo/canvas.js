@@ -29,8 +29,11 @@ export function drawFilterMap(canvas, { filter, units, unitName, group = 1, touc
   ctx.fillStyle = '#fff';
   ctx.fillRect(0, 0, fitted.W, fitted.H);
   ctx.translate(MARGIN, MARGIN);
+  // buckets (cuckoo) get a band under the map for the fingerprint's label, so it never covers a
+  // bucket: one label, with a leader line to each marked bucket
+  const band = group > 1 ? 28 : 0;
   const W = fitted.W - 2 * MARGIN;
-  const H = fitted.H - 2 * MARGIN;
+  const H = fitted.H - 2 * MARGIN - band;
 
   const canMap = typeof filter?.fillMap === 'function';
   if (!canMap || !(units > 0)) {
@@ -112,27 +115,44 @@ export function drawFilterMap(canvas, { filter, units, unitName, group = 1, touc
       }
     }
   }
-  // a label (the cuckoo fingerprint) next to each marked group's first cell
-  if (touched?.label && touched.groups?.length) {
+  // the label (the cuckoo fingerprint) in the band under the map, leader lines up to each marked
+  // bucket: it covers no bucket and no other label
+  let labelBox = null;
+  if (band && touched?.label && touched.groups?.length) {
     ctx.font = 'bold 12px ui-monospace, monospace';
-    ctx.textBaseline = 'middle';
-    ctx.textAlign = 'left';
-    const tw = ctx.measureText(touched.label).width + 8;
-    for (const [from] of touched.groups) {
-      const c = exact ? from : Math.floor((from * cells) / units);
-      let x = xOf(c) + (exact ? group * size + groupGap + 2 : 10);
-      if (x + tw > W) x = xOf(c) - tw - 4;
-      const y = Math.min(Math.max(yOf(c) + size / 2, 9), H - 9);
-      ctx.fillStyle = MARK;
-      ctx.fillRect(x, y - 9, tw, 18);
-      ctx.fillStyle = '#fff';
-      ctx.fillText(touched.label, x + 4, y);
+    const text = `fingerprint ${touched.label}`;
+    const tw = ctx.measureText(text).width + 12;
+    const anchors = touched.groups.map(([from, to]) => {
+      const c0 = exact ? from : Math.floor((from * cells) / units);
+      const c1 = exact ? to - 1 : Math.floor(((to - 1) * cells) / units);
+      return { x: (xOf(c0) + xOf(c1) + size) / 2, y: yOf(c0) + size };
+    });
+    const mid = anchors.reduce((a, p) => a + p.x, 0) / anchors.length;
+    const lx = Math.round(Math.min(Math.max(0, mid - tw / 2), W - tw));
+    const ly = H + band - 20;
+    ctx.strokeStyle = MARK;
+    ctx.lineWidth = 1.25;
+    ctx.globalAlpha = 0.8;
+    for (const a of anchors) {
+      ctx.beginPath();
+      ctx.moveTo(a.x, a.y + 1);
+      ctx.lineTo(Math.min(Math.max(a.x, lx + 6), lx + tw - 6), ly);
+      ctx.stroke();
     }
+    ctx.globalAlpha = 1;
+    ctx.fillStyle = MARK;
+    ctx.fillRect(lx, ly, tw, 18);
+    ctx.fillStyle = '#fff';
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(text, lx + 6, ly + 9.5);
+    labelBox = { x: lx + MARGIN, y: ly + MARGIN, w: tw, h: 18 };
   }
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   const perCell = units / cells;
   const note = exact
     ? `each cell is one ${unitName} (${cells.toLocaleString('en-US')} ${unitName}s${group > 1 ? `, buckets of ${group}` : ''}); dark = set${touched ? ', orange = touched by the last key' : ''}`
     : `density map: each cell is ${perCell.toFixed(perCell < 10 ? 2 : 1)} ${unitName}s (${cells.toLocaleString('en-US')} cells); darker = more set${touched ? ', orange = touched by the last key' : ''}`;
-  return { mode: exact ? 'exact' : 'density', cells, perCell, setUnits, marks: touched?.groups?.length ?? 0, note };
+  const mapBottom = MARGIN + rows * size;
+  return { mode: exact ? 'exact' : 'density', cells, perCell, setUnits, marks: touched?.groups?.length ?? 0, note, labelBox, mapBottom };
 }

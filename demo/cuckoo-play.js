@@ -14,7 +14,8 @@ export class CuckooPlay {
   /**
    * @param els { canvas, verdict, how } elements; options for new CuckooFilter;
    *   stepMode() → true to wait for step() between kicks; delay() → ms per move;
-   *   onStatus(text, state) optional: playback progress ("move 2 of 5").
+   *   onStatus(text, state, { move, moves }) optional: playback progress ("Move 2 of 5: …"); text
+   *   null keeps the last one; state 'idle' | 'playing' | 'waiting' (for Step) | 'done'.
    */
   constructor(els, { options, seedKeys = [], stepMode = () => false, delay = () => 450, onStatus = () => {} }) {
     Object.assign(this, { els, options, seedKeys, stepMode, delay, onStatus });
@@ -24,15 +25,15 @@ export class CuckooPlay {
     this.reset();
   }
 
-  /** A fresh filter (with `options` if given) holding the seed keys. */
-  reset(options = this.options) {
+  /** A fresh filter (with `options` if given) holding the seed keys (none when `empty`). */
+  reset(options = this.options, { empty = false } = {}) {
     this.interrupt();
     const next = new CuckooFilter(options);   // throws on bad options: the old filter stays
     this.filter?.free();
     this.filter = next;
     this.options = options;
     this.keys = [];
-    for (const k of this.seedKeys) if (this.filter.add(k)) this.keys.push(k);
+    for (const k of empty ? [] : this.seedKeys) if (this.filter.add(k)) this.keys.push(k);
     this.verdict('', '');
     this.els.how.textContent = '';
     this.draw({ tables: readCuckooTables(this.filter) });
@@ -111,16 +112,24 @@ export class CuckooPlay {
     return { fp, pairs: buckets, hashText: `fp ${fpHex(fp, f)} · i1 ${i1} · i2 ${i2}` };
   }
 
-  /** Waits for Step in step mode, else for the move's animation time. */
-  async pace(token) {
-    if (!this.stepMode()) return token === this.token;
-    this.onStatus(null, 'waiting');
+  /** In step mode, waits for Step (or Play to the end); otherwise goes straight on. */
+  async pace(token, status) {
+    if (!this.stepMode() || this.finishing) return token === this.token;
+    this.onStatus(`${status} Press Step.`, 'waiting');
     await new Promise((resolve) => { this.release = resolve; });
     return token === this.token;
   }
 
-  async add(key) {
+  /** Plays the rest of the current chain without waiting for Step. */
+  finish() {
+    this.finishing = true;
+    this.step();
+  }
+
+  /** Adds `key`; the figure plays what happened (quick: just the end). */
+  async add(key, { quick = false } = {}) {
     this.interrupt();
+    this.finishing = false;
     const token = this.token;
     const f = this.filter;
     const before = readCuckooTables(f);
@@ -133,19 +142,25 @@ export class CuckooPlay {
     this.els.canvas.dataset.match = String(match);
     if (ok) this.keys.push(key);
     this.explainAdd(key, replay, before, real, bytesBefore, match);
+    this.onStatus('', 'playing', { move: 0, moves: replay.moves.length });
     const base = { key, hashText: k.hashText, fp: k.fp, pairs: k.pairs };
     const { moves } = replay;
-    if (!(await animate(this.els.canvas, 550, (p) => this.draw({ ...base, op: 'add', tables: before }, p, [key])))) return;
-    if (replay.outcome !== 'stored') {
-      const shown = replay.outcome === 'kicked' ? moves.length : Math.min(moves.length, MAX_SHOWN_MOVES);
+    const ms = quick ? 0 : 550;
+    if (!(await animate(this.els.canvas, ms, (p) => this.draw({ ...base, op: 'add', tables: before }, p, [key])))) return;
+    if (replay.outcome !== 'stored' && !quick) {
+      const total = moves.length;
+      const shown = replay.outcome === 'kicked' ? total : Math.min(total, MAX_SHOWN_MOVES);
+      let said = `Buckets ${replay.i1} and ${replay.i2} are both full.`;
       for (let n = 0; n < shown; n++) {
-        this.onStatus(`move ${n + 1} of ${replay.outcome === 'kicked' ? moves.length : int(moves.length)}: ${this.moveText(moves[n], before.f)}`, 'playing');
+        if (!(await this.pace(token, said))) return;
+        said = `Move ${n + 1} of ${int(total)}: ${this.moveText(moves[n], before.f)}.`;
+        this.onStatus(said, 'playing', { move: n + 1, moves: total });
         if (!(await animate(this.els.canvas, this.delay(), (p) => this.draw({ ...base, op: 'kick', move: moves[n], tables: tablesAfterMoves(before, moves, n + 1) }, p, [key])))) return;
-        if (n < shown - 1 && !(await this.pace(token))) return;
       }
       if (replay.outcome !== 'kicked') {
-        if (!(await this.pace(token))) return;
-        this.onStatus(`${moves.length > shown ? `… ${int(moves.length - shown)} more moves, ` : ''}no free slot after ${int(moves.length)} kicks: every move undone`, 'playing');
+        if (!(await this.pace(token, said))) return;
+        this.onStatus(`${total > shown ? `… ${int(total - shown)} more moves like these: ` : ''}no free slot after ${int(total)} kicks, the limit, so every move was undone`
+          + `${replay.outcome === 'grew' ? ' and a new sub-filter took the fingerprint' : ''}.`, 'playing', { move: total, moves: total });
       }
     }
     // the end: what the filter holds now, the new fingerprint's slot marked (and where the last
@@ -159,7 +174,8 @@ export class CuckooPlay {
     this.draw({ ...base, pairs, op: replay.outcome === 'full' ? 'check' : 'add', miss: replay.outcome === 'full', placedAt,
       hit: last ? { sub: last.sub, bucket: last.bucket, slot: last.slot } : null,
       grew: replay.outcome === 'grew' ? replay.sub : undefined, tables: real }, 1, [key]);
-    this.onStatus(replay.outcome === 'kicked' ? `${moves.length - 1} kick${moves.length === 2 ? '' : 's'}, then a free slot: done` : '', 'done');
+    this.onStatus(replay.outcome === 'kicked' ? `${moves.length - 1} kick${moves.length === 2 ? '' : 's'}, then a free slot: done.`
+      : replay.outcome === 'stored' ? '' : null, 'done', { move: moves.length, moves: moves.length });
   }
 
   moveText(m, f) {

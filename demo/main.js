@@ -7,6 +7,7 @@ import { setupExperiment } from './experiment.js';
 import { availableKinds } from './filters.js';
 import { onChange, refreshSourceSelects } from './store.js';
 import { setupTiny } from './tiny.js';
+import { setupCuckooSteps } from './cuckoo-steps.js';
 import { setupTransfer } from './transfer.js';
 import { $, onWidthChange, showError } from './ui.js';
 import { setupWorkerMode } from './worker-mode.js';
@@ -36,6 +37,7 @@ try {
   $('hash-seed').addEventListener('input', showHash);
   showHash();
   setupTiny();
+  setupCuckooSteps();
   onChange(refreshSourceSelects);
   onChange(refresh);
   setupBuilder();

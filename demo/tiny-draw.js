@@ -251,7 +251,12 @@ export function drawTinyCuckoo(canvas, v, progress = 1) {
   // the key's two candidate buckets in each sub-filter, tagged i1 / i2, arrows from the key
   const reach = clamp01(progress / 0.45);
   const settled = progress >= 0.45;
-  if (v.pairs && v.op !== 'kick') {
+  if (v.pairs && v.op === 'kick') {
+    // during a kick chain the key's own buckets stay tagged, quietly
+    v.pairs.forEach(([i1, i2], k) => {
+      if (k < subs.length) [i1, i2].forEach((i, n) => pill(ctx, L.blocks[k].tagX, rowY(k, i) + 6, n === 0 ? 'i1' : 'i2', { bg: '#9aa3b2', font: 'bold 11.5px system-ui, sans-serif', h: 22 }));
+    });
+  } else if (v.pairs) {
     v.pairs.forEach(([i1, i2], k) => {
       if (k >= subs.length) return;
       [i1, i2].forEach((i, n) => {
@@ -277,8 +282,14 @@ export function drawTinyCuckoo(canvas, v, progress = 1) {
     const m = v.move;
     box(m, C.mark, 3.5);
     if (m.evicted) {
-      // the evicted fingerprint travels to its other bucket along an arc in the gutter
+      // the evicted fingerprint travels to its other bucket along an arc in the gutter; that
+      // bucket is outlined, dashed
       const B = L.blocks[m.sub];
+      ctx.setLineDash([5, 4]);
+      ctx.strokeStyle = C.mark;
+      ctx.lineWidth = 2;
+      ctx.strokeRect(slotX(m.sub, 0) + 0.5, rowY(m.sub, m.next) + 0.5, L.slotW * b - 1, L.rowH - 1);
+      ctx.setLineDash([]);
       const y0 = rowY(m.sub, m.bucket) + L.rowH / 2;
       const y1 = rowY(m.sub, m.next) + L.rowH / 2;
       const xs = B.lblX - 2;

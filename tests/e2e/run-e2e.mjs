@@ -8,6 +8,7 @@ import * as lib from '../../js/index.js';
 import { sampleUrls } from '../../demo/sample-urls.js';
 import { readCuckooTables } from '../../demo/cuckoo-model.js';
 import { TINY_BLOOM, TINY_CUCKOO, TINY_SEED_KEYS } from '../../demo/tiny.js';
+import { STEPS_SEED_KEYS, stepsOptions } from '../../demo/cuckoo-steps.js';
 import { assert, buildAndServe, launchBrowser, makeRunner, watchConsole } from './browser.mjs';
 
 const { init, murmur3 } = lib;
@@ -24,6 +25,90 @@ function shotOf(page, name, selector) {
   return selector
     ? page.locator(selector).screenshot({ path: `${shots}${name}.png` })
     : page.screenshot({ path: `${shots}${name}.png`, fullPage: true });
+}
+
+/**
+ * "The cuckoo filter, step by step" on `page`: a kick chain stepped one move at a time (each Step
+ * changes one slot; the end is the real filter's table), the speed control from the keyboard,
+ * the duplicate limit with expansion 0 (FULL, and why) and 1 (a new sub-filter), remove.
+ */
+async function checkCuckooSteps(page, prefix) {
+  const twin = (expansion, keys) => {
+    const f = new lib.CuckooFilter(stepsOptions(expansion));
+    for (const k of keys) f.add(k);
+    return f;
+  };
+  const status = () => page.$eval('#steps-status', (el) => ({ state: el.dataset.state, move: Number(el.dataset.move), moves: Number(el.dataset.moves), text: el.textContent }));
+  const waitFor = (states) => page.waitForFunction((s) => s.includes(document.getElementById('steps-status').dataset.state)
+    && document.getElementById('steps-canvas').dataset.animating !== 'true', states, { timeout: 20000 });
+  const shown = () => page.getAttribute('#steps-canvas', 'data-shown');
+  const verdict = () => page.$eval('#steps-verdict', (el) => ({ state: el.dataset.state, text: el.textContent }));
+  let f = twin(0, STEPS_SEED_KEYS);
+  try {
+    assert(await shown() === tableText(f), `on arrival: shown ${await shown()}, filter ${tableText(f)}`);
+    // the fastest speed, from the keyboard
+    await page.focus('#steps-speed');
+    await page.keyboard.press('End');
+    assert(/^120 ms/.test(await page.textContent('#steps-speed-text')), `speed: ${await page.textContent('#steps-speed-text')}`);
+    // a key whose buckets are both full: every move on Step
+    const key = 'mallory';
+    const { fingerprint, buckets: [[i1, i2]] } = f.locate(key);
+    assert(f.count(key) === 0, 'mallory is not in the seeded table');
+    await page.fill('#steps-key', key);
+    await page.click('#steps-add');
+    await waitFor(['waiting', 'done']);
+    const how = await page.textContent('#steps-how');
+    assert(how.includes(`= 0x${fingerprint.toString(16).padStart(2, '0')};`) && how.includes(`i1 = hash mod 8 = ${i1}`) && how.includes(`= ${i1} ⊕ ${i1 ^ i2} = ${i2}.`), `i1/i2 derivation: ${how}`);
+    assert((await status()).state === 'waiting', `a chain waits for Step: ${JSON.stringify(await status())}`);
+    let before = await shown();
+    let steps = 0;
+    for (; (await status()).state === 'waiting' && steps < 50; steps++) {
+      await page.click('#steps-step');
+      await waitFor(['waiting', 'done']);
+      const now = await shown();
+      const changed = now.split(',').filter((x, i) => x !== before.split(',')[i]).length;
+      assert(changed === 1, `step ${steps + 1} changed ${changed} slots`);
+      before = now;
+      if (steps === 1 && prefix === '') await shotOf(page, 'steps-kick', '#steps');
+    }
+    const ok = f.add(key);
+    const s = await status();
+    assert(ok && s.state === 'done' && steps === s.moves && s.moves >= 2, `${steps} steps, status ${JSON.stringify(s)}`);
+    assert(await shown() === tableText(f), `after the chain: shown ${await shown()}, filter ${tableText(f)}`);
+    assert(await page.getAttribute('#steps-canvas', 'data-match') === 'true', 'replay = filter');
+    assert((await verdict()).state === 'kicked' && (await verdict()).text.includes(`${s.moves - 1} kick`), `verdict ${JSON.stringify(await verdict())}`);
+    // remove a key that was added
+    await page.fill('#steps-key', 'alice');
+    await page.click('#steps-remove');
+    f.remove('alice');
+    assert((await verdict()).state === 'removed' && await shown() === tableText(f), `remove alice: ${JSON.stringify(await verdict())}`);
+
+    // the duplicate limit: 2b + 1 = 9 copies on an empty table
+    for (const expansion of [0, 1]) {
+      await page.selectOption('#steps-expansion', String(expansion));
+      f.free();
+      f = twin(expansion, []);
+      await page.fill('#steps-key', key);
+      await page.click('#steps-dup');
+      await waitFor(['waiting', 'done']);
+      if ((await status()).state === 'waiting') await page.click('#steps-finish');
+      await waitFor(['done']);
+      let added = 0;
+      for (let i = 0; i < 9; i++) added += f.add(key);
+      const v = await verdict();
+      assert(await shown() === tableText(f), `expansion ${expansion}: shown ${await shown()}, filter ${tableText(f)}`);
+      assert(v.text.includes(`hold 4 copies of 0x${fingerprint.toString(16).padStart(2, '0')}`) && v.text.includes('2·b = 8'), `why: ${v.text}`);
+      if (expansion === 0) {
+        assert(added === 8 && v.state === 'full' && /FULL/.test(v.text), `expansion 0: ${added} added, verdict ${JSON.stringify(v)}`);
+      } else {
+        assert(added === 9 && f.info().filters === 2 && v.state === 'grew' && v.text.includes('new sub-filter 1') && v.text.includes('32 B → 64 B'), `expansion 1: ${added} added, verdict ${JSON.stringify(v)}`);
+      }
+      await shotOf(page, `${prefix}steps-dup-x${expansion}`, '#steps');
+    }
+    await page.selectOption('#steps-expansion', '0');
+  } finally {
+    f.free();
+  }
 }
 
 /** What the page holds in a figure of cuckoo slots (data-shown): the same text from a real filter. */
@@ -114,7 +199,7 @@ async function checkTinyFigure(page, prefix) {
       if (state === 'kicked') {
         kicked = key;
         if (prefix === '') {
-          await page.waitForFunction(() => /^move 1 /.test(document.getElementById('tiny-cuckoo-status').textContent));
+          await page.waitForFunction(() => /^Move 1 /.test(document.getElementById('tiny-cuckoo-status').textContent));
           await shotOf(page, 'tiny-kick', '#tiny');
         }
         await same(`after the kick chain of ${key}`);
@@ -214,6 +299,10 @@ try {
 
   await t.check('see it work: the tiny Bloom and cuckoo filters draw what they hold, answer as the library, play a kick chain, from the keyboard', async () => {
     await checkTinyFigure(page, '');
+  });
+
+  await t.check('cuckoo step by step: Step plays one move at a time and ends on the filter\'s table; the 9th copy of a key is FULL (expansion 0) or grows (1)', async () => {
+    await checkCuckooSteps(page, '');
   });
 
   await t.check('the page offers every filter class the library exports', async () => {
@@ -319,6 +408,9 @@ try {
       const touched = await text('key-touched');
       assert(touched.includes(`sub-filter ${info.filters - 1}:`), `touched "${touched}"`);
       assert(Number(await data('canvas-legend', 'marks')) === 2 * info.filters, 'two buckets marked per sub-filter');
+      // the fingerprint's label sits under the map, over no bucket
+      const [, labelY] = (await data('canvas-legend', 'labelBox')).split(' ').map(Number);
+      assert(labelY >= Number(await data('canvas-legend', 'mapBottom')), `label at y ${labelY}, map ends at ${await data('canvas-legend', 'mapBottom')}`);
       const shown = Number(await data('canvas-legend', 'setUnits'));
       const want = info.loadFactor * info.buckets * info.bucketSize;
       assert(Math.abs(shown - want) <= 0.02 * want + 2, `canvas shows ${shown} occupied slots, stats ${want}`);
@@ -744,7 +836,7 @@ try {
     await phone.close();
   });
 
-  await t.check('phone (390 px), reduced motion: the tiny figures fit and work', async () => {
+  await t.check('phone (390 px), reduced motion: the small figures fit and work', async () => {
     const phone = await browser.context.newPage();
     const phoneErrors = watchConsole(phone);
     await phone.setViewportSize({ width: 390, height: 844 });
@@ -752,8 +844,9 @@ try {
     await phone.goto(server.url);
     await phone.waitForSelector('#status:text("ready")', { timeout: 20000 });
     await checkTinyFigure(phone, 'phone-');
+    await checkCuckooSteps(phone, 'phone-');
     const layout = await phone.evaluate(() => ({ vw: document.documentElement.clientWidth, sw: document.documentElement.scrollWidth,
-      canvases: ['tiny-bloom', 'tiny-cuckoo'].map((id) => document.getElementById(id).getBoundingClientRect().right) }));
+      canvases: ['tiny-bloom', 'tiny-cuckoo', 'steps-canvas'].map((id) => document.getElementById(id).getBoundingClientRect().right) }));
     assert(layout.sw <= layout.vw && layout.canvases.every((r) => r <= layout.vw), `page ${layout.sw} px, canvases end at ${layout.canvases} on ${layout.vw} px`);
     assert(phoneErrors.length === 0, `console errors: ${phoneErrors.join(' | ')}`);
     await phone.close();

@@ -1,0 +1,73 @@
+// Section 2: the cuckoo filter step by step. An 8 × 4 table with 8-bit fingerprints, already two
+// thirds full of named keys, so an add soon kicks: the chain is played one move at a time (Step,
+// or automatically at the chosen speed) and ends on the filter's real table. Lessons: the same
+// key added 2b + 1 = 9 times (FULL with expansion 0, a new sub-filter with expansion 1), and
+// removing a key never added.
+import { CuckooPlay } from './cuckoo-play.js';
+import { $, guard, onWidthChange } from './ui.js';
+
+export const STEPS_SEED_KEYS = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy', 'kevin',
+  'laura', 'mike', 'nina', 'oscar', 'peggy', 'quinn', 'rupert', 'sybil', 'trent', 'ursula', 'victor'];
+export const stepsOptions = (expansion) => ({ capacity: 20, fingerprintBits: 8, bucketSize: 4, expansion, maxIterations: 500 });
+const SPEEDS = [1500, 1000, 600, 300, 120];   // ms a move, slow → fast
+
+let play = null;
+
+function readKey() {
+  const k = $('steps-key').value;
+  if (k === '') throw new Error('Type a key first.');
+  return k;
+}
+
+function showStatus(text, state, counts = {}) {
+  const el = $('steps-status');
+  if (text !== null) el.textContent = text;
+  el.dataset.state = state;
+  if (counts.moves !== undefined) { el.dataset.move = String(counts.move); el.dataset.moves = String(counts.moves); }
+  const waiting = state === 'waiting';
+  $('steps-step').disabled = !waiting;
+  $('steps-finish').disabled = !waiting;
+}
+
+function showSpeed() {
+  const ms = SPEEDS[Number($('steps-speed').value) - 1];
+  $('steps-speed-text').textContent = `${ms} ms a move`;
+  $('steps-speed').setAttribute('aria-valuetext', `${ms} milliseconds a move`);
+}
+
+export function setupCuckooSteps() {
+  play = new CuckooPlay({ canvas: $('steps-canvas'), verdict: $('steps-verdict'), how: $('steps-how') }, {
+    options: stepsOptions(Number($('steps-expansion').value)),
+    seedKeys: STEPS_SEED_KEYS,
+    stepMode: () => $('steps-stepwise').checked,
+    delay: () => SPEEDS[Number($('steps-speed').value) - 1],
+    onStatus: showStatus,
+  });
+  const errorEl = $('steps-error');
+  $('steps-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const op = e.submitter?.id?.replace('steps-', '') ?? 'add';
+    guard(errorEl, () => {
+      const key = readKey();
+      return op === 'check' ? play.check(key) : op === 'remove' ? play.remove(key) : play.add(key);
+    });
+  });
+  // the duplicate limit, on an empty table so nothing else is in the way: eight copies go in at
+  // once, the ninth is played
+  $('steps-dup').addEventListener('click', () => guard(errorEl, async () => {
+    const key = readKey();
+    play.reset(undefined, { empty: true });
+    const b = play.filter.info().bucketSize;
+    for (let i = 0; i < 2 * b; i++) await play.add(key, { quick: true });
+    return play.add(key);
+  }));
+  $('steps-expansion').addEventListener('change', () => guard(errorEl, () => play.reset(stepsOptions(Number($('steps-expansion').value)))));
+  $('steps-reset').addEventListener('click', () => guard(errorEl, () => play.reset()));
+  $('steps-step').addEventListener('click', () => play.step());
+  $('steps-finish').addEventListener('click', () => play.finish());
+  // unticking "one kick at a time" while a chain waits lets it play on
+  $('steps-stepwise').addEventListener('change', () => { if (!$('steps-stepwise').checked) play.step(); });
+  $('steps-speed').addEventListener('input', showSpeed);
+  showSpeed();
+  onWidthChange($('steps-canvas'), () => play.redraw());
+}
