@@ -8,6 +8,7 @@
 
 #include "bloomcuckoo/hashing.h"
 #include "bloomcuckoo/status.h"
+#include "js_stream.h"
 
 namespace bloomcuckoo {
 namespace bindings {
@@ -79,11 +80,14 @@ struct Common {
   static uint32_t Seed(const F& f) { return f.seed(); }
   static void Clear(F& f) { f.Clear(); }
   static double SerializedSize(const F& f) { return static_cast<double>(f.SerializedSize()); }
-  static int Serialize(const F& f, uintptr_t out, uint32_t capacity) {
-    return Report(f.Serialize(Ptr<uint8_t>(out), capacity));
+  // Streams through the JS callbacks of js_stream.h.
+  static int Serialize(const F& f) {
+    JsSink sink;
+    return Report(f.Serialize(sink));
   }
-  static int Deserialize(F& f, uintptr_t data, uint32_t size) {
-    return Report(f.Deserialize(Ptr<const uint8_t>(data), size));
+  static int Deserialize(F& f, double size) {
+    JsSource source(size);
+    return Report(f.Deserialize(source));
   }
 };
 

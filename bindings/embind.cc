@@ -7,6 +7,7 @@
 #include "binding_util.h"
 #include "bloomcuckoo/murmur3.h"
 #include "bloomcuckoo/serialization.h"
+#include "frame.h"
 
 namespace bloomcuckoo {
 namespace bindings {
@@ -23,10 +24,19 @@ void SetKeyRegion(uintptr_t data, double data_size, uintptr_t offsets, double of
   RegisteredKeyRegion() = KeyRegion{data, static_cast<uint64_t>(data_size), offsets,
                                     static_cast<uint64_t>(offsets_count)};
 }
-// Returns the kind (1..6) or the negated status code.
-int PeekKind(uintptr_t data, uint32_t len) {
+// The kind (1..8) named by the header of the JS source's `size` bytes, or the negated status
+// code; the class's deserialize checks the rest.
+int HeaderKind(double size) {
+  JsSource source(size);
   FilterKind kind;
-  Status s = PeekFilterKind(Ptr<const uint8_t>(data), len, &kind);
+  Status s = internal::PeekHeaderKind(source, &kind);
+  return s.ok() ? static_cast<int>(kind) : -Report(s);
+}
+// The same after checking the whole frame, checksum included.
+int CheckedKind(double size) {
+  JsSource source(size);
+  FilterKind kind;
+  Status s = internal::CheckFrame(source, &kind);
   return s.ok() ? static_cast<int>(kind) : -Report(s);
 }
 
@@ -37,7 +47,8 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_core) {
   emscripten::function("murmur3_x64_128", &Murmur3X64_128);
   emscripten::function("lastStatusMessage", &LastStatusMessage);
   emscripten::function("setKeyRegion", &SetKeyRegion);
-  emscripten::function("peekKind", &PeekKind);
+  emscripten::function("headerKind", &HeaderKind);
+  emscripten::function("checkedKind", &CheckedKind);
   emscripten::constant("formatVersion", static_cast<int>(kFormatVersion));
   emscripten::constant("defaultSeed", kDefaultSeed);
 }

@@ -63,12 +63,6 @@ uintptr_t RBDumpChunkTarget(RB& f, double iterator, uint32_t len) {
 }
 int RBFinishDumpLoad(const RB& f) { return Report(f.FinishDumpLoad()); }
 double RBSerializedSize(const RB& f) { return static_cast<double>(f.SerializedSize()); }
-int RBSerialize(const RB& f, uintptr_t out, uint32_t capacity) {
-  return Report(f.Serialize(Ptr<uint8_t>(out), capacity));
-}
-int RBDeserialize(RB& f, uintptr_t data, uint32_t size) {
-  return Report(f.Deserialize(Ptr<const uint8_t>(data), size));
-}
 
 using RC = RedisCuckooFilter;
 
@@ -124,8 +118,6 @@ uintptr_t RCDumpChunkTarget(RC& f, double iterator, uint32_t len) {
 int RCFinishDumpLoad(RC& f) { return Report(f.FinishDumpLoad()); }
 void RCCompact(RC& f) { f.Compact(true); }
 double RCSerializedSize(const RC& f) { return static_cast<double>(f.SerializedSize()); }
-int RCSerialize(const RC& f, uintptr_t out, uint32_t capacity) { return Report(f.Serialize(Ptr<uint8_t>(out), capacity)); }
-int RCDeserialize(RC& f, uintptr_t data, uint32_t size) { return Report(f.Deserialize(Ptr<const uint8_t>(data), size)); }
 
 }  // namespace
 
@@ -160,8 +152,8 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_redis) {
       .function("dumpChunkTarget", &RCDumpChunkTarget)
       .function("finishDumpLoad", &RCFinishDumpLoad)
       .function("serializedSize", &RCSerializedSize)
-      .function("serialize", &RCSerialize)
-      .function("deserialize", &RCDeserialize);
+      .function("serialize", &Common<RC>::Serialize)
+      .function("deserialize", &Common<RC>::Deserialize);
   emscripten::class_<RB>("RedisBloomFilterCore")
       .constructor<>()
       .function("init", &RBInit)
@@ -191,8 +183,8 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_redis) {
       .function("dumpChunkTarget", &RBDumpChunkTarget)
       .function("finishDumpLoad", &RBFinishDumpLoad)
       .function("serializedSize", &RBSerializedSize)
-      .function("serialize", &RBSerialize)
-      .function("deserialize", &RBDeserialize);
+      .function("serialize", &Common<RB>::Serialize)
+      .function("deserialize", &Common<RB>::Deserialize);
 }
 
 }  // namespace bindings

@@ -3,7 +3,7 @@
 import { FilterError } from './errors.js';
 import { Filter, makeCore } from './filter.js';
 import { requireWasm } from './loader.js';
-import { forEachChunk } from './keys.js';
+import { forEachChunk, wasmMalloc } from './keys.js';
 import { initError, readOptions, seedOption } from './options.js';
 
 const OPTIONS = ['fingerprintBits', 'seed'];
@@ -119,7 +119,7 @@ class BinaryFuseBuilder {
   _reserve(m, keys) {
     if (keys <= this._cap) return;
     const cap = Math.max(keys, 2 * this._cap, 1024);
-    const ptr = m._malloc(8 * cap);
+    const ptr = wasmMalloc(m, 8 * cap);
     if (!ptr) throw new FilterError('OUT_OF_MEMORY', `BinaryFuseFilter.build: cannot allocate key hashes for ${cap} keys`);
     if (this._ptr) {
       m.HEAPU8.copyWithin(ptr, this._ptr, this._ptr + 8 * this._count);

@@ -2,7 +2,7 @@
 // shares (has, hasAll, size, byteLength, serialize, clear, free).
 import { FilterError, statusName } from './errors.js';
 import { requireWasm } from './loader.js';
-import { copyOut, encodeKey, forEachChunk, inputBytes, keyPointer, outPointer, queryAll } from './keys.js';
+import { copyOut, encodeKey, forEachChunk, inputBytes, keyPointer, outPointer, queryAll, wasmMalloc } from './keys.js';
 
 const disposeSymbol = Symbol.dispose ?? Symbol.for('Symbol.dispose');
 
@@ -24,7 +24,7 @@ export function check(status, context) {
 export function withBytesInWasm(bytes, fn) {
   const m = requireWasm();
   const view = inputBytes(bytes);
-  const ptr = m._malloc(Math.max(1, view.length));
+  const ptr = wasmMalloc(m, Math.max(1, view.length));
   if (!ptr) throw new FilterError('OUT_OF_MEMORY', `cannot allocate ${view.length} bytes to read a filter`);
   try {
     m.HEAPU8.set(view, ptr);
@@ -32,6 +32,64 @@ export function withBytesInWasm(bytes, fn) {
   } finally {
     m._free(ptr);
   }
+}
+
+/**
+ * @internal Serialized bytes to read front to back: `byteLength` of them, and
+ * `read(target, offset)`, which fills the Uint8Array `target` with the bytes at `offset`.
+ */
+export class ByteInput {
+  constructor(byteLength, read) {
+    if (!Number.isSafeInteger(byteLength) || byteLength < 0) {
+      throw new TypeError(`bloomcuckoo: byteLength must be a non-negative integer, got ${String(byteLength)}`);
+    }
+    if (typeof read !== 'function') throw new TypeError('bloomcuckoo: read(target, offset) must be a function');
+    this.byteLength = byteLength;
+    this.read = read;
+  }
+
+  /** Bytes in memory (ArrayBuffer or any view). */
+  static of(bytes) {
+    const view = inputBytes(bytes);
+    return new ByteInput(view.length, (target, offset) => target.set(view.subarray(offset, offset + target.length)));
+  }
+}
+
+// Runs call() with a JS callback installed where the core's stream calls out (bindings/js_stream.h),
+// restoring the previous one after (nested calls stay correct). A callback's error stops the core,
+// which then returns an error status; the callback's own error is what is thrown.
+function withCallback(name, callback, call) {
+  const m = requireWasm();
+  let failure = null;
+  const previous = m[name];
+  m[name] = (...args) => {
+    try {
+      callback(m, ...args);
+      return 1;
+    } catch (err) {
+      failure = err;
+      return 0;
+    }
+  };
+  let result;
+  try {
+    result = call();
+  } finally {
+    m[name] = previous;
+  }
+  if (failure !== null) throw failure;
+  return result;
+}
+
+/** core.serialize() streaming each piece to write(view). */
+function streamOut(core, write, context) {
+  const status = withCallback('bcSink', (m, ptr, len) => write(m.HEAPU8.subarray(ptr, ptr + len)), () => core.serialize());
+  check(status, context);
+}
+
+/** @internal call() with the core's byte source reading from `input` (a ByteInput). */
+export function streamIn(input, call) {
+  return withCallback('bcSource', (m, ptr, offset, len) => input.read(m.HEAPU8.subarray(ptr, ptr + len), offset), call);
 }
 
 export class Filter {
@@ -107,29 +165,54 @@ export class Filter {
     this._core.clear();
   }
 
-  /** A standalone ArrayBuffer with the filter's bytes (docs/FORMAT.md): transferable, storable. */
+  /**
+   * A standalone ArrayBuffer with the filter's bytes (docs/FORMAT.md): transferable, storable.
+   * The bytes go straight from the filter into the ArrayBuffer (one copy, checksummed on the way).
+   */
   serialize() {
     const c = this._core;
-    const m = requireWasm();
     const n = c.serializedSize();
-    const ptr = m._malloc(n);
-    if (!ptr) throw new FilterError('OUT_OF_MEMORY', `cannot allocate ${n} bytes to serialize`);
+    let out;
     try {
-      check(c.serialize(ptr, n), 'serialize');
-      return copyOut(ptr, n);
-    } finally {
-      m._free(ptr);
+      out = new Uint8Array(n);
+    } catch {
+      throw new FilterError('OUT_OF_MEMORY', `serialize: cannot allocate an ArrayBuffer of ${n} bytes`);
     }
+    let at = 0;
+    streamOut(c, (chunk) => {
+      out.set(chunk, at);
+      at += chunk.length;
+    }, 'serialize');
+    return out.buffer;
   }
 
   /**
-   * @internal Makes a filter of class `Cls` from serialized bytes, using the wasm class `coreName`.
+   * The same bytes as serialize(), handed to `write(chunk)` in order, a piece (at most 256 KiB) at
+   * a time, without a full-size buffer: for files and streams. `chunk` is a view into wasm memory,
+   * valid only during the call: write or copy it before returning. Returns the byte count. An
+   * error thrown by `write` stops the serialization and is rethrown.
+   */
+  serializeTo(write) {
+    if (typeof write !== 'function') throw new TypeError('bloomcuckoo: serializeTo(write) needs a function');
+    const c = this._core;
+    let total = 0;
+    streamOut(c, (chunk) => {
+      write(chunk);
+      total += chunk.length;
+    }, 'serializeTo');
+    return total;
+  }
+
+  /**
+   * @internal Makes a filter of class `Cls` from serialized bytes (or a ByteInput), using the wasm
+   * class `coreName`; the bytes go straight from the input into the filter's memory.
    */
   static _deserializeAs(Cls, coreName, bytes) {
+    const input = bytes instanceof ByteInput ? bytes : ByteInput.of(bytes);
     const m = requireWasm();
     const core = new m[coreName]();
     try {
-      const status = withBytesInWasm(bytes, (ptr, len) => core.deserialize(ptr, len));
+      const status = streamIn(input, () => core.deserialize(input.byteLength));
       check(status, `${Cls.name}.deserialize`);
     } catch (err) {
       core.delete();
@@ -184,7 +267,7 @@ export function fillMapOf(core, cells) {
     throw new RangeError(`bloomcuckoo: cells must be an integer from 1 to 1048576, got ${String(cells)}`);
   }
   const m = requireWasm();
-  const ptr = m._malloc(4 * cells);
+  const ptr = wasmMalloc(m, 4 * cells);
   if (!ptr) throw new FilterError('OUT_OF_MEMORY', `cannot allocate a fill map of ${cells} cells`);
   try {
     core.fillMap(cells, ptr);

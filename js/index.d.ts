@@ -160,6 +160,20 @@ export const murmur3: Readonly<Murmur3>;
 export function deserialize(bytes: FilterBytes): AnyFilter;
 
 /**
+ * {@link deserialize} for bytes that are not in memory as a whole (a file, a stream):
+ * `byteLength` bytes, which `read` copies on request into `target` (a view into wasm memory, to
+ * be filled completely) from position `offset`. They go straight into the filter's memory, so
+ * the peak is the filter plus 256 KiB (`read` is asked for at most that much at a time).
+ * An error thrown by `read` stops it and is rethrown; other errors as {@link deserialize}.
+ * @example
+ * const fd = fs.openSync(path);
+ * const f = deserializeFrom(fs.fstatSync(fd).size, (target, offset) => {
+ *   for (let at = 0; at < target.length;) at += fs.readSync(fd, target, at, target.length - at, offset + at) || fail();
+ * });
+ */
+export function deserializeFrom(byteLength: number, read: (target: Uint8Array, offset: number) => void): AnyFilter;
+
+/**
  * Checks the frame of serialized bytes (magic, version, length, checksum) and returns the
  * filter kind, without making a filter.
  * @throws FilterError `CORRUPT_DATA` or `UNSUPPORTED_VERSION`, as {@link deserialize}.
@@ -202,9 +216,18 @@ export interface Filter extends Disposable {
   /**
    * The filter's bytes (format: docs/FORMAT.md) as a new standalone `ArrayBuffer`, owned by the
    * caller: storable, and transferable to a Worker with `postMessage(bytes, [bytes])`. The
-   * same filter gives the same bytes natively and in wasm.
+   * same filter gives the same bytes natively and in wasm. The bytes are copied once, straight
+   * from the filter into the new buffer (no second copy in wasm memory).
+   * @throws FilterError `OUT_OF_MEMORY` when the ArrayBuffer cannot be allocated.
    */
   serialize(): ArrayBuffer;
+  /**
+   * The same bytes as `serialize()`, handed to `write` in order, at most 256 KiB at a time, with
+   * no full-size buffer anywhere (for files and sockets: `f.serializeTo((c) => fs.writeSync(fd, c))`).
+   * `chunk` is a view into wasm memory, valid only during the call: write or copy it before
+   * returning. An error thrown by `write` stops it and is rethrown. Returns the byte count.
+   */
+  serializeTo(write: (chunk: Uint8Array) => void): number;
   /**
    * Releases the filter's wasm memory. Idempotent. Any later use throws `FilterError`
    * `DISPOSED`.
@@ -251,6 +274,8 @@ declare abstract class FilterBase implements Filter {
   clear(): void;
   /** {@inheritDoc Filter.serialize} */
   serialize(): ArrayBuffer;
+  /** {@inheritDoc Filter.serializeTo} */
+  serializeTo(write: (chunk: Uint8Array) => void): number;
   /** {@inheritDoc Filter.free} */
   free(): void;
   /** {@inheritDoc Filter.freed} */

@@ -12,4 +12,4 @@ export { BinaryFuseFilter } from './binary-fuse.js';
 export { RedisBloomFilter } from './redis-bloom.js';
 export { RedisCuckooFilter } from './redis-cuckoo.js';
 export { fromRedisDump } from './redis.js';
-export { deserialize, kindOf } from './deserialize.js';
+export { deserialize, deserializeFrom, kindOf } from './deserialize.js';

@@ -31,6 +31,14 @@ function bytesOf(key) {
   return null;
 }
 
+/**
+ * malloc in wasm memory, as an unsigned address (the memory may grow past 2 GiB, where the raw
+ * i32 would read as negative); 0 when the allocation fails.
+ */
+export function wasmMalloc(m, bytes) {
+  return m._malloc(bytes) >>> 0;
+}
+
 function getScratch(minData) {
   const m = requireWasm();
   if (scratch !== null && scratch.m === m && scratch.dataCap >= minData) return scratch;
@@ -38,10 +46,11 @@ function getScratch(minData) {
   while (cap < minData) cap *= 2;
   if (scratch !== null && scratch.m === m) m._free(scratch.dataPtr);
   const base = scratch !== null && scratch.m === m ? scratch : null;
-  const dataPtr = m._malloc(cap);
+  const dataPtr = wasmMalloc(m, cap);
   if (!dataPtr) throw new RangeError(`bloomcuckoo: cannot allocate ${cap} bytes of key scratch`);
-  const offsetsPtr = base ? base.offsetsPtr : m._malloc(4 * (CHUNK_KEYS + 1));
-  const outPtr = base ? base.outPtr : m._malloc(CHUNK_KEYS);
+  const offsetsPtr = base ? base.offsetsPtr : wasmMalloc(m, 4 * (CHUNK_KEYS + 1));
+  const outPtr = base ? base.outPtr : wasmMalloc(m, CHUNK_KEYS);
+  if (!offsetsPtr || !outPtr) throw new RangeError('bloomcuckoo: cannot allocate key scratch offsets');
   scratch = { m, dataPtr, dataCap: cap, offsetsPtr, outPtr };
   return scratch;
 }

@@ -460,8 +460,12 @@ size_t BinaryFuseFilter::SerializedSize() const { return internal::FramedSize(Bo
 // Body: u32 fingerprint_bits | u32 segment_length | u32 segment_count | u32 array_length |
 //       u64 size | u64 construction_seed | array_length fingerprints (u8 or u16 LE).
 Status BinaryFuseFilter::Serialize(uint8_t* out, size_t capacity) const {
+  return internal::SerializeToBuffer(*this, out, capacity);
+}
+
+Status BinaryFuseFilter::Serialize(ByteSink& sink) const {
   return internal::WriteFrame(
-      out, capacity, FilterKind::kBinaryFuse, seed_, kHashMurmur3x64_128, BodySize(),
+      sink, FilterKind::kBinaryFuse, seed_, kHashMurmur3x64_128, BodySize(),
       [&](internal::ByteWriter& w) {
         w.U32(fingerprint_bits_);
         w.U32(segment_length_);
@@ -478,66 +482,72 @@ Status BinaryFuseFilter::Serialize(uint8_t* out, size_t capacity) const {
 }
 
 Status BinaryFuseFilter::Deserialize(const uint8_t* data, size_t size) {
-  internal::FrameInfo info{};
-  internal::ByteReader r(nullptr, 0);
-  BLOOMCUCKOO_RETURN_IF_ERROR(
-      internal::OpenFrame(data, size, FilterKind::kBinaryFuse, &info, &r));
-  const uint32_t bits = r.U32();
-  const uint32_t segment_length = r.U32();
-  const uint32_t segment_count = r.U32();
-  const uint32_t array_length = r.U32();
-  const uint64_t count = r.U64();
-  const uint64_t cseed = r.U64();
-  if (!r.ok()) return Status(StatusCode::kCorruptData, "binary fuse filter body is truncated");
-  if (bits != 8 && bits != 16) {
-    return Status(StatusCode::kCorruptData, "binary fuse filter has bad fingerprint bits");
-  }
-  BinaryFuseFilter tmp;
-  tmp.fingerprint_bits_ = bits;
-  tmp.seed_ = info.seed;
-  if (array_length == 0) {
-    if (segment_length != 0 || segment_count != 0 || count != 0 || cseed != 0) {
-      return Status(StatusCode::kCorruptData, "empty binary fuse filter has a nonzero layout");
+  return internal::DeserializeFromBuffer(*this, data, size);
+}
+
+Status BinaryFuseFilter::Deserialize(ByteSource& source) {
+  BinaryFuseFilter result;
+  const auto read_body = [&](internal::ByteReader& r, const internal::FrameInfo& info) -> Status {
+    const uint32_t bits = r.U32();
+    const uint32_t segment_length = r.U32();
+    const uint32_t segment_count = r.U32();
+    const uint32_t array_length = r.U32();
+    const uint64_t count = r.U64();
+    const uint64_t cseed = r.U64();
+    if (!r.ok()) return Status(StatusCode::kCorruptData, "binary fuse filter body is truncated");
+    if (bits != 8 && bits != 16) {
+      return Status(StatusCode::kCorruptData, "binary fuse filter has bad fingerprint bits");
     }
-  } else {
-    if (!internal::IsPowerOfTwo(segment_length) || segment_length > kMaxSegmentLength) {
-      return Status(StatusCode::kCorruptData,
-                    "binary fuse segment length is not a power of two within bounds");
-    }
-    if (segment_count == 0 ||
-        (uint64_t{segment_count} + 2) * segment_length != uint64_t{array_length}) {
-      return Status(StatusCode::kCorruptData,
-                    "binary fuse array length != (segment count + 2) * segment length");
-    }
-    if (count == 0 || count > array_length) {
-      return Status(StatusCode::kCorruptData, "binary fuse key count is inconsistent");
-    }
-    const uint64_t payload = uint64_t{array_length} * (bits / 8);
-    if (payload != r.remaining()) {
-      return Status(StatusCode::kCorruptData, "binary fuse payload length is wrong");
-    }
-    if (bits == 8) {
-      BLOOMCUCKOO_RETURN_IF_ERROR(tmp.fp8_.Allocate(array_length));
-      if (!r.Words(tmp.fp8_.data(), array_length)) {
-        return Status(StatusCode::kCorruptData, "binary fuse payload is truncated");
+    BinaryFuseFilter tmp;
+    tmp.fingerprint_bits_ = bits;
+    tmp.seed_ = info.seed;
+    if (array_length == 0) {
+      if (segment_length != 0 || segment_count != 0 || count != 0 || cseed != 0) {
+        return Status(StatusCode::kCorruptData, "empty binary fuse filter has a nonzero layout");
       }
     } else {
-      BLOOMCUCKOO_RETURN_IF_ERROR(tmp.fp16_.Allocate(array_length));
-      if (!r.Words(tmp.fp16_.data(), array_length)) {
-        return Status(StatusCode::kCorruptData, "binary fuse payload is truncated");
+      if (!internal::IsPowerOfTwo(segment_length) || segment_length > kMaxSegmentLength) {
+        return Status(StatusCode::kCorruptData,
+                      "binary fuse segment length is not a power of two within bounds");
       }
+      if (segment_count == 0 ||
+          (uint64_t{segment_count} + 2) * segment_length != uint64_t{array_length}) {
+        return Status(StatusCode::kCorruptData,
+                      "binary fuse array length != (segment count + 2) * segment length");
+      }
+      if (count == 0 || count > array_length) {
+        return Status(StatusCode::kCorruptData, "binary fuse key count is inconsistent");
+      }
+      const uint64_t payload = uint64_t{array_length} * (bits / 8);
+      if (payload != r.remaining()) {
+        return Status(StatusCode::kCorruptData, "binary fuse payload length is wrong");
+      }
+      if (bits == 8) {
+        BLOOMCUCKOO_RETURN_IF_ERROR(tmp.fp8_.Allocate(array_length));
+        if (!r.Words(tmp.fp8_.data(), array_length)) {
+          return Status(StatusCode::kCorruptData, "binary fuse payload is truncated");
+        }
+      } else {
+        BLOOMCUCKOO_RETURN_IF_ERROR(tmp.fp16_.Allocate(array_length));
+        if (!r.Words(tmp.fp16_.data(), array_length)) {
+          return Status(StatusCode::kCorruptData, "binary fuse payload is truncated");
+        }
+      }
+      tmp.size_ = count;
+      tmp.construction_seed_ = cseed;
+      tmp.segment_length_ = segment_length;
+      tmp.segment_count_ = segment_count;
+      tmp.array_length_ = array_length;
+      tmp.segment_count_length_ = uint64_t{segment_count} * segment_length;
     }
-    tmp.size_ = count;
-    tmp.construction_seed_ = cseed;
-    tmp.segment_length_ = segment_length;
-    tmp.segment_count_ = segment_count;
-    tmp.array_length_ = array_length;
-    tmp.segment_count_length_ = uint64_t{segment_count} * segment_length;
-  }
-  if (!r.AtEnd()) {
-    return Status(StatusCode::kCorruptData, "serialized binary fuse filter has trailing bytes");
-  }
-  *this = std::move(tmp);
+    if (!r.AtEnd()) {
+      return Status(StatusCode::kCorruptData, "serialized binary fuse filter has trailing bytes");
+    }
+    result = std::move(tmp);
+    return Status::Ok();
+  };
+  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, FilterKind::kBinaryFuse, read_body));
+  *this = std::move(result);
   return Status::Ok();
 }
 

@@ -353,8 +353,12 @@ size_t BlockedBloomFilter::SerializedSize() const {
 }
 
 Status BlockedBloomFilter::Serialize(uint8_t* out, size_t capacity) const {
+  return internal::SerializeToBuffer(*this, out, capacity);
+}
+
+Status BlockedBloomFilter::Serialize(ByteSink& sink) const {
   if (blocks_ == 0) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
-  return internal::WriteFrame(out, capacity, FilterKind::kBlockedBloom, seed_,
+  return internal::WriteFrame(sink, FilterKind::kBlockedBloom, seed_,
                               kHashMurmur3x64_128, BodySize(), [&](internal::ByteWriter& w) {
                                 w.U64(blocks_);
                                 w.U64(capacity_);
@@ -365,38 +369,44 @@ Status BlockedBloomFilter::Serialize(uint8_t* out, size_t capacity) const {
 }
 
 Status BlockedBloomFilter::Deserialize(const uint8_t* data, size_t size) {
-  internal::FrameInfo info{};
-  internal::ByteReader r(nullptr, 0);
-  BLOOMCUCKOO_RETURN_IF_ERROR(
-      internal::OpenFrame(data, size, FilterKind::kBlockedBloom, &info, &r));
-  const uint64_t blocks = r.U64();
-  const uint64_t capacity = r.U64();
-  const double error_rate = r.F64();
-  const uint64_t count = r.U64();
-  if (!r.ok()) return Status(StatusCode::kCorruptData, "serialized blocked filter is truncated");
-  if (blocks == 0 || blocks > kMaxBlocks) {
-    return Status(StatusCode::kCorruptData, "serialized blocked filter has an invalid block count");
-  }
-  const bool direct = capacity == 0 && error_rate == 0.0;
-  if (!direct && !(capacity != 0 && internal::ValidErrorRate(error_rate))) {
-    return Status(StatusCode::kCorruptData,
-                  "serialized blocked filter has an invalid capacity or errorRate");
-  }
-  if (blocks != r.remaining() / 32 || r.remaining() % 32 != 0) {
-    return Status(StatusCode::kCorruptData,
-                  "serialized blocked filter's block count does not match its bytes");
-  }
-  BlockedBloomFilter tmp;
-  BLOOMCUCKOO_RETURN_IF_ERROR(
-      tmp.Allocate(blocks, info.seed, "serialized blocked filter too large to allocate"));
-  if (!r.Words(tmp.words_.data(), tmp.words_.size()) || !r.AtEnd()) {
-    return Status(StatusCode::kCorruptData, "serialized blocked filter is truncated");
-  }
-  tmp.capacity_ = capacity;
-  tmp.error_rate_ = error_rate;
-  tmp.size_ = count;
-  tmp.RecountSetBits();
-  *this = std::move(tmp);
+  return internal::DeserializeFromBuffer(*this, data, size);
+}
+
+Status BlockedBloomFilter::Deserialize(ByteSource& source) {
+  BlockedBloomFilter result;
+  const auto read_body = [&](internal::ByteReader& r, const internal::FrameInfo& info) -> Status {
+    const uint64_t blocks = r.U64();
+    const uint64_t capacity = r.U64();
+    const double error_rate = r.F64();
+    const uint64_t count = r.U64();
+    if (!r.ok()) return Status(StatusCode::kCorruptData, "serialized blocked filter is truncated");
+    if (blocks == 0 || blocks > kMaxBlocks) {
+      return Status(StatusCode::kCorruptData, "serialized blocked filter has an invalid block count");
+    }
+    const bool direct = capacity == 0 && error_rate == 0.0;
+    if (!direct && !(capacity != 0 && internal::ValidErrorRate(error_rate))) {
+      return Status(StatusCode::kCorruptData,
+                    "serialized blocked filter has an invalid capacity or errorRate");
+    }
+    if (blocks != r.remaining() / 32 || r.remaining() % 32 != 0) {
+      return Status(StatusCode::kCorruptData,
+                    "serialized blocked filter's block count does not match its bytes");
+    }
+    BlockedBloomFilter tmp;
+    BLOOMCUCKOO_RETURN_IF_ERROR(
+        tmp.Allocate(blocks, info.seed, "serialized blocked filter too large to allocate"));
+    if (!r.Words(tmp.words_.data(), tmp.words_.size()) || !r.AtEnd()) {
+      return Status(StatusCode::kCorruptData, "serialized blocked filter is truncated");
+    }
+    tmp.capacity_ = capacity;
+    tmp.error_rate_ = error_rate;
+    tmp.size_ = count;
+    tmp.RecountSetBits();
+    result = std::move(tmp);
+    return Status::Ok();
+  };
+  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, FilterKind::kBlockedBloom, read_body));
+  *this = std::move(result);
   return Status::Ok();
 }
 

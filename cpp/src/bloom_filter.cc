@@ -264,21 +264,32 @@ size_t BloomFilter::SerializedSize() const {
 }
 
 Status BloomFilter::Serialize(uint8_t* out, size_t capacity) const {
+  return internal::SerializeToBuffer(*this, out, capacity);
+}
+
+Status BloomFilter::Serialize(ByteSink& sink) const {
   if (bits_ == 0) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
-  return internal::WriteFrame(out, capacity, FilterKind::kBloom, seed_, kHashMurmur3x64_128,
+  return internal::WriteFrame(sink, FilterKind::kBloom, seed_, kHashMurmur3x64_128,
                               BodySize(), [&](internal::ByteWriter& w) { WriteBody(w); });
 }
 
 Status BloomFilter::Deserialize(const uint8_t* data, size_t size) {
-  internal::FrameInfo info{};
-  internal::ByteReader body(nullptr, 0);
-  BLOOMCUCKOO_RETURN_IF_ERROR(internal::OpenFrame(data, size, FilterKind::kBloom, &info, &body));
-  BloomFilter tmp;
-  BLOOMCUCKOO_RETURN_IF_ERROR(tmp.ReadBody(body, info.seed));
-  if (!body.AtEnd()) {
-    return Status(StatusCode::kCorruptData, "serialized bloom filter has trailing bytes");
-  }
-  *this = std::move(tmp);
+  return internal::DeserializeFromBuffer(*this, data, size);
+}
+
+Status BloomFilter::Deserialize(ByteSource& source) {
+  BloomFilter result;
+  const auto read_body = [&](internal::ByteReader& body, const internal::FrameInfo& info) -> Status {
+    BloomFilter tmp;
+    BLOOMCUCKOO_RETURN_IF_ERROR(tmp.ReadBody(body, info.seed));
+    if (!body.AtEnd()) {
+      return Status(StatusCode::kCorruptData, "serialized bloom filter has trailing bytes");
+    }
+    result = std::move(tmp);
+    return Status::Ok();
+  };
+  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, FilterKind::kBloom, read_body));
+  *this = std::move(result);
   return Status::Ok();
 }
 

@@ -229,8 +229,12 @@ size_t CountingBloomFilter::SerializedSize() const {
 }
 
 Status CountingBloomFilter::Serialize(uint8_t* out, size_t capacity) const {
+  return internal::SerializeToBuffer(*this, out, capacity);
+}
+
+Status CountingBloomFilter::Serialize(ByteSink& sink) const {
   if (counters_ == 0) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
-  return internal::WriteFrame(out, capacity, FilterKind::kCountingBloom, seed_,
+  return internal::WriteFrame(sink, FilterKind::kCountingBloom, seed_,
                               kHashMurmur3x64_128, BodySize(), [&](internal::ByteWriter& w) {
                                 w.U64(counters_);
                                 w.U32(hashes_);
@@ -242,50 +246,54 @@ Status CountingBloomFilter::Serialize(uint8_t* out, size_t capacity) const {
 }
 
 Status CountingBloomFilter::Deserialize(const uint8_t* data, size_t size) {
-  internal::FrameInfo info{};
-  internal::ByteReader r(nullptr, 0);
-  BLOOMCUCKOO_RETURN_IF_ERROR(
-      internal::OpenFrame(data, size, FilterKind::kCountingBloom, &info, &r));
-  const uint64_t counters = r.U64();
-  const uint32_t hashes = r.U32();
-  const uint64_t capacity = r.U64();
-  const double error_rate = r.F64();
-  const uint64_t count = r.U64();
-  if (!r.ok()) return Status(StatusCode::kCorruptData, "serialized counting filter is truncated");
-  if (counters == 0) {
-    return Status(StatusCode::kCorruptData, "serialized counting filter has 0 counters");
-  }
-  if (hashes < 1 || hashes > kMaxHashes) {
-    return Status(StatusCode::kCorruptData, "serialized counting filter has hashes outside 1..64");
-  }
-  const bool direct = capacity == 0 && error_rate == 0.0;
-  if (!direct && !(capacity != 0 && internal::ValidErrorRate(error_rate))) {
-    return Status(StatusCode::kCorruptData,
-                  "serialized counting filter has an invalid capacity or errorRate");
-  }
-  const uint64_t bytes = BytesForCounters(counters);
-  if (bytes != r.remaining()) {
-    return Status(StatusCode::kCorruptData,
-                  "serialized counting filter's counter count does not match its bytes");
-  }
-  const size_t nbytes = static_cast<size_t>(bytes);
-  const uint8_t* table = r.Bytes(nbytes);
-  if (table == nullptr) {
-    return Status(StatusCode::kCorruptData, "serialized counting filter is truncated");
-  }
-  if (counters % 2 != 0 && (table[nbytes - 1] >> 4) != 0) {
-    return Status(StatusCode::kCorruptData,
-                  "serialized counting filter has a counter past its counter count");
-  }
-  CountingBloomFilter tmp;
-  BLOOMCUCKOO_RETURN_IF_ERROR(
-      tmp.Allocate(counters, hashes, info.seed, "serialized counting filter too large to allocate"));
-  std::copy(table, table + nbytes, tmp.table_.data());
-  tmp.capacity_ = capacity;
-  tmp.error_rate_ = error_rate;
-  tmp.size_ = count;
-  tmp.Recount();
-  *this = std::move(tmp);
+  return internal::DeserializeFromBuffer(*this, data, size);
+}
+
+Status CountingBloomFilter::Deserialize(ByteSource& source) {
+  CountingBloomFilter result;
+  const auto read_body = [&](internal::ByteReader& r, const internal::FrameInfo& info) -> Status {
+    const uint64_t counters = r.U64();
+    const uint32_t hashes = r.U32();
+    const uint64_t capacity = r.U64();
+    const double error_rate = r.F64();
+    const uint64_t count = r.U64();
+    if (!r.ok()) return Status(StatusCode::kCorruptData, "serialized counting filter is truncated");
+    if (counters == 0) {
+      return Status(StatusCode::kCorruptData, "serialized counting filter has 0 counters");
+    }
+    if (hashes < 1 || hashes > kMaxHashes) {
+      return Status(StatusCode::kCorruptData, "serialized counting filter has hashes outside 1..64");
+    }
+    const bool direct = capacity == 0 && error_rate == 0.0;
+    if (!direct && !(capacity != 0 && internal::ValidErrorRate(error_rate))) {
+      return Status(StatusCode::kCorruptData,
+                    "serialized counting filter has an invalid capacity or errorRate");
+    }
+    const uint64_t bytes = BytesForCounters(counters);
+    if (bytes != r.remaining()) {
+      return Status(StatusCode::kCorruptData,
+                    "serialized counting filter's counter count does not match its bytes");
+    }
+    const size_t nbytes = static_cast<size_t>(bytes);
+    CountingBloomFilter tmp;
+    BLOOMCUCKOO_RETURN_IF_ERROR(
+        tmp.Allocate(counters, hashes, info.seed, "serialized counting filter too large to allocate"));
+    if (!r.Read(tmp.table_.data(), nbytes)) {
+      return Status(StatusCode::kCorruptData, "serialized counting filter is truncated");
+    }
+    if (counters % 2 != 0 && (tmp.table_[nbytes - 1] >> 4) != 0) {
+      return Status(StatusCode::kCorruptData,
+                    "serialized counting filter has a counter past its counter count");
+    }
+    tmp.capacity_ = capacity;
+    tmp.error_rate_ = error_rate;
+    tmp.size_ = count;
+    tmp.Recount();
+    result = std::move(tmp);
+    return Status::Ok();
+  };
+  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, FilterKind::kCountingBloom, read_body));
+  *this = std::move(result);
   return Status::Ok();
 }
 

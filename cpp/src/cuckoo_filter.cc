@@ -485,10 +485,14 @@ size_t CuckooFilter::SerializedSize() const {
 }
 
 Status CuckooFilter::Serialize(uint8_t* out, size_t capacity) const {
+  return internal::SerializeToBuffer(*this, out, capacity);
+}
+
+Status CuckooFilter::Serialize(ByteSink& sink) const {
   if (num_filters_ == 0) {
     return Status(StatusCode::kInvalidArgument, "cuckoo filter is not initialised");
   }
-  return internal::WriteFrame(out, capacity, FilterKind::kCuckoo, seed_, kHashMurmur3x64_128,
+  return internal::WriteFrame(sink, FilterKind::kCuckoo, seed_, kHashMurmur3x64_128,
                               static_cast<size_t>(BodySize()), [&](internal::ByteWriter& w) {
                                 w.U64(capacity_);
                                 w.F64(error_rate_);
@@ -509,96 +513,101 @@ Status CuckooFilter::Serialize(uint8_t* out, size_t capacity) const {
 }
 
 Status CuckooFilter::Deserialize(const uint8_t* data, size_t size) {
-  internal::FrameInfo info;
-  internal::ByteReader r(nullptr, 0);
-  BLOOMCUCKOO_RETURN_IF_ERROR(internal::OpenFrame(data, size, FilterKind::kCuckoo, &info, &r));
-  const Status corrupt(StatusCode::kCorruptData, "corrupt cuckoo filter");
+  return internal::DeserializeFromBuffer(*this, data, size);
+}
 
-  CuckooFilter tmp;
-  tmp.seed_ = info.seed;
-  tmp.capacity_ = r.U64();
-  tmp.error_rate_ = r.F64();
-  tmp.fingerprint_bits_ = r.U32();
-  tmp.bucket_size_ = r.U32();
-  tmp.max_iterations_ = r.U32();
-  tmp.expansion_ = r.U32();
-  tmp.items_inserted_ = r.U64();
-  tmp.items_deleted_ = r.U64();
-  const uint32_t num_filters = r.U32();
-  if (!r.ok()) {
-    return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: truncated header");
-  }
-  if (tmp.capacity_ == 0 || !(tmp.error_rate_ > 0 && tmp.error_rate_ < 1) ||
-      !ValidFingerprintBits(tmp.fingerprint_bits_) || !ValidBucketSize(tmp.bucket_size_) ||
-      tmp.max_iterations_ == 0 || tmp.max_iterations_ > kMaxIterationsLimit ||
-      (tmp.expansion_ != 0 && !internal::IsPowerOfTwo(tmp.expansion_)) || tmp.expansion_ > kMaxExpansion) {
-    return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: invalid parameters");
-  }
-  if (num_filters == 0 || num_filters > kMaxFilters || (tmp.expansion_ == 0 && num_filters != 1)) {
-    return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: invalid sub-filter count");
-  }
-  if (tmp.items_deleted_ > tmp.items_inserted_) {
-    return Status(StatusCode::kCorruptData,
-                  "corrupt cuckoo filter: more items deleted than inserted");
-  }
-  // The capacity is what the filter was sized for; the bucket counts are not re-derived from it
-  // (docs/FORMAT.md): the first sub-filter's is any power of two up to 2^40 that the payload
-  // pays for, and sub-filter k has first * expansion^k buckets.
-  if (tmp.capacity_ > kMaxCapacity) {
-    return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: capacity out of range");
-  }
-  uint64_t first = 0;
-  const uint32_t log_expansion = tmp.expansion_ == 0 ? 0 : Log2(tmp.expansion_);
-  tmp.storage_.reset(new (std::nothrow) internal::CuckooStorage());
-  if (!tmp.storage_)
-    return Status(StatusCode::kOutOfMemory, "out of memory allocating cuckoo filter");
-  uint64_t occupied = 0;
-  for (uint32_t k = 0; k < num_filters; ++k) {
-    const uint64_t buckets = r.U64();
-    const uint64_t payload = r.U64();
-    if (!r.ok())
-      return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: truncated sub-filter");
-    if (k == 0) {
-      if (!internal::IsPowerOfTwo(buckets) || buckets > (uint64_t{1} << kMaxBucketsLog2)) {
-        return Status(StatusCode::kCorruptData,
-                      "corrupt cuckoo filter: bucket count is not a power of two up to 2^40");
+Status CuckooFilter::Deserialize(ByteSource& source) {
+  CuckooFilter result;
+  const auto read_body = [&](internal::ByteReader& r, const internal::FrameInfo& info) -> Status {
+    const Status corrupt(StatusCode::kCorruptData, "corrupt cuckoo filter");
+
+    CuckooFilter tmp;
+    tmp.seed_ = info.seed;
+    tmp.capacity_ = r.U64();
+    tmp.error_rate_ = r.F64();
+    tmp.fingerprint_bits_ = r.U32();
+    tmp.bucket_size_ = r.U32();
+    tmp.max_iterations_ = r.U32();
+    tmp.expansion_ = r.U32();
+    tmp.items_inserted_ = r.U64();
+    tmp.items_deleted_ = r.U64();
+    const uint32_t num_filters = r.U32();
+    if (!r.ok()) {
+      return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: truncated header");
+    }
+    if (tmp.capacity_ == 0 || !(tmp.error_rate_ > 0 && tmp.error_rate_ < 1) ||
+        !ValidFingerprintBits(tmp.fingerprint_bits_) || !ValidBucketSize(tmp.bucket_size_) ||
+        tmp.max_iterations_ == 0 || tmp.max_iterations_ > kMaxIterationsLimit ||
+        (tmp.expansion_ != 0 && !internal::IsPowerOfTwo(tmp.expansion_)) || tmp.expansion_ > kMaxExpansion) {
+      return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: invalid parameters");
+    }
+    if (num_filters == 0 || num_filters > kMaxFilters || (tmp.expansion_ == 0 && num_filters != 1)) {
+      return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: invalid sub-filter count");
+    }
+    if (tmp.items_deleted_ > tmp.items_inserted_) {
+      return Status(StatusCode::kCorruptData,
+                    "corrupt cuckoo filter: more items deleted than inserted");
+    }
+    // The capacity is what the filter was sized for; the bucket counts are not re-derived from it
+    // (docs/FORMAT.md): the first sub-filter's is any power of two up to 2^40 that the payload
+    // pays for, and sub-filter k has first * expansion^k buckets.
+    if (tmp.capacity_ > kMaxCapacity) {
+      return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: capacity out of range");
+    }
+    uint64_t first = 0;
+    const uint32_t log_expansion = tmp.expansion_ == 0 ? 0 : Log2(tmp.expansion_);
+    tmp.storage_.reset(new (std::nothrow) internal::CuckooStorage());
+    if (!tmp.storage_)
+      return Status(StatusCode::kOutOfMemory, "out of memory allocating cuckoo filter");
+    uint64_t occupied = 0;
+    for (uint32_t k = 0; k < num_filters; ++k) {
+      const uint64_t buckets = r.U64();
+      const uint64_t payload = r.U64();
+      if (!r.ok())
+        return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: truncated sub-filter");
+      if (k == 0) {
+        if (!internal::IsPowerOfTwo(buckets) || buckets > (uint64_t{1} << kMaxBucketsLog2)) {
+          return Status(StatusCode::kCorruptData,
+                        "corrupt cuckoo filter: bucket count is not a power of two up to 2^40");
+        }
+        first = buckets;
       }
-      first = buckets;
+      // Sub-filter k has first * expansion^k buckets (checked without overflow).
+      const uint64_t shift = static_cast<uint64_t>(log_expansion) * k;
+      if (shift > kMaxBucketsLog2 || Log2(first) + shift > kMaxBucketsLog2 ||
+          buckets != (first << shift)) {
+        return Status(StatusCode::kCorruptData,
+                      "corrupt cuckoo filter: sub-filter bucket count inconsistent");
+      }
+      if (payload !=
+          internal::CuckooTable::PayloadBytes(buckets, tmp.bucket_size_, tmp.fingerprint_bits_)) {
+        return Status(StatusCode::kCorruptData,
+                      "corrupt cuckoo filter: sub-filter payload length inconsistent");
+      }
+      if (payload > r.remaining()) {
+        return Status(StatusCode::kCorruptData,
+                      "corrupt cuckoo filter: truncated sub-filter payload");
+      }
+      internal::CuckooTable& t = tmp.storage_->tables[k];
+      BLOOMCUCKOO_RETURN_IF_ERROR(t.Init(buckets, tmp.bucket_size_, tmp.fingerprint_bits_));
+      if (!r.Read(t.mutable_payload(), static_cast<size_t>(payload))) return corrupt;
+      if (!t.PaddingIsZero()) {
+        return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: nonzero padding bits");
+      }
+      tmp.storage_->items[k] = t.CountOccupied();
+      occupied += tmp.storage_->items[k];
+      tmp.num_filters_ = k + 1;
     }
-    // Sub-filter k has first * expansion^k buckets (checked without overflow).
-    const uint64_t shift = static_cast<uint64_t>(log_expansion) * k;
-    if (shift > kMaxBucketsLog2 || Log2(first) + shift > kMaxBucketsLog2 ||
-        buckets != (first << shift)) {
+    if (!r.AtEnd()) return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: trailing bytes");
+    if (occupied != tmp.items_inserted_ - tmp.items_deleted_) {
       return Status(StatusCode::kCorruptData,
-                    "corrupt cuckoo filter: sub-filter bucket count inconsistent");
+                    "corrupt cuckoo filter: item count disagrees with the stored fingerprints");
     }
-    if (payload !=
-        internal::CuckooTable::PayloadBytes(buckets, tmp.bucket_size_, tmp.fingerprint_bits_)) {
-      return Status(StatusCode::kCorruptData,
-                    "corrupt cuckoo filter: sub-filter payload length inconsistent");
-    }
-    if (payload > r.remaining()) {
-      return Status(StatusCode::kCorruptData,
-                    "corrupt cuckoo filter: truncated sub-filter payload");
-    }
-    internal::CuckooTable& t = tmp.storage_->tables[k];
-    BLOOMCUCKOO_RETURN_IF_ERROR(t.Init(buckets, tmp.bucket_size_, tmp.fingerprint_bits_));
-    const uint8_t* bytes = r.Bytes(static_cast<size_t>(payload));
-    if (bytes == nullptr) return corrupt;
-    if (payload != 0) std::memcpy(t.mutable_payload(), bytes, static_cast<size_t>(payload));
-    if (!t.PaddingIsZero()) {
-      return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: nonzero padding bits");
-    }
-    tmp.storage_->items[k] = t.CountOccupied();
-    occupied += tmp.storage_->items[k];
-    tmp.num_filters_ = k + 1;
-  }
-  if (!r.AtEnd()) return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: trailing bytes");
-  if (occupied != tmp.items_inserted_ - tmp.items_deleted_) {
-    return Status(StatusCode::kCorruptData,
-                  "corrupt cuckoo filter: item count disagrees with the stored fingerprints");
-  }
-  *this = std::move(tmp);
+    result = std::move(tmp);
+    return Status::Ok();
+  };
+  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, FilterKind::kCuckoo, read_body));
+  *this = std::move(result);
   return Status::Ok();
 }
 

@@ -1,4 +1,4 @@
-// internal: writing and opening the common frame around every filter's body.
+// internal: writing and reading the common frame around every filter's body, as a stream.
 #ifndef BLOOMCUCKOO_SRC_FRAME_H_
 #define BLOOMCUCKOO_SRC_FRAME_H_
 
@@ -17,48 +17,108 @@ inline constexpr size_t FramedSize(size_t body_size) {
   return kHeaderSize + body_size + kTrailerSize;
 }
 
-// Writes a whole frame into `out` (capacity FramedSize(body_size)): the header, then calls
-// write_body(ByteWriter&) which must write exactly body_size bytes, then the CRC.
-// Returns kInvalidArgument if out is too small or the body size was wrong (a bug).
-template <typename WriteBody>
-Status WriteFrame(uint8_t* out, size_t capacity, FilterKind kind, uint32_t seed, uint8_t hash_id,
-                  size_t body_size, WriteBody&& write_body);
-
-// Validates the frame of untrusted `data` and, when it is sound and of kind `expected`,
-// returns a reader over the body and the stored seed and version.
-//  - too short, bad magic, version 0, body length != actual, bad CRC, unknown kind: kCorruptData
-//  - version newer than kFormatVersion, unknown hash id: kUnsupportedVersion
-//  - a sound frame of another kind: kInvalidArgument
+// What the header of a frame says.
 struct FrameInfo {
   uint16_t version;
   FilterKind kind;
   uint8_t hash_id;
   uint32_t seed;
 };
-// Checks the frame (length, magic, version, body length, CRC, known kind and its hash id) without
-// caring which kind it is; *kind is the kind byte. PeekFilterKind and OpenFrame use it.
-Status CheckFrame(const uint8_t* data, size_t size, uint8_t* kind);
-Status OpenFrame(const uint8_t* data, size_t size, FilterKind expected, FrameInfo* info,
-                 ByteReader* body);
 
 // Writes the 20-byte header.
 void WriteHeader(ByteWriter& w, FilterKind kind, uint32_t seed, uint8_t hash_id,
                  uint64_t body_size);
 
+// Reads the header of a frame of `total` bytes and checks what can be checked before the body:
+// magic (kCorruptData), version (0: kCorruptData; newer than kFormatVersion: kUnsupportedVersion)
+// and the body length (kCorruptData unless it is exactly what the frame holds).
+Status ReadHeader(ByteReader& r, uint64_t total, FrameInfo* info);
+
+// The checks of a sound header that a corrupt checksum takes precedence over: a known kind
+// (kCorruptData) with its hash id (kUnsupportedVersion), and, unless `any_kind`, the kind
+// `expected` (another sound kind: kInvalidArgument).
+Status CheckKind(const FrameInfo& info, FilterKind expected, bool any_kind);
+
+// Ends a frame whose body was parsed with `status`: reads (and checksums) any body bytes the
+// parser left, then the trailer. A checksum mismatch is reported in preference to `status`, so
+// corrupt bytes always read as "fails its checksum", whatever the parser tripped on first.
+Status CloseFrame(ByteReader& r, ByteSource& source, Status status);
+
+// Checks a whole frame (magic, version, body length, known kind and hash id, checksum; the body
+// is read only for its checksum) and reports its kind.
+Status CheckFrame(ByteSource& source, FilterKind* kind);
+
+// Reads only the header and reports the kind it names, for picking the class to deserialize
+// into (whose Deserialize then checks everything). A header naming an unknown kind or hash id is
+// read to the end for its checksum first (CloseFrame's precedence).
+Status PeekHeaderKind(ByteSource& source, FilterKind* kind);
+
+// Writes a whole frame to `sink`: the header, then write_body(ByteWriter&), which must write
+// exactly body_size bytes, then the CRC. kInvalidArgument if the sink refused a write (or on
+// a body size mismatch, a bug).
+template <typename WriteBody>
+Status WriteFrame(ByteSink& sink, FilterKind kind, uint32_t seed, uint8_t hash_id,
+                  uint64_t body_size, WriteBody&& write_body) {
+  ByteWriter w(sink, /*checksum=*/true);
+  WriteHeader(w, kind, seed, hash_id, body_size);
+  write_body(w);
+  if (w.position() != kHeaderSize + body_size) {
+    return Status(StatusCode::kInvalidArgument, "internal error: body size mismatch");
+  }
+  w.U32(w.crc());
+  w.Flush();
+  if (!w.ok()) {
+    return Status(StatusCode::kInvalidArgument,
+                  "serialize: the destination did not take the bytes (too small, or it failed)");
+  }
+  return Status::Ok();
+}
+
+// The same, into out[0, capacity).
 template <typename WriteBody>
 Status WriteFrame(uint8_t* out, size_t capacity, FilterKind kind, uint32_t seed, uint8_t hash_id,
                   size_t body_size, WriteBody&& write_body) {
   if (capacity < FramedSize(body_size)) {
     return Status(StatusCode::kInvalidArgument, "serialize buffer too small");
   }
-  ByteWriter w(out, capacity);
-  WriteHeader(w, kind, seed, hash_id, body_size);
-  write_body(w);
-  if (!w.ok() || w.position() != kHeaderSize + body_size) {
-    return Status(StatusCode::kInvalidArgument, "internal error: body size mismatch");
+  MemorySink sink(out, capacity);
+  return WriteFrame(sink, kind, seed, hash_id, body_size, write_body);
+}
+
+// Reads one frame of kind `expected` from untrusted `source`: the header, then
+// read_body(ByteReader&, const FrameInfo&) -> Status, which parses the body (and must consume
+// it exactly), then the checksum (see CloseFrame). The parser should build into a temporary and
+// the caller commit it only when this returns Ok: the checksum is known only at the end.
+template <typename ReadBody>
+Status ReadFrame(ByteSource& source, FilterKind expected, ReadBody&& read_body) {
+  const uint64_t total = source.size();
+  if (total < kHeaderSize + kTrailerSize) {
+    return Status(StatusCode::kCorruptData, "serialized filter is truncated (shorter than its header)");
   }
-  w.U32(Crc32(out, w.position()));
-  return Status::Ok();
+  ByteReader r(source, total - kTrailerSize, /*checksum=*/true);
+  FrameInfo info{};
+  BLOOMCUCKOO_RETURN_IF_ERROR(ReadHeader(r, total, &info));
+  Status s = CheckKind(info, expected, /*any_kind=*/false);
+  if (s.ok()) s = read_body(r, info);
+  if (s.ok() && !r.AtEnd()) {
+    s = Status(StatusCode::kCorruptData, "serialized filter has trailing bytes");
+  }
+  return CloseFrame(r, source, s);
+}
+
+// Serialize/Deserialize of a filter into and from a caller's buffer, via its stream versions.
+template <typename F>
+Status SerializeToBuffer(const F& f, uint8_t* out, size_t capacity) {
+  if (capacity < f.SerializedSize()) {
+    return Status(StatusCode::kInvalidArgument, "serialize buffer too small");
+  }
+  MemorySink sink(out, capacity);
+  return f.Serialize(sink);
+}
+template <typename F>
+Status DeserializeFromBuffer(F& f, const uint8_t* data, size_t size) {
+  MemorySource source(data, size);
+  return f.Deserialize(source);
 }
 
 }  // namespace internal

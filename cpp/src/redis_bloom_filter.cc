@@ -384,9 +384,13 @@ size_t RedisBloomFilter::SerializedSize() const {
 }
 
 Status RedisBloomFilter::Serialize(uint8_t* out, size_t capacity) const {
+  return internal::SerializeToBuffer(*this, out, capacity);
+}
+
+Status RedisBloomFilter::Serialize(ByteSink& sink) const {
   if (links_.empty()) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
   const size_t header = DumpHeaderSize();
-  return internal::WriteFrame(out, capacity, FilterKind::kRedisBloom, 0, kHashMurmur64A,
+  return internal::WriteFrame(sink, FilterKind::kRedisBloom, 0, kHashMurmur64A,
                               header + byte_length(), [&](internal::ByteWriter& w) {
                                 std::vector<uint8_t> head(header);
                                 WriteDumpHeader(head.data());
@@ -398,30 +402,37 @@ Status RedisBloomFilter::Serialize(uint8_t* out, size_t capacity) const {
 }
 
 Status RedisBloomFilter::Deserialize(const uint8_t* data, size_t size) {
-  internal::FrameInfo info{};
-  internal::ByteReader body(nullptr, 0);
-  BLOOMCUCKOO_RETURN_IF_ERROR(
-      internal::OpenFrame(data, size, FilterKind::kRedisBloom, &info, &body));
-  if (info.seed != 0) return Corrupt("corrupt redis-bloom filter: RedisBloom hashes have no seed (must be 0)");
-  if (body.remaining() < kDumpHeaderBytes) return Corrupt("corrupt redis-bloom filter: truncated");
-  const uint8_t* start = body.Bytes(kDumpHeaderBytes);
-  const uint64_t nfilters = internal::LoadLE(start + 8, 4);
-  if (nfilters == 0 || nfilters > kMaxLinks ||
-      body.remaining() < kDumpLinkBytes * nfilters) {
-    return Corrupt("corrupt redis-bloom filter: bad filter count");
-  }
-  const size_t header_len = kDumpHeaderBytes + static_cast<size_t>(kDumpLinkBytes * nfilters);
-  body.Bytes(header_len - kDumpHeaderBytes);
-  RedisBloomFilter tmp;
-  BLOOMCUCKOO_RETURN_IF_ERROR(tmp.LoadDumpHeader(start, header_len, body.remaining()));
-  for (Link& l : tmp.links_) {
-    const uint8_t* bytes = body.Bytes(static_cast<size_t>(l.bytes));
-    if (bytes == nullptr) return Corrupt("corrupt redis-bloom filter: truncated");
-    std::memcpy(l.data.data(), bytes, static_cast<size_t>(l.bytes));
-  }
-  tmp.load_next_ = tmp.byte_length();
-  if (!body.AtEnd()) return Corrupt("corrupt redis-bloom filter: trailing bytes");
-  *this = std::move(tmp);
+  return internal::DeserializeFromBuffer(*this, data, size);
+}
+
+Status RedisBloomFilter::Deserialize(ByteSource& source) {
+  RedisBloomFilter result;
+  const auto read_body = [&](internal::ByteReader& body, const internal::FrameInfo& info) -> Status {
+    if (info.seed != 0) return Corrupt("corrupt redis-bloom filter: RedisBloom hashes have no seed (must be 0)");
+    std::vector<uint8_t> head(kDumpHeaderBytes);
+    if (!body.Read(head.data(), kDumpHeaderBytes)) return Corrupt("corrupt redis-bloom filter: truncated");
+    const uint64_t nfilters = internal::LoadLE(head.data() + 8, 4);
+    if (nfilters == 0 || nfilters > kMaxLinks ||
+        body.remaining() < kDumpLinkBytes * nfilters) {
+      return Corrupt("corrupt redis-bloom filter: bad filter count");
+    }
+    const size_t header_len = kDumpHeaderBytes + static_cast<size_t>(kDumpLinkBytes * nfilters);
+    head.resize(header_len);
+    body.Read(head.data() + kDumpHeaderBytes, header_len - kDumpHeaderBytes);
+    RedisBloomFilter tmp;
+    BLOOMCUCKOO_RETURN_IF_ERROR(tmp.LoadDumpHeader(head.data(), header_len, body.remaining()));
+    for (Link& l : tmp.links_) {
+      if (!body.Read(l.data.data(), static_cast<size_t>(l.bytes))) {
+        return Corrupt("corrupt redis-bloom filter: truncated");
+      }
+    }
+    tmp.load_next_ = tmp.byte_length();
+    if (!body.AtEnd()) return Corrupt("corrupt redis-bloom filter: trailing bytes");
+    result = std::move(tmp);
+    return Status::Ok();
+  };
+  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, FilterKind::kRedisBloom, read_body));
+  *this = std::move(result);
   return Status::Ok();
 }
 

@@ -410,8 +410,12 @@ size_t RedisCuckooFilter::SerializedSize() const {
 }
 
 Status RedisCuckooFilter::Serialize(uint8_t* out, size_t capacity) const {
+  return internal::SerializeToBuffer(*this, out, capacity);
+}
+
+Status RedisCuckooFilter::Serialize(ByteSink& sink) const {
   if (filters_.empty()) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
-  return internal::WriteFrame(out, capacity, FilterKind::kRedisCuckoo, 0, kHashMurmur64A,
+  return internal::WriteFrame(sink, FilterKind::kRedisCuckoo, 0, kHashMurmur64A,
                               kDumpHeaderBytes + byte_length(), [&](internal::ByteWriter& w) {
                                 uint8_t head[kDumpHeaderBytes];
                                 WriteDumpHeader(head);
@@ -423,25 +427,29 @@ Status RedisCuckooFilter::Serialize(uint8_t* out, size_t capacity) const {
 }
 
 Status RedisCuckooFilter::Deserialize(const uint8_t* data, size_t size) {
-  internal::FrameInfo info{};
-  internal::ByteReader body(nullptr, 0);
-  BLOOMCUCKOO_RETURN_IF_ERROR(
-      internal::OpenFrame(data, size, FilterKind::kRedisCuckoo, &info, &body));
-  if (info.seed != 0) return Corrupt("corrupt redis-cuckoo filter: RedisBloom hashes have no seed (must be 0)");
-  const uint8_t* header = body.Bytes(kDumpHeaderBytes);
-  if (header == nullptr) return Corrupt("corrupt redis-cuckoo filter: truncated");
-  RedisCuckooFilter tmp;
-  BLOOMCUCKOO_RETURN_IF_ERROR(tmp.LoadDumpHeader(header, kDumpHeaderBytes, body.remaining()));
-  for (SubFilter& f : tmp.filters_) {
-    const size_t bytes = static_cast<size_t>(f.buckets * tmp.bucket_size_);
-    const uint8_t* p = body.Bytes(bytes);
-    if (p == nullptr) return Corrupt("corrupt redis-cuckoo filter: truncated");
-    if (bytes != 0) std::memcpy(f.data.data(), p, bytes);
-  }
-  tmp.load_next_ = tmp.byte_length();
-  BLOOMCUCKOO_RETURN_IF_ERROR(tmp.FinishDumpLoad());
-  if (!body.AtEnd()) return Corrupt("corrupt redis-cuckoo filter: trailing bytes");
-  *this = std::move(tmp);
+  return internal::DeserializeFromBuffer(*this, data, size);
+}
+
+Status RedisCuckooFilter::Deserialize(ByteSource& source) {
+  RedisCuckooFilter result;
+  const auto read_body = [&](internal::ByteReader& body, const internal::FrameInfo& info) -> Status {
+    if (info.seed != 0) return Corrupt("corrupt redis-cuckoo filter: RedisBloom hashes have no seed (must be 0)");
+    uint8_t header[kDumpHeaderBytes];
+    if (!body.Read(header, kDumpHeaderBytes)) return Corrupt("corrupt redis-cuckoo filter: truncated");
+    RedisCuckooFilter tmp;
+    BLOOMCUCKOO_RETURN_IF_ERROR(tmp.LoadDumpHeader(header, kDumpHeaderBytes, body.remaining()));
+    for (SubFilter& f : tmp.filters_) {
+      const size_t bytes = static_cast<size_t>(f.buckets * tmp.bucket_size_);
+      if (!body.Read(f.data.data(), bytes)) return Corrupt("corrupt redis-cuckoo filter: truncated");
+    }
+    tmp.load_next_ = tmp.byte_length();
+    BLOOMCUCKOO_RETURN_IF_ERROR(tmp.FinishDumpLoad());
+    if (!body.AtEnd()) return Corrupt("corrupt redis-cuckoo filter: trailing bytes");
+    result = std::move(tmp);
+    return Status::Ok();
+  };
+  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, FilterKind::kRedisCuckoo, read_body));
+  *this = std::move(result);
   return Status::Ok();
 }
 

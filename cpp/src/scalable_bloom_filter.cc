@@ -190,8 +190,12 @@ size_t ScalableBloomFilter::SerializedSize() const {
 }
 
 Status ScalableBloomFilter::Serialize(uint8_t* out, size_t capacity) const {
+  return internal::SerializeToBuffer(*this, out, capacity);
+}
+
+Status ScalableBloomFilter::Serialize(ByteSink& sink) const {
   if (num_layers_ == 0) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
-  return internal::WriteFrame(out, capacity, FilterKind::kScalableBloom, seed_,
+  return internal::WriteFrame(sink, FilterKind::kScalableBloom, seed_,
                               kHashMurmur3x64_128, BodySize(), [&](internal::ByteWriter& w) {
                                 w.U64(capacity_);
                                 w.F64(error_rate_);
@@ -205,46 +209,52 @@ Status ScalableBloomFilter::Serialize(uint8_t* out, size_t capacity) const {
 }
 
 Status ScalableBloomFilter::Deserialize(const uint8_t* data, size_t size) {
-  internal::FrameInfo info{};
-  internal::ByteReader r(nullptr, 0);
-  BLOOMCUCKOO_RETURN_IF_ERROR(
-      internal::OpenFrame(data, size, FilterKind::kScalableBloom, &info, &r));
-  ScalableBloomFilter tmp;
-  tmp.capacity_ = r.U64();
-  tmp.error_rate_ = r.F64();
-  tmp.expansion_ = r.U32();
-  const uint8_t non_scaling = r.U8();
-  const uint32_t layers = r.U32();
-  tmp.seed_ = info.seed;
-  if (!r.ok()) return Status(StatusCode::kCorruptData, "serialized scalable filter is truncated");
-  if (tmp.capacity_ == 0 || !internal::ValidErrorRate(tmp.error_rate_) || tmp.expansion_ == 0 ||
-      non_scaling > 1) {
-    return Status(StatusCode::kCorruptData, "serialized scalable filter has invalid parameters");
-  }
-  tmp.non_scaling_ = non_scaling == 1;
-  if (layers == 0 || layers > kMaxLayers || (tmp.non_scaling_ && layers != 1)) {
-    return Status(StatusCode::kCorruptData,
-                  "serialized scalable filter has an invalid layer count");
-  }
-  for (uint32_t i = 0; i < layers; ++i) {
-    BloomFilter& layer = tmp.layers_[i];
-    BLOOMCUCKOO_RETURN_IF_ERROR(layer.ReadBody(r, info.seed));
-    uint64_t cap = 0;
-    double p = 0;
-    if (!tmp.LayerParameters(i, &cap, &p) || layer.capacity() != cap || layer.error_rate() != p) {
-      return Status(StatusCode::kCorruptData,
-                    "serialized scalable filter has a layer of the wrong capacity or errorRate");
+  return internal::DeserializeFromBuffer(*this, data, size);
+}
+
+Status ScalableBloomFilter::Deserialize(ByteSource& source) {
+  ScalableBloomFilter result;
+  const auto read_body = [&](internal::ByteReader& r, const internal::FrameInfo& info) -> Status {
+    ScalableBloomFilter tmp;
+    tmp.capacity_ = r.U64();
+    tmp.error_rate_ = r.F64();
+    tmp.expansion_ = r.U32();
+    const uint8_t non_scaling = r.U8();
+    const uint32_t layers = r.U32();
+    tmp.seed_ = info.seed;
+    if (!r.ok()) return Status(StatusCode::kCorruptData, "serialized scalable filter is truncated");
+    if (tmp.capacity_ == 0 || !internal::ValidErrorRate(tmp.error_rate_) || tmp.expansion_ == 0 ||
+        non_scaling > 1) {
+      return Status(StatusCode::kCorruptData, "serialized scalable filter has invalid parameters");
     }
-    if (layer.size() > layer.capacity()) {
+    tmp.non_scaling_ = non_scaling == 1;
+    if (layers == 0 || layers > kMaxLayers || (tmp.non_scaling_ && layers != 1)) {
       return Status(StatusCode::kCorruptData,
-                    "serialized scalable filter has a layer holding more than its capacity");
+                    "serialized scalable filter has an invalid layer count");
     }
-    tmp.num_layers_ = i + 1;
-  }
-  if (!r.AtEnd()) {
-    return Status(StatusCode::kCorruptData, "serialized scalable filter has trailing bytes");
-  }
-  *this = std::move(tmp);
+    for (uint32_t i = 0; i < layers; ++i) {
+      BloomFilter& layer = tmp.layers_[i];
+      BLOOMCUCKOO_RETURN_IF_ERROR(layer.ReadBody(r, info.seed));
+      uint64_t cap = 0;
+      double p = 0;
+      if (!tmp.LayerParameters(i, &cap, &p) || layer.capacity() != cap || layer.error_rate() != p) {
+        return Status(StatusCode::kCorruptData,
+                      "serialized scalable filter has a layer of the wrong capacity or errorRate");
+      }
+      if (layer.size() > layer.capacity()) {
+        return Status(StatusCode::kCorruptData,
+                      "serialized scalable filter has a layer holding more than its capacity");
+      }
+      tmp.num_layers_ = i + 1;
+    }
+    if (!r.AtEnd()) {
+      return Status(StatusCode::kCorruptData, "serialized scalable filter has trailing bytes");
+    }
+    result = std::move(tmp);
+    return Status::Ok();
+  };
+  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, FilterKind::kScalableBloom, read_body));
+  *this = std::move(result);
   return Status::Ok();
 }
 

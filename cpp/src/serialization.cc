@@ -52,9 +52,9 @@ const char* FilterKindName(FilterKind kind) {
   return "unknown";
 }
 
-uint32_t Crc32(const uint8_t* data, size_t size) {
+uint32_t Crc32Extend(uint32_t crc, const uint8_t* data, size_t size) {
   const CrcTables& kCrc = Crc();
-  uint32_t c = 0xFFFFFFFFu;
+  uint32_t c = ~crc;
   size_t i = 0;
   for (; i + 8 <= size; i += 8) {
     // little-endian loads, byte by byte (any alignment, any host order)
@@ -67,8 +67,10 @@ uint32_t Crc32(const uint8_t* data, size_t size) {
         kCrc[1][(hi >> 16) & 0xFFu] ^ kCrc[0][hi >> 24];
   }
   for (; i < size; ++i) c = kCrc[0][(c ^ data[i]) & 0xFFu] ^ (c >> 8);
-  return c ^ 0xFFFFFFFFu;
+  return ~c;
 }
+
+uint32_t Crc32(const uint8_t* data, size_t size) { return Crc32Extend(0, data, size); }
 
 namespace internal {
 
@@ -82,74 +84,94 @@ void WriteHeader(ByteWriter& w, FilterKind kind, uint32_t seed, uint8_t hash_id,
   w.U64(body_size);
 }
 
-// Checks everything of the frame but the kind the caller wants: length, magic, version, body
-// length, CRC, a known kind and its hash id. *kind is the kind byte when it returns Ok.
-Status CheckFrame(const uint8_t* data, size_t size, uint8_t* kind_out) {
-  if (data == nullptr || size < kHeaderSize + kTrailerSize) {
-    return Status(StatusCode::kCorruptData, "serialized filter is truncated (shorter than its header)");
-  }
-  ByteReader r(data, size);
-  const uint8_t* magic = r.Bytes(4);
+Status ReadHeader(ByteReader& r, uint64_t total, FrameInfo* info) {
+  uint8_t magic[4] = {0, 0, 0, 0};
+  r.Read(magic, 4);
   for (int i = 0; i < 4; ++i) {
     if (magic[i] != kMagic[i]) {
       return Status(StatusCode::kCorruptData, "not a bloomcuckoo filter (bad magic bytes)");
     }
   }
   const uint16_t version = r.U16();
+  const uint8_t kind = r.U8();
+  const uint8_t hash_id = r.U8();
+  const uint32_t seed = r.U32();
+  const uint64_t body_size = r.U64();
+  if (!r.ok()) {
+    return Status(StatusCode::kCorruptData, "serialized filter is truncated (shorter than its header)");
+  }
   if (version == 0) return Status(StatusCode::kCorruptData, "format version 0 is invalid");
   if (version > kFormatVersion) {
     return Status(StatusCode::kUnsupportedVersion,
                   "serialized filter uses a newer format version than this build reads");
   }
-  const uint8_t kind = r.U8();
-  const uint8_t hash_id = r.U8();
-  (void)r.U32();  // the seed: each kind's parser reads it from FrameInfo
-  const uint64_t body_size = r.U64();
-  if (body_size != size - kHeaderSize - kTrailerSize) {
+  if (body_size != total - kHeaderSize - kTrailerSize) {
     return Status(StatusCode::kCorruptData,
                   "serialized filter is truncated or has trailing bytes (body length mismatch)");
-  }
-  const size_t crc_at = size - kTrailerSize;
-  ByteReader trailer(data + crc_at, kTrailerSize);
-  if (trailer.U32() != Crc32(data, crc_at)) {
-    return Status(StatusCode::kCorruptData, "serialized filter fails its checksum (corrupt bytes)");
-  }
-  if (!KnownKind(kind)) return Status(StatusCode::kCorruptData, "unknown filter kind");
-  if (hash_id != HashIdOf(kind)) {
-    return Status(StatusCode::kUnsupportedVersion, "unknown hash function id");
-  }
-  *kind_out = kind;
-  return Status::Ok();
-}
-
-Status OpenFrame(const uint8_t* data, size_t size, FilterKind expected, FrameInfo* info,
-                 ByteReader* body) {
-  uint8_t kind = 0;
-  BLOOMCUCKOO_RETURN_IF_ERROR(CheckFrame(data, size, &kind));
-  ByteReader r(data + 4, kHeaderSize - 4);
-  const uint16_t version = r.U16();
-  (void)r.U8();  // the kind, checked below
-  const uint8_t hash_id = r.U8();
-  const uint32_t seed = r.U32();
-  const uint64_t body_size = size - kHeaderSize - kTrailerSize;
-  if (static_cast<FilterKind>(kind) != expected) {
-    return Status(StatusCode::kInvalidArgument, "serialized filter is of another kind");
   }
   info->version = version;
   info->kind = static_cast<FilterKind>(kind);
   info->hash_id = hash_id;
   info->seed = seed;
-  *body = ByteReader(data + kHeaderSize, static_cast<size_t>(body_size));
+  return Status::Ok();
+}
+
+Status CheckKind(const FrameInfo& info, FilterKind expected, bool any_kind) {
+  const uint8_t kind = static_cast<uint8_t>(info.kind);
+  if (!KnownKind(kind)) return Status(StatusCode::kCorruptData, "unknown filter kind");
+  if (info.hash_id != HashIdOf(kind)) {
+    return Status(StatusCode::kUnsupportedVersion, "unknown hash function id");
+  }
+  if (!any_kind && info.kind != expected) {
+    return Status(StatusCode::kInvalidArgument, "serialized filter is of another kind");
+  }
+  return Status::Ok();
+}
+
+Status CloseFrame(ByteReader& r, ByteSource& source, Status status) {
+  uint8_t trailer[kTrailerSize];
+  if (!r.Drain() || !source.Read(trailer, kTrailerSize)) {
+    return Status(StatusCode::kCorruptData, "serialized filter could not be read (the source failed)");
+  }
+  if (LoadLE(trailer, kTrailerSize) != r.crc()) {
+    return Status(StatusCode::kCorruptData, "serialized filter fails its checksum (corrupt bytes)");
+  }
+  return status;
+}
+
+// Checks the whole frame (the body is read only for its checksum) and reports its kind.
+Status CheckFrame(ByteSource& source, FilterKind* kind) {
+  const uint64_t total = source.size();
+  if (total < kHeaderSize + kTrailerSize) {
+    return Status(StatusCode::kCorruptData, "serialized filter is truncated (shorter than its header)");
+  }
+  ByteReader r(source, total - kTrailerSize, /*checksum=*/true);
+  FrameInfo info{};
+  BLOOMCUCKOO_RETURN_IF_ERROR(ReadHeader(r, total, &info));
+  BLOOMCUCKOO_RETURN_IF_ERROR(CloseFrame(r, source, CheckKind(info, info.kind, /*any_kind=*/true)));
+  *kind = info.kind;
+  return Status::Ok();
+}
+
+Status PeekHeaderKind(ByteSource& source, FilterKind* kind) {
+  const uint64_t total = source.size();
+  if (total < kHeaderSize + kTrailerSize) {
+    return Status(StatusCode::kCorruptData, "serialized filter is truncated (shorter than its header)");
+  }
+  ByteReader r(source, total - kTrailerSize, /*checksum=*/true);
+  FrameInfo info{};
+  BLOOMCUCKOO_RETURN_IF_ERROR(ReadHeader(r, total, &info));
+  const Status s = CheckKind(info, info.kind, /*any_kind=*/true);
+  if (!s.ok()) return CloseFrame(r, source, s);
+  *kind = info.kind;
   return Status::Ok();
 }
 
 }  // namespace internal
 
 Status PeekFilterKind(const uint8_t* data, size_t size, FilterKind* kind) {
-  uint8_t k = 0;
-  BLOOMCUCKOO_RETURN_IF_ERROR(internal::CheckFrame(data, size, &k));
-  *kind = static_cast<FilterKind>(k);
-  return Status::Ok();
+  internal::MemorySource source(data, size);
+  return internal::CheckFrame(source, kind);
 }
 
 }  // namespace bloomcuckoo

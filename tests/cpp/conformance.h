@@ -27,7 +27,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -35,6 +37,7 @@
 #include "bloomcuckoo/hashing.h"
 #include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/status.h"
+#include "byte_io.h"
 
 namespace bloomcuckoo {
 namespace testing_util {
@@ -281,6 +284,69 @@ TYPED_TEST_P(Conformance, CorruptBytesAreRejected) {
 }
 
 
+// Serialize to a sink and Deserialize from a source move the same bytes as the buffer versions,
+// in pieces of at most internal::kBytePieceSize; a sink or source that fails part way makes them
+// fail cleanly (the target unchanged).
+TYPED_TEST_P(Conformance, StreamsInPiecesAndFailsCleanly) {
+  using A = TypeParam;
+  const auto keys = testing_util::MakeKeys("st:", 20000);
+  typename A::Filter f;
+  ASSERT_TRUE(A::Create(&f, 20000, 0.001, 9, keys).ok());
+  const std::vector<uint8_t> bytes = testing_util::SerializeToVector(f);
+
+  struct Sink final : ByteSink {
+    std::vector<uint8_t> got;
+    size_t writes = 0, fail_at = SIZE_MAX, largest = 0;
+    bool Write(const uint8_t* data, size_t size) override {
+      if (writes++ == fail_at) return false;
+      largest = std::max(largest, size);
+      got.insert(got.end(), data, data + size);
+      return true;
+    }
+  };
+  struct Source final : ByteSource {
+    const std::vector<uint8_t>* b;
+    size_t pos = 0, reads = 0, fail_at = SIZE_MAX, largest = 0;
+    uint64_t size() const override { return b->size(); }
+    bool Read(uint8_t* out, size_t n) override {
+      if (reads++ == fail_at || n > b->size() - pos) return false;
+      largest = std::max(largest, n);
+      std::memcpy(out, b->data() + pos, n);
+      pos += n;
+      return true;
+    }
+  };
+  Sink sink;
+  ASSERT_TRUE(f.Serialize(sink).ok());
+  EXPECT_EQ(sink.got, bytes) << A::kName;
+  EXPECT_LE(sink.largest, internal::kBytePieceSize);
+  Source source;
+  source.b = &bytes;
+  typename A::Filter g;
+  ASSERT_TRUE(g.Deserialize(source).ok()) << A::kName;
+  EXPECT_EQ(source.pos, bytes.size());
+  EXPECT_LE(source.largest, internal::kBytePieceSize);
+  EXPECT_EQ(testing_util::SerializeToVector(g), bytes);
+
+  for (size_t k = 0; k < sink.writes; ++k) {
+    Sink failing;
+    failing.fail_at = k;
+    EXPECT_EQ(f.Serialize(failing).code(), StatusCode::kInvalidArgument) << A::kName << " write " << k;
+  }
+  const std::vector<uint8_t> g_bytes = testing_util::SerializeToVector(g);
+  typename A::Filter h;
+  ASSERT_TRUE(A::Create(&h, 100, 0.01, 3, testing_util::MakeKeys("h:", 100)).ok());
+  const std::vector<uint8_t> h_bytes = testing_util::SerializeToVector(h);
+  for (size_t k = 0; k < source.reads; ++k) {
+    Source failing;
+    failing.b = &bytes;
+    failing.fail_at = k;
+    EXPECT_EQ(h.Deserialize(failing).code(), StatusCode::kCorruptData) << A::kName << " read " << k;
+    EXPECT_EQ(testing_util::SerializeToVector(h), h_bytes) << A::kName << " read " << k;
+  }
+}
+
+
 // A moved-from filter is un-initialised (the promise of every default constructor): Contains()
 // is false and it is the same as a default-constructed filter; the moved-to one has every key.
 TYPED_TEST_P(Conformance, MovedFromFilterIsUninitialised) {
@@ -326,7 +392,7 @@ TYPED_TEST_P(Conformance, MovedFromFilterIsUninitialised) {
 
 REGISTER_TYPED_TEST_SUITE_P(Conformance, MovedFromFilterIsUninitialised, NoFalseNegativesAndFprWithinBound, TinySizes,
                             DuplicateKeysAreFine, SeedChangesHashesButNotCorrectness,
-                            SerializeRoundTrip, CorruptBytesAreRejected);
+                            SerializeRoundTrip, CorruptBytesAreRejected, StreamsInPiecesAndFailsCleanly);
 
 }  // namespace bloomcuckoo
 

@@ -1,6 +1,6 @@
 // Bytes anywhere: transfer to a worker, and untrusted bytes (every kind, every corruption).
 import { Worker } from 'node:worker_threads';
-import { init, deserialize, kindOf, getWasmModule, FilterError } from '../../js/index.js';
+import { init, deserialize, deserializeFrom, kindOf, getWasmModule, FilterError } from '../../js/index.js';
 import { requireWasm } from '../../js/loader.js';
 import { FILTERS } from './filters.js';
 
@@ -129,6 +129,75 @@ describe.each(FILTERS)('$name bytes', (F) => {
     expect(outcomes.CORRUPT_DATA).toBeGreaterThan(0);
     // wasm memory never grows by more than a small multiple of the input
     expect(mem() - before).toBeLessThanOrEqual(Math.max(16 << 20, 8 * bytes.length));
+  });
+});
+
+describe.each(FILTERS)('$name streamed bytes', (F) => {
+  const keys = keysOf('big:', 300000);
+  let f;
+  let whole;
+  beforeAll(() => {
+    f = F.create(keys, 300000, 0.01, 11);
+    whole = new Uint8Array(f.serialize());
+  });
+  afterAll(() => f.free());
+
+  test('serializeTo hands out the serialize() bytes in order, in pieces of at most 256 KiB', () => {
+    const chunks = [];
+    expect(f.serializeTo((c) => chunks.push(c.slice()))).toBe(whole.length);
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(Math.max(...chunks.map((c) => c.length))).toBeLessThanOrEqual(256 * 1024);
+    expect(Buffer.concat(chunks).equals(Buffer.from(whole))).toBe(true);
+  });
+
+  test('deserializeFrom reads the bytes front to back in pieces of at most 256 KiB into the same filter', () => {
+    const reads = [];
+    const g = deserializeFrom(whole.length, (target, offset) => {
+      reads.push([offset, target.length]);
+      target.set(whole.subarray(offset, offset + target.length));
+    });
+    // the header once to pick the class, then every byte once, in order
+    const start = reads.findLastIndex(([offset]) => offset === 0);
+    expect(start).toBeGreaterThan(0);
+    let at = 0;
+    for (const [offset, length] of reads.slice(start)) {
+      expect(offset).toBe(at);
+      expect(length).toBeLessThanOrEqual(256 * 1024);
+      at += length;
+    }
+    expect(at).toBe(whole.length);
+    expect(Buffer.from(g.serialize()).equals(Buffer.from(whole))).toBe(true);
+    expect(g.hasAll(keys).every((v) => v === 1)).toBe(true);
+    g.free();
+  });
+
+  test('an error thrown by write or read is rethrown, and the filter and the module stay usable', () => {
+    const boom = new Error('disk full');
+    let writes = 0;
+    expect(() => f.serializeTo(() => { if (++writes === 2) throw boom; })).toThrow(boom);
+    expect(writes).toBe(2);
+    let reads = 0;
+    expect(() => deserializeFrom(whole.length, (target, offset) => {
+      if (++reads === 3) throw boom;
+      target.set(whole.subarray(offset, offset + target.length));
+    })).toThrow(boom);
+    expect(() => deserializeFrom(whole.length, () => { throw boom; })).toThrow(boom);
+    expect(() => deserializeFrom(-1, () => {})).toThrow(TypeError);
+    expect(() => deserializeFrom(whole.length, null)).toThrow(TypeError);
+    expect(() => f.serializeTo('file.bin')).toThrow(TypeError);
+    expect(Buffer.from(f.serialize()).equals(Buffer.from(whole))).toBe(true);
+    const g = deserialize(whole);
+    expect(g.hasAll(keys.slice(0, 1000)).every((v) => v === 1)).toBe(true);
+    g.free();
+  });
+
+  test('a corrupt byte anywhere reads as a checksum failure, streamed or not', () => {
+    for (const at of [20, 100, whole.length >> 1, whole.length - 5]) {
+      const b = whole.slice();
+      b[at] ^= 0x40;
+      expect(() => deserializeFrom(b.length, (t, o) => t.set(b.subarray(o, o + t.length)))).toThrow(/checksum/);
+      expect(() => deserialize(b)).toThrow(/checksum/);
+    }
   });
 });
 

@@ -30,6 +30,7 @@
 #include <cstdint>
 
 #include "bloomcuckoo/hashing.h"
+#include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/status.h"
 #include "bloomcuckoo/internal/buffer.h"
 
@@ -109,6 +110,10 @@ class BinaryFuseFilter {
   // unchanged: kCorruptData, kUnsupportedVersion, kInvalidArgument (other filter kind) or
   // kOutOfMemory.
   Status Deserialize(const uint8_t* data, size_t size);
+  // The same bytes streamed: written to `sink` or read from `source` front to back, with no
+  // second copy of the filter in memory (the buffer versions above use these).
+  Status Serialize(ByteSink& sink) const;
+  Status Deserialize(ByteSource& source);
 
  private:
   // Builds from the n key hashes in `keys` (scratch: may be reordered) and, on success only,

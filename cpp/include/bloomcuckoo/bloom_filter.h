@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "bloomcuckoo/hashing.h"
+#include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/status.h"
 #include "bloomcuckoo/internal/buffer.h"
 
@@ -110,6 +111,10 @@ class BloomFilter {
   // unchanged: kCorruptData, kUnsupportedVersion, kInvalidArgument (other filter kind) or
   // kOutOfMemory.
   Status Deserialize(const uint8_t* data, size_t size);
+  // The same bytes streamed: written to `sink` or read from `source` front to back, with no
+  // second copy of the filter in memory (the buffer versions above use these).
+  Status Serialize(ByteSink& sink) const;
+  Status Deserialize(ByteSource& source);
 
  private:
   friend class ScalableBloomFilter;

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "bloomcuckoo/hashing.h"
+#include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/status.h"
 #include "bloomcuckoo/internal/buffer.h"
 
@@ -104,6 +105,10 @@ class CountingBloomFilter {
   // Replaces *this with the filter serialized in `data` (untrusted). On failure *this is
   // unchanged: kCorruptData, kUnsupportedVersion, kInvalidArgument (other kind), kOutOfMemory.
   Status Deserialize(const uint8_t* data, size_t size);
+  // The same bytes streamed: written to `sink` or read from `source` front to back, with no
+  // second copy of the filter in memory (the buffer versions above use these).
+  Status Serialize(ByteSink& sink) const;
+  Status Deserialize(ByteSource& source);
 
  private:
   Status Allocate(uint64_t counters, uint32_t hashes, uint32_t seed, const char* too_large);

@@ -54,6 +54,7 @@
 #include <memory>
 
 #include "bloomcuckoo/hashing.h"
+#include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/status.h"
 
 namespace bloomcuckoo {
@@ -192,6 +193,10 @@ class CuckooFilter {
   // Replaces *this with the filter in untrusted `data` (caller keeps ownership of data).
   // Truncated or inconsistent bytes → kCorruptData; on any failure *this is unchanged.
   Status Deserialize(const uint8_t* data, size_t size);
+  // The same bytes streamed: written to `sink` or read from `source` front to back, with no
+  // second copy of the filter in memory (the buffer versions above use these).
+  Status Serialize(ByteSink& sink) const;
+  Status Deserialize(ByteSource& source);
 
   // Buckets of the first sub-filter for (capacity, bucket_size); kOutOfMemory if absurd.
   static Status FirstSubFilterBuckets(uint64_t capacity, uint32_t bucket_size, uint64_t* buckets);

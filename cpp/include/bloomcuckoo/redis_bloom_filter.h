@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "bloomcuckoo/hashing.h"
+#include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/internal/buffer.h"
 #include "bloomcuckoo/status.h"
 
@@ -123,6 +124,10 @@ class RedisBloomFilter {
   size_t SerializedSize() const;
   Status Serialize(uint8_t* out, size_t capacity) const;
   Status Deserialize(const uint8_t* data, size_t size);
+  // The same bytes streamed: written to `sink` or read from `source` front to back, with no
+  // second copy of the filter in memory (the buffer versions above use these).
+  Status Serialize(ByteSink& sink) const;
+  Status Deserialize(ByteSource& source);
   uint32_t seed() const { return 0; }
 
  private:

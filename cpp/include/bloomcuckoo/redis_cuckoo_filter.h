@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "bloomcuckoo/hashing.h"
+#include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/internal/buffer.h"
 #include "bloomcuckoo/status.h"
 
@@ -108,6 +109,10 @@ class RedisCuckooFilter {
   size_t SerializedSize() const;
   Status Serialize(uint8_t* out, size_t capacity) const;
   Status Deserialize(const uint8_t* data, size_t size);
+  // The same bytes streamed: written to `sink` or read from `source` front to back, with no
+  // second copy of the filter in memory (the buffer versions above use these).
+  Status Serialize(ByteSink& sink) const;
+  Status Deserialize(ByteSource& source);
 
  private:
   struct SubFilter {

@@ -18,6 +18,7 @@
 
 #include "bloomcuckoo/bloom_filter.h"
 #include "bloomcuckoo/hashing.h"
+#include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/status.h"
 
 namespace bloomcuckoo {
@@ -102,6 +103,10 @@ class ScalableBloomFilter {
   // Replaces *this with the filter serialized in `data` (untrusted). On failure *this is
   // unchanged: kCorruptData, kUnsupportedVersion, kInvalidArgument (other kind), kOutOfMemory.
   Status Deserialize(const uint8_t* data, size_t size);
+  // The same bytes streamed: written to `sink` or read from `source` front to back, with no
+  // second copy of the filter in memory (the buffer versions above use these).
+  Status Serialize(ByteSink& sink) const;
+  Status Deserialize(ByteSource& source);
 
  private:
   Status AddLayer();

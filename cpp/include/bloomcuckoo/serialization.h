@@ -28,6 +28,28 @@ enum class FilterKind : uint8_t {
   kRedisCuckoo = 8,  // RedisBloom's CF (RedisCuckooFilter), hash id 2
 };
 
+// Where a filter's serialized bytes go, front to back, in pieces (a buffer, a file, JS memory).
+// Write returns false to stop: the filter's Serialize then returns kInvalidArgument.
+class ByteSink {
+ public:
+  virtual bool Write(const uint8_t* data, size_t size) = 0;
+
+ protected:
+  ~ByteSink() = default;
+};
+
+// Where serialized bytes come from, front to back, in pieces. size() is the total length (known
+// before reading, as for a buffer or a file); Read fills `out` with the next `size` bytes and
+// returns false when it cannot (the filter's Deserialize then returns kCorruptData).
+class ByteSource {
+ public:
+  virtual uint64_t size() const = 0;
+  virtual bool Read(uint8_t* out, size_t size) = 0;
+
+ protected:
+  ~ByteSource() = default;
+};
+
 // Name of a kind as used in messages and by the JS layer ("bloom", "cuckoo", ...).
 const char* FilterKindName(FilterKind kind);
 
@@ -38,6 +60,9 @@ Status PeekFilterKind(const uint8_t* data, size_t size, FilterKind* kind);
 // CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320, init and final xor 0xFFFFFFFF),
 // the checksum of the trailer. Check value: Crc32("123456789") == 0xCBF43926.
 uint32_t Crc32(const uint8_t* data, size_t size);
+// The CRC-32 of a message continued by `size` more bytes, given the CRC-32 of what came before
+// (0 for nothing): Crc32Extend(Crc32(a), b) == Crc32(a followed by b).
+uint32_t Crc32Extend(uint32_t crc, const uint8_t* data, size_t size);
 
 }  // namespace bloomcuckoo
 

@@ -15,11 +15,12 @@
 namespace bloomcuckoo {
 namespace internal {
 
-// The largest single allocation any filter makes (1 GiB on wasm32, 64 GiB natively). Larger
-// requests get kOutOfMemory before malloc is asked, so sizes from untrusted bytes cannot ask for
-// absurd amounts.
+// The largest single allocation any filter makes: on wasm32 the 4 GiB address space less 64 MiB
+// for the module's own data, stack and key buffers; 64 GiB natively. Larger requests get
+// kOutOfMemory before malloc is asked (a request below it may still fail in malloc, also as
+// kOutOfMemory). Deserializers check sizes against the input's length before allocating.
 inline constexpr uint64_t kMaxAllocationBytes =
-    sizeof(void*) == 4 ? (uint64_t{1} << 30) : (uint64_t{1} << 36);
+    sizeof(void*) == 4 ? (uint64_t{1} << 32) - (uint64_t{1} << 26) : (uint64_t{1} << 36);
 
 template <typename T>
 class Buffer {
