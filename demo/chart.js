@@ -20,6 +20,46 @@ const fmtCount = (v) => (v >= 1000 ? `${+(v / 1000).toFixed(1)}k` : String(+v.to
 const fmtRate = (p) => (p >= 0.01 ? `${+(p * 100).toFixed(0)} %` : `${+(p * 100).toPrecision(1)} %`).replace('e', 'e');
 
 /**
+ * The grid, tick labels, axes and axis titles of a chart whose plot is `pad` inside W × H.
+ * Ticks: { at (px), label } (label '' for a grid line without one); an x label near the right
+ * edge is kept inside the canvas.
+ */
+export function drawFrame(ctx, { W, H, pad, xTicks, yTicks, xTitle, yTitle }) {
+  const plotW = W - pad.left - pad.right;
+  const plotH = H - pad.top - pad.bottom;
+  ctx.strokeStyle = '#e5e7eb';
+  ctx.fillStyle = '#4b5563';
+  ctx.lineWidth = 1;
+  ctx.font = '12px system-ui, sans-serif';
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'middle';
+  for (const { at, label } of yTicks) {
+    ctx.beginPath(); ctx.moveTo(pad.left, at); ctx.lineTo(pad.left + plotW, at); ctx.stroke();
+    if (label) ctx.fillText(label, pad.left - 6, at);
+  }
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'top';
+  for (const { at, label } of xTicks) {
+    ctx.beginPath(); ctx.moveTo(at, pad.top); ctx.lineTo(at, pad.top + plotH); ctx.stroke();
+    if (label) ctx.fillText(label, Math.min(at, W - ctx.measureText(label).width / 2 - 2), pad.top + plotH + 6);
+  }
+  ctx.strokeStyle = '#374151';
+  ctx.beginPath();
+  ctx.moveTo(pad.left, pad.top); ctx.lineTo(pad.left, pad.top + plotH); ctx.lineTo(pad.left + plotW, pad.top + plotH);
+  ctx.stroke();
+  ctx.fillStyle = '#111827';
+  ctx.font = '13px system-ui, sans-serif';
+  ctx.textBaseline = 'alphabetic';
+  ctx.fillText(xTitle, pad.left + plotW / 2, H - 10);
+  ctx.save();
+  ctx.translate(13, pad.top + plotH / 2);
+  ctx.rotate(-Math.PI / 2);
+  ctx.textBaseline = 'middle';
+  ctx.fillText(yTitle, 0, 0);
+  ctx.restore();
+}
+
+/**
  * @param {HTMLCanvasElement} canvas
  * @param {{ xMax: number, yFloor: number, series: Array<{ label: string, color: string,
  *           points: Array<{ x: number, measured: number, theory: number }> }> }} data
@@ -41,38 +81,12 @@ export function drawFprChart(canvas, data) {
   const xOf = (x) => PAD.left + (x / xMax) * plotW;
   const yOf = (p) => PAD.top + plotH - ((Math.log10(Math.max(p, 10 ** lo)) - lo) / (hi - lo || 1)) * plotH;
 
-  // grid and axes
-  ctx.strokeStyle = '#e5e7eb';
-  ctx.fillStyle = '#4b5563';
-  ctx.lineWidth = 1;
-  ctx.font = '12px system-ui, sans-serif';
-  ctx.textAlign = 'right';
-  ctx.textBaseline = 'middle';
-  for (let e = lo; e <= hi; e++) {
-    const y = yOf(10 ** e);
-    ctx.beginPath(); ctx.moveTo(PAD.left, y); ctx.lineTo(PAD.left + plotW, y); ctx.stroke();
-    ctx.fillText(fmtRate(10 ** e), PAD.left - 6, y);
-  }
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'top';
-  for (const v of niceTicks(xMax)) {
-    const x = xOf(v);
-    ctx.beginPath(); ctx.moveTo(x, PAD.top); ctx.lineTo(x, PAD.top + plotH); ctx.stroke();
-    ctx.fillText(fmtCount(v), x, PAD.top + plotH + 6);
-  }
-  ctx.strokeStyle = '#374151';
-  ctx.beginPath();
-  ctx.moveTo(PAD.left, PAD.top); ctx.lineTo(PAD.left, PAD.top + plotH); ctx.lineTo(PAD.left + plotW, PAD.top + plotH);
-  ctx.stroke();
-  ctx.fillStyle = '#111827';
-  ctx.font = '13px system-ui, sans-serif';
-  ctx.fillText('keys inserted', PAD.left + plotW / 2, H - 20);
-  ctx.save();
-  ctx.translate(12, PAD.top + plotH / 2);
-  ctx.rotate(-Math.PI / 2);
-  ctx.textBaseline = 'middle';
-  ctx.fillText('false-positive rate (log scale)', 0, 0);
-  ctx.restore();
+  drawFrame(ctx, {
+    W, H, pad: PAD,
+    yTicks: Array.from({ length: hi - lo + 1 }, (_, i) => ({ at: yOf(10 ** (lo + i)), label: fmtRate(10 ** (lo + i)) })),
+    xTicks: niceTicks(xMax).map((v) => ({ at: xOf(v), label: fmtCount(v) })),
+    xTitle: 'keys inserted', yTitle: 'false-positive rate (log scale)',
+  });
 
   // series
   for (const s of series) {

@@ -4,6 +4,7 @@ import { init, murmur3 } from './lib.js';
 import { setupBlacklist } from './blacklist.js';
 import { refresh, setupBuilder } from './builder.js';
 import { setupExperiment } from './experiment.js';
+import { setupSpace } from './space.js';
 import { availableKinds } from './filters.js';
 import { onChange, refreshSourceSelects } from './store.js';
 import { setupTiny } from './tiny.js';
@@ -43,6 +44,7 @@ try {
   setupBuilder();
   onWidthChange($('filter-canvas'), refresh);
   setupExperiment();
+  setupSpace();
   setupBlacklist();
   setupTransfer();
   setupWorkerMode();
