@@ -523,12 +523,12 @@ Status BinaryFuseFilter::Deserialize(ByteSource& source) {
         return Status(StatusCode::kCorruptData, "binary fuse payload length is wrong");
       }
       if (bits == 8) {
-        BLOOMCUCKOO_RETURN_IF_ERROR(tmp.fp8_.Allocate(array_length));
+        BLOOMCUCKOO_RETURN_IF_ERROR(tmp.fp8_.Allocate(array_length, false));
         if (!r.Words(tmp.fp8_.data(), array_length)) {
           return Status(StatusCode::kCorruptData, "binary fuse payload is truncated");
         }
       } else {
-        BLOOMCUCKOO_RETURN_IF_ERROR(tmp.fp16_.Allocate(array_length));
+        BLOOMCUCKOO_RETURN_IF_ERROR(tmp.fp16_.Allocate(array_length, false));
         if (!r.Words(tmp.fp16_.data(), array_length)) {
           return Status(StatusCode::kCorruptData, "binary fuse payload is truncated");
         }

@@ -209,12 +209,13 @@ Status BlockedBloomFilter::BlocksFor(uint64_t capacity, double error_rate, uint6
   return Status::Ok();
 }
 
-Status BlockedBloomFilter::Allocate(uint64_t blocks, uint32_t seed, const char* too_large) {
+Status BlockedBloomFilter::Allocate(uint64_t blocks, uint32_t seed, const char* too_large,
+                                    bool zeroed) {
   if (blocks > internal::kMaxAllocationBytes / 32) {
     return Status(StatusCode::kOutOfMemory, too_large);
   }
   BlockedBloomFilter tmp;
-  if (!tmp.words_.Allocate(blocks * kWordsPerBlock).ok()) {
+  if (!tmp.words_.Allocate(blocks * kWordsPerBlock, zeroed).ok()) {
     return Status(StatusCode::kOutOfMemory, too_large);
   }
   tmp.blocks_ = blocks;
@@ -394,7 +395,7 @@ Status BlockedBloomFilter::Deserialize(ByteSource& source) {
     }
     BlockedBloomFilter tmp;
     BLOOMCUCKOO_RETURN_IF_ERROR(
-        tmp.Allocate(blocks, info.seed, "serialized blocked filter too large to allocate"));
+        tmp.Allocate(blocks, info.seed, "serialized blocked filter too large to allocate", false));
     if (!r.Words(tmp.words_.data(), tmp.words_.size()) || !r.AtEnd()) {
       return Status(StatusCode::kCorruptData, "serialized blocked filter is truncated");
     }

@@ -73,11 +73,11 @@ Status BloomFilter::OptimalShape(uint64_t capacity, double error_rate, uint64_t*
 }
 
 Status BloomFilter::Allocate(uint64_t bits, uint32_t hashes, uint32_t seed,
-                             const char* too_large) {
+                             const char* too_large, bool zeroed) {
   BloomFilter tmp;
   const uint64_t words = internal::WordsForBits(bits);
   if (words > internal::kMaxAllocationBytes / 8) return Status(StatusCode::kOutOfMemory, too_large);
-  Status s = tmp.words_.Allocate(words);
+  Status s = tmp.words_.Allocate(words, zeroed);
   if (!s.ok()) return Status(StatusCode::kOutOfMemory, too_large);
   tmp.bits_ = bits;
   tmp.hashes_ = hashes;
@@ -242,7 +242,7 @@ Status BloomFilter::ReadBody(internal::ByteReader& r, uint32_t seed) {
   }
   BloomFilter tmp;
   BLOOMCUCKOO_RETURN_IF_ERROR(
-      tmp.Allocate(bits, hashes, seed, "serialized bloom filter too large to allocate"));
+      tmp.Allocate(bits, hashes, seed, "serialized bloom filter too large to allocate", false));
   if (!r.Words(tmp.words_.data(), static_cast<size_t>(words))) {
     return Status(StatusCode::kCorruptData, "serialized bloom filter is truncated");
   }

@@ -51,11 +51,11 @@ CountingBloomFilter::CountingBloomFilter(CountingBloomFilter&& other) noexcept
 CountingBloomFilter& CountingBloomFilter::operator=(CountingBloomFilter&& other) noexcept { return internal::MoveAssign(*this, std::move(other)); }
 
 Status CountingBloomFilter::Allocate(uint64_t counters, uint32_t hashes, uint32_t seed,
-                                     const char* too_large) {
+                                     const char* too_large, bool zeroed) {
   const uint64_t bytes = BytesForCounters(counters);
   if (bytes > internal::kMaxAllocationBytes) return Status(StatusCode::kOutOfMemory, too_large);
   CountingBloomFilter tmp;
-  if (!tmp.table_.Allocate(bytes).ok()) return Status(StatusCode::kOutOfMemory, too_large);
+  if (!tmp.table_.Allocate(bytes, zeroed).ok()) return Status(StatusCode::kOutOfMemory, too_large);
   tmp.counters_ = counters;
   tmp.hashes_ = hashes;
   tmp.seed_ = seed;
@@ -277,7 +277,8 @@ Status CountingBloomFilter::Deserialize(ByteSource& source) {
     const size_t nbytes = static_cast<size_t>(bytes);
     CountingBloomFilter tmp;
     BLOOMCUCKOO_RETURN_IF_ERROR(
-        tmp.Allocate(counters, hashes, info.seed, "serialized counting filter too large to allocate"));
+        tmp.Allocate(counters, hashes, info.seed, "serialized counting filter too large to allocate",
+                     false));
     if (!r.Read(tmp.table_.data(), nbytes)) {
       return Status(StatusCode::kCorruptData, "serialized counting filter is truncated");
     }

@@ -10,10 +10,11 @@ namespace {
 
 constexpr uint8_t kMagic[4] = {'B', 'C', 'F', 'L'};
 
-// CRC-32 (IEEE, reflected 0xEDB88320) by slicing-by-8: table[k][b] is the CRC of byte b followed
-// by k zero bytes, so eight input bytes are folded with eight lookups instead of eight rounds of
-// the byte-wise loop (same values; about 4x faster on large filters).
-using CrcTables = std::array<std::array<uint32_t, 256>, 8>;
+// CRC-32 (IEEE, reflected 0xEDB88320) by slicing-by-16: table[k][b] is the CRC of byte b followed
+// by k zero bytes, so sixteen input bytes are folded with sixteen independent lookups instead of
+// sixteen dependent rounds of the byte-wise loop (same values).
+constexpr int kSlices = 16;
+using CrcTables = std::array<std::array<uint32_t, 256>, kSlices>;
 CrcTables MakeCrcTables() {  // not constexpr: computed at run time, not stored in the binary
   CrcTables t{};
   for (uint32_t i = 0; i < 256; ++i) {
@@ -22,11 +23,12 @@ CrcTables MakeCrcTables() {  // not constexpr: computed at run time, not stored 
     t[0][i] = c;
   }
   for (uint32_t i = 0; i < 256; ++i) {
-    for (int k = 1; k < 8; ++k) t[k][i] = t[0][t[k - 1][i] & 0xFFu] ^ (t[k - 1][i] >> 8);
+    for (int k = 1; k < kSlices; ++k) t[k][i] = t[0][t[k - 1][i] & 0xFFu] ^ (t[k - 1][i] >> 8);
   }
   return t;
 }
-// Built on first use rather than stored: 8 KiB of table data would add 7 KB to the gzipped wasm.
+// Built on first use rather than stored: 16 KiB of table data would add about 14 KB to the
+// gzipped wasm.
 const CrcTables& Crc() {
   static const CrcTables tables = MakeCrcTables();
   return tables;
@@ -56,15 +58,16 @@ uint32_t Crc32Extend(uint32_t crc, const uint8_t* data, size_t size) {
   const CrcTables& kCrc = Crc();
   uint32_t c = ~crc;
   size_t i = 0;
-  for (; i + 8 <= size; i += 8) {
-    // little-endian loads, byte by byte (any alignment, any host order)
-    const uint32_t lo = c ^ (uint32_t{data[i]} | uint32_t{data[i + 1]} << 8 |
-                             uint32_t{data[i + 2]} << 16 | uint32_t{data[i + 3]} << 24);
-    const uint32_t hi = uint32_t{data[i + 4]} | uint32_t{data[i + 5]} << 8 |
-                        uint32_t{data[i + 6]} << 16 | uint32_t{data[i + 7]} << 24;
-    c = kCrc[7][lo & 0xFFu] ^ kCrc[6][(lo >> 8) & 0xFFu] ^ kCrc[5][(lo >> 16) & 0xFFu] ^
-        kCrc[4][lo >> 24] ^ kCrc[3][hi & 0xFFu] ^ kCrc[2][(hi >> 8) & 0xFFu] ^
-        kCrc[1][(hi >> 16) & 0xFFu] ^ kCrc[0][hi >> 24];
+  const auto word = [data](size_t at) {  // little-endian, byte by byte (any alignment and host)
+    return uint32_t{data[at]} | uint32_t{data[at + 1]} << 8 | uint32_t{data[at + 2]} << 16 |
+           uint32_t{data[at + 3]} << 24;
+  };
+  const auto fold = [&kCrc](uint32_t w, int t) {  // the four bytes of w at tables t..t-3
+    return kCrc[t][w & 0xFFu] ^ kCrc[t - 1][(w >> 8) & 0xFFu] ^ kCrc[t - 2][(w >> 16) & 0xFFu] ^
+           kCrc[t - 3][w >> 24];
+  };
+  for (; i + 16 <= size; i += 16) {
+    c = fold(c ^ word(i), 15) ^ fold(word(i + 4), 11) ^ fold(word(i + 8), 7) ^ fold(word(i + 12), 3);
   }
   for (; i < size; ++i) c = kCrc[0][(c ^ data[i]) & 0xFFu] ^ (c >> 8);
   return ~c;

@@ -112,7 +112,8 @@ class BlockedBloomFilter {
   Status Deserialize(ByteSource& source);
 
  private:
-  Status Allocate(uint64_t blocks, uint32_t seed, const char* too_large);
+  Status Allocate(uint64_t blocks, uint32_t seed, const char* too_large,
+                  bool zeroed = true);
   Status CheckSameShape(const BlockedBloomFilter& other) const;
   void RecountSetBits();
   size_t BodySize() const;

@@ -119,7 +119,8 @@ class BloomFilter {
  private:
   friend class ScalableBloomFilter;
 
-  Status Allocate(uint64_t bits, uint32_t hashes, uint32_t seed, const char* too_large);
+  Status Allocate(uint64_t bits, uint32_t hashes, uint32_t seed, const char* too_large,
+                  bool zeroed = true);
   Status CheckSameShape(const BloomFilter& other) const;
   void RecountSetBits();
   // The body without the frame (shared with ScalableBloomFilter, which stores layers).

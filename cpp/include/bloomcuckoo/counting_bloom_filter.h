@@ -111,7 +111,8 @@ class CountingBloomFilter {
   Status Deserialize(ByteSource& source);
 
  private:
-  Status Allocate(uint64_t counters, uint32_t hashes, uint32_t seed, const char* too_large);
+  Status Allocate(uint64_t counters, uint32_t hashes, uint32_t seed, const char* too_large,
+                  bool zeroed = true);
   uint32_t Get(uint64_t i) const;
   void Set(uint64_t i, uint32_t v);
   void Recount();

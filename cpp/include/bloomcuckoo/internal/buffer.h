@@ -35,13 +35,14 @@ class Buffer {
   }
   ~Buffer() { std::free(raw_); }
 
-  // Replaces the contents with `count` zeroed elements. On failure nothing changes.
-  Status Allocate(uint64_t count) {
+  // Replaces the contents with `count` zeroed elements (left unset with zeroed = false, for a
+  // caller about to overwrite all of them, e.g. from serialized bytes). On failure nothing changes.
+  Status Allocate(uint64_t count, bool zeroed = true) {
     if (count > kMaxAllocationBytes / sizeof(T)) {
       return Status(StatusCode::kOutOfMemory, "filter too large to allocate");
     }
     const size_t bytes = static_cast<size_t>(count) * sizeof(T);
-    void* raw = std::calloc(bytes + 64, 1);
+    void* raw = zeroed ? std::calloc(bytes + 64, 1) : std::malloc(bytes + 64);
     if (raw == nullptr) return Status(StatusCode::kOutOfMemory, "out of memory allocating filter");
     std::free(raw_);
     raw_ = raw;
