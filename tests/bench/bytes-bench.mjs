@@ -63,8 +63,9 @@ const md = [
   'wasm memory). Before this change `serialize()` wrote the whole frame into a second buffer inside',
   'wasm memory and `deserialize()` copied the input in before parsing, so both needed twice the filter',
   'there; a 2.5 GiB filter could not have been serialized at all (tests/js/big-memory.test.js does it).',
-  'CRC-32 is sliced by 8 (same values; golden files unchanged) and runs on each 256 KiB piece while it',
-  'is in cache; it is about half of `serialize()`, the copy into fresh ArrayBuffer pages the other half.',
+  'CRC-32 is sliced by 16 (same values; golden files unchanged) and runs on each 256 KiB piece while',
+  'it is in cache; it is about half of `serialize()`, the copy into fresh ArrayBuffer pages the other',
+  'half. `deserialize()` allocates the arrays it is about to overwrite without zeroing them first.',
 ].join('\n');
 console.log(md);
 if (process.argv.includes('--write-docs')) {
