@@ -1,7 +1,7 @@
 // Section 3: the blacklist checker. A list (one item per line: pasted, uploaded or generated) is
 // built into a filter in chunks with a progress bar; URLs are then checked as you type.
 import { availableKinds } from './filters.js';
-import { setFilter } from './store.js';
+import { dropFilter, setFilter } from './store.js';
 import { sampleUrls } from './sample-urls.js';
 import { $, bytes, guard, int, lines, ms, showError, yieldToBrowser } from './ui.js';
 
@@ -99,6 +99,21 @@ async function build() {
   }
 }
 
+/** After a failed build: no status, no filter, no answers left from the previous one. */
+function forgetFilter() {
+  filter = null;
+  listed = new Set();
+  dropFilter('blacklist');
+  const status = $('bl-status');
+  status.textContent = 'not built: see the message below.';
+  delete status.dataset.items;
+  delete status.dataset.lines;
+  $('bl-progress').value = 0;
+  $('bl-progress-text').textContent = '';
+  $('bl-check').disabled = true;
+  checkNow();
+}
+
 function checkNow() {
   const url = $('bl-check').value.trim();
   const out = $('bl-check-result');
@@ -136,7 +151,9 @@ export function setupBlacklist() {
   }));
   $('bl-file').addEventListener('change', () => guard(err, upload));
   $('bl-text').addEventListener('input', () => { loaded = null; showLineCount(); });
-  $('bl-build').addEventListener('click', () => guard(err, build));
+  $('bl-build').addEventListener('click', () => guard(err, build).then(() => {
+    if (!err.hidden) forgetFilter();
+  }));
   $('bl-check').addEventListener('input', () => guard(err, checkNow));
   showError(err, null);
 }

@@ -2,7 +2,7 @@
 // canvas of the whole filter with what the last key touched.
 import { drawFilterMap } from './canvas.js';
 import { availableKinds, createFilter, parseOptions, statsOf, touchedBy } from './filters.js';
-import { getEntry, setFilter, touch } from './store.js';
+import { dropFilter, getEntry, setFilter, touch } from './store.js';
 import { $, bytes, describeError, guard, int, pct, randomHex, showError } from './ui.js';
 
 let spec = null;          // the selected kind
@@ -66,6 +66,9 @@ function renderFields() {
   $('filter-blurb').textContent = spec.blurb;
   $('filter-explain').textContent = spec.explain ?? '';
   $('key-remove').disabled = !spec.removable;
+  $('key-remove').title = spec.removable ? '' : `${spec.label} filters cannot remove keys`;
+  $('key-note').textContent = spec.staticNote ?? '';
+  $('key-note').hidden = !spec.staticNote;
 }
 
 function readFields() {
@@ -74,22 +77,41 @@ function readFields() {
   return values;
 }
 
-/** Creates the filter from the form; errors (bad options) show in the page. */
+/**
+ * Creates the filter from the form (a static one from the keys added so far). Bad options show in
+ * the page; the previous filter of the same kind is then kept, and the stats say so, while one of
+ * another kind is dropped (its numbers would sit next to the wrong form).
+ */
 function create() {
   showError(errorEl(), null);
+  const old = getEntry('builder');
   try {
     const options = parseOptions(spec, readFields());
     const filter = createFilter(spec, options, [...staged]);
     setFilter('builder', filter, spec);
     forgetKeys();
-    lastTouched = null;
-    $('key-touched').textContent = '—';
-    setResult('created', 'created');
+    clearTouched();
+    setResult(spec.static && staged.size ? `created from the ${int(staged.size)} keys added so far` : 'created', 'created');
+    $('stats-note').hidden = true;
   } catch (err) {
     showError(errorEl(), err);
-    setResult('not created', 'error');
+    if (old && !old.filter.freed && old.spec.kind === spec.kind) {
+      setResult(`not created: the previous ${old.spec.label} filter (${int(old.filter.size)} keys) is kept, and its numbers are shown`, 'error');
+      $('stats-note').textContent = `These are the previous filter's numbers: the new options were refused (see the message above).`;
+      $('stats-note').hidden = false;
+    } else {
+      if (old) dropFilter('builder');
+      clearTouched();
+      setResult('not created: there is no filter (see the message above)', 'error');
+      $('stats-note').hidden = true;
+    }
   }
   refresh();
+}
+
+function clearTouched(note = '—') {
+  lastTouched = null;
+  $('key-touched').textContent = note;
 }
 
 /** Rebuilds a static filter from the staged keys with the current options. */
@@ -162,35 +184,29 @@ function check() {
 function remove() {
   const k = key();
   if (!spec.removable) throw new Error(`${spec.label} filters cannot remove keys.`);
-  if (spec.static) {
-    const had = staged.delete(k);
-    if (had) rebuildStatic();
-    setResult(had ? `removed; filter rebuilt from ${int(staged.size)} keys` : 'not found: it was never added', had ? 'removed' : 'not-found');
+  const f = requireFilter();
+  if (wasAdded(k)) {
+    const ok = f.remove(k);
+    if (ok && typed.has(k)) typed.set(k, typed.get(k) - 1);
+    setResult(ok ? 'removed' : 'not found: nothing removed', ok ? 'removed' : 'not-found');
   } else {
-    const f = requireFilter();
-    if (wasAdded(k)) {
-      const ok = f.remove(k);
-      if (ok && typed.has(k)) typed.set(k, typed.get(k) - 1);
-      setResult(ok ? 'removed' : 'not found: nothing removed', ok ? 'removed' : 'not-found');
+    // The lesson: removing what was never added takes away whatever matches, which may be
+    // another key's fingerprint (or counters): that key then reads as certainly absent.
+    const before = presentAddedKeys(f);
+    const ok = f.remove(k);
+    if (!ok) {
+      setResult('not found: nothing removed (it was never added)', 'not-found');
     } else {
-      // The lesson: removing what was never added takes away whatever matches, which may be
-      // another key's fingerprint (or counters): that key then reads as certainly absent.
-      const before = presentAddedKeys(f);
-      const ok = f.remove(k);
-      if (!ok) {
-        setResult('not found: nothing removed (it was never added)', 'not-found');
-      } else {
-        const after = new Set(presentAddedKeys(f));
-        const broken = before.filter((x) => !after.has(x));
-        setResult(`“${k}” was never added, yet something matched and was removed: `
-          + (broken.length ? `${broken.slice(0, 5).join(', ')}${broken.length > 5 ? ` and ${int(broken.length - 5)} more` : ''} `
-            + `${broken.length === 1 ? 'now reads' : 'now read'} as certainly absent, a false negative. Remove only keys you added.`
-            : 'no key this page added was hit this time, but it could have been. Remove only keys you added.'), 'removed-unknown');
-        $('key-result').dataset.broken = broken.join(' ');
-      }
+      const after = new Set(presentAddedKeys(f));
+      const broken = before.filter((x) => !after.has(x));
+      setResult(`“${k}” was never added, yet something matched and was removed: `
+        + (broken.length ? `${broken.slice(0, 5).join(', ')}${broken.length > 5 ? ` and ${int(broken.length - 5)} more` : ''} `
+          + `${broken.length === 1 ? 'now reads' : 'now read'} as certainly absent, a false negative. Remove only keys you added.`
+          : 'no key this page added was hit this time, but it could have been. Remove only keys you added.'), 'removed-unknown');
+      $('key-result').dataset.broken = broken.join(' ');
     }
-    touch('builder');
   }
+  touch('builder');
   showTouched(current(), k);
 }
 
@@ -199,6 +215,8 @@ function fillRandom() {
   if (!Number.isSafeInteger(n) || n < 1 || n > 5_000_000) throw new RangeError(`random key count must be an integer from 1 to 5,000,000, got "${$('fill-count').value}"`);
   const prefix = `rnd-${randomHex(8)}-`;
   const keys = Array.from({ length: n }, (_, i) => prefix + i);
+  // the marks show where one key landed: after a batch they would point at a key of the past
+  clearTouched(`— (${int(n)} random keys added; the marks show one key: add or check one)`);
   if (spec.static) {
     for (const k of keys) staged.add(k);
     rebuildStatic();
@@ -229,8 +247,7 @@ function clearFilter() {
     forgetKeys();
     touch('builder');
   }
-  lastTouched = null;
-  $('key-touched').textContent = '—';
+  clearTouched();
   setResult('cleared', 'cleared');
 }
 
@@ -302,9 +319,20 @@ function selectKind(kindName) {
   create();
 }
 
-/** Wraps a button handler: errors go to the section's message element, then refresh. */
+/**
+ * Wraps a button handler: errors go to the section's message element, "Last:" says the operation
+ * failed (FULL included), then refresh.
+ */
 function action(fn) {
-  return () => guard(errorEl(), fn).finally(refresh);
+  return () => guard(errorEl(), () => {
+    try {
+      return fn();
+    } catch (err) {
+      if (err?.code === 'FULL') setResult('not added: the filter is FULL (see the message above)', 'full');
+      else setResult(`failed: ${err?.code ?? err?.name ?? 'error'} (see the message above)`, 'error');
+      throw err;
+    }
+  }).finally(refresh);
 }
 
 export function setupBuilder() {
@@ -312,10 +340,7 @@ export function setupBuilder() {
   const sel = $('filter-kind');
   for (const k of kinds) sel.append(new Option(k.label, k.kind));
   sel.addEventListener('change', () => selectKind(sel.value));
-  $('filter-create').addEventListener('click', () => {
-    if (spec.static) staged = new Set();
-    create();
-  });
+  $('filter-create').addEventListener('click', () => create());
   $('key-add').addEventListener('click', action(add));
   $('key-check').addEventListener('click', action(check));
   $('key-remove').addEventListener('click', action(remove));

@@ -189,8 +189,14 @@ export function setupExperiment() {
     $('exp-status').dataset.state = 'running';
     guard($('exp-error'), run).then(() => {
       if ($('exp-status').dataset.state !== 'done') {
+        // nothing of an earlier run stays on show next to the message
         $('exp-status').dataset.state = 'failed';
         $('exp-status').textContent = 'not run: see the message below';
+        $('exp-results').tBodies[0].replaceChildren();
+        $('exp-memory-note').textContent = '';
+        delete $('exp-memory-note').dataset.bytes;
+        $('exp-progress').value = 0;
+        drawFprChart($('exp-chart'), { xMax: 20000, yFloor: 1e-4, series: [] });
       }
     });
   });

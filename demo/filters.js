@@ -116,11 +116,14 @@ const KINDS = [
   },
   {
     className: 'BinaryFuseFilter', kind: 'fuse', label: 'Binary Fuse',
-    blurb: 'Static: built once from all keys (the page rebuilds it after every change). Smallest per key.',
+    blurb: 'Static: built once from all keys (the page rebuilds it after every add). Smallest per key.',
     fields: [num('fingerprint bits', 'fingerprintBits', '8', '8 or 16'), seedField],
     explain: "Built once from the whole set: each key maps to three slots whose fingerprints XOR to the key's fingerprint (solved by peeling). About 9 bits per key at 8-bit fingerprints for large sets, false positives 1/256. No adds after building.",
     noMap: 'A Binary Fuse filter has no empty slots to draw: every slot holds a fingerprint share, and a key is the XOR of its three slots.',
-    unit: 'fingerprint', probe: null, removable: true, static: true,
+    unit: 'fingerprint', probe: null, removable: false, static: true,
+    staticNote: 'A binary fuse filter is static: it is solved once from the whole set, so it has no add and no remove. '
+      + 'This page keeps the keys you add and builds the filter again from all of them; to drop a key, Clear and add the others again. '
+      + 'Create filter rebuilds from the same keys with the new options.',
     units: (i) => i.arrayLength,
     fill: (i) => ({ label: 'keys per fingerprint slot', value: i.arrayLength ? i.size / i.arrayLength : NaN }),
     theory: (i) => ({ value: i.size ? 2 ** -i.fingerprintBits : 0, formula: '2^−f' }),

@@ -17,6 +17,15 @@ export function setFilter(name, filter, spec) {
   notify();
 }
 
+/** Frees and forgets the filter called `name` (a failed build leaves no stale one behind). */
+export function dropFilter(name) {
+  const old = entries.get(name);
+  if (!old) return;
+  if (!old.filter.freed) old.filter.free();
+  entries.delete(name);
+  notify();
+}
+
 /** Marks the filter `name` as changed (keys added or removed). */
 export function touch(name) {
   const e = entries.get(name);

@@ -20,7 +20,7 @@ mkdirSync(shots, { recursive: true });
 const CLASS_OF = { bloom: 'BloomFilter', blocked: 'BlockedBloomFilter', counting: 'CountingBloomFilter',
   scalable: 'ScalableBloomFilter', cuckoo: 'CuckooFilter', fuse: 'BinaryFuseFilter' };
 const KINDS = Object.keys(CLASS_OF).filter((k) => typeof lib[CLASS_OF[k]] === 'function');
-const REMOVABLE = new Set(['counting', 'cuckoo', 'fuse']);
+const REMOVABLE = new Set(['counting', 'cuckoo']);
 function shotOf(page, name, selector) {
   return selector
     ? page.locator(selector).screenshot({ path: `${shots}${name}.png` })
@@ -251,6 +251,7 @@ try {
     el.dispatchEvent(new Event('input', { bubbles: true }));
   }, value);
   const visibleError = (id) => page.$eval(`#${id}`, (el) => (el.hidden ? '' : el.textContent));
+  const visibleText = visibleError;
   const shot = (name, selector) => shotOf(page, name, selector);
 
   async function selectKind(kind) {
@@ -345,6 +346,9 @@ try {
       }
 
       await fillRandom(500);
+      // the marks of the last single key are gone after a batch
+      assert((await text('key-touched')).startsWith('—'), `touched after a batch: "${await text('key-touched')}"`);
+      if (typeof Cls.prototype.fillMap === 'function') assert(await data('canvas-legend', 'marks') === '0', `marks after a batch: ${await data('canvas-legend', 'marks')}`);
       const items = await value('stat-items');
       // scalable add() skips keys that may already be present, so it may hold slightly fewer
       assert(kind === 'scalable' ? items >= 495 && items <= 501 : items === 501, `items after 500 random: ${items}`);
@@ -375,6 +379,18 @@ try {
       }
       probe.free();
       assert(await visibleError('builder-error') === '', `error: ${await visibleError('builder-error')}`);
+      if (kind === 'fuse') {
+        // static: no remove, and why; Create filter rebuilds from the same keys
+        assert(/static/.test(await visibleText('key-note')) && /no add and no remove/.test(await visibleText('key-note')), `note: "${await visibleText('key-note')}"`);
+        await page.fill('#opt-fingerprintBits', '16');
+        await page.click('#filter-create');
+        assert(await value('stat-items') === items, `Create filter kept ${await value('stat-items')} of ${items} keys`);
+        assert((await text('key-result')).includes(`from the ${items.toLocaleString('en-US')} keys`), `result: ${await text('key-result')}`);
+        assert(JSON.parse(await page.textContent('#stat-info')).fingerprintBits === 16, 'rebuilt with the new options');
+        assert(await keyOp('check', 'alice@example.com') === 'present', 'alice survives Create filter');
+      } else {
+        assert(await visibleText('key-note') === '', 'no static note');
+      }
       await shot(`builder-${kind}`, '#builder');
     });
   }
@@ -420,9 +436,15 @@ try {
   }
 
   await t.check('bad options show an error in the page', async () => {
+    await createWith('bloom', { capacity: '1000', errorRate: '0.01' });
+    await fillRandom(40);
     await createWith('bloom', { capacity: '1000', errorRate: '2' });
     let msg = await visibleError('builder-error');
     assert(/errorRate/.test(msg) && /INVALID_ARGUMENT/.test(msg), `errorRate 2 → "${msg}"`);
+    // the previous filter stays, and the page says its numbers are the old filter's
+    assert(await data('key-result', 'state') === 'error' && /previous Bloom filter \(40 keys\) is kept/.test(await text('key-result')), `Last: "${await text('key-result')}"`);
+    assert(/previous filter's numbers/.test(await visibleText('stats-note')), `stats note: "${await visibleText('stats-note')}"`);
+    assert(await value('stat-items') === 40, 'the kept filter\'s stats');
     assert(await data('builder-error', 'code') === 'INVALID_ARGUMENT', 'data-code');
     await createWith('bloom', { capacity: 'lots', errorRate: '0.01' });
     msg = await visibleError('builder-error');
@@ -433,6 +455,7 @@ try {
     await shot('bad-options', '#builder');
     await createWith('bloom', { capacity: '1000', errorRate: '0.01', bits: '', hashes: '' });
     assert(await visibleError('builder-error') === '', 'valid options clear the error');
+    assert(await visibleText('stats-note') === '' && await value('stat-items') === 0, 'a new filter: no note, fresh stats');
   });
 
   if (KINDS.includes('cuckoo')) {
@@ -459,6 +482,7 @@ try {
       await fillRandom(500);
       const msg = await visibleError('builder-error');
       assert(/^FULL/.test(msg), `message "${msg}"`);
+      assert(await data('key-result', 'state') === 'full' && /FULL/.test(await text('key-result')), `Last: "${await text('key-result')}"`);
       await createWith('scalable', { capacity: '1000', nonScaling: 'false' });
     });
   }
@@ -573,6 +597,24 @@ try {
       await shot(`experiment-${left}-vs-${right}`, '#experiment');
     });
   }
+
+  await t.check('a failed experiment clears the old chart, table and memory note', async () => {
+    assert(await page.$$eval('#exp-results tbody tr', (trs) => trs.length) === 2, 'a finished run has two rows');
+    await page.fill('#exp-bytes', '12');
+    await page.click('#exp-run');
+    await page.waitForFunction(() => document.getElementById('exp-status').dataset.state === 'failed');
+    assert(/memory/.test(await visibleError('exp-error')), `message: ${await visibleError('exp-error')}`);
+    assert(await page.$$eval('#exp-results tbody tr', (trs) => trs.length) === 0, 'old rows cleared');
+    assert(await text('exp-memory-note') === '', 'old memory note cleared');
+    const coloured = await page.$eval('#exp-chart', (c) => {
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      let k = 0;
+      for (let i = 0; i < d.length; i += 4) if ((d[i] < 80 && d[i + 2] > 200) || (d[i] > 190 && d[i + 1] < 80 && d[i + 2] < 80)) k++;
+      return k;
+    });
+    assert(coloured === 0, `the old series are still drawn (${coloured} px)`);
+    await page.fill('#exp-bytes', '32768');
+  });
 
   // ---- space against error ----------------------------------------------------------------------
   await t.check('space against error: every class measured on the same keys, as the library measures them, in slices that never freeze the page', async () => {
@@ -873,6 +915,20 @@ try {
     assert(present >= 500 && present <= 520, `present ${present}`);
   });
 
+  await t.check('a failed blacklist build clears the old status, filter and answers', async () => {
+    assert(Number(await data('bl-status', 'items')) > 0, 'a built list before');
+    await page.selectOption('#bl-kind', 'bloom');
+    await page.fill('#bl-error-rate', 'x');
+    await page.click('#bl-build');
+    await page.waitForFunction(() => !document.getElementById('bl-error').hidden);
+    assert(/errorRate/.test(await visibleError('bl-error')), `message: ${await visibleError('bl-error')}`);
+    assert(await data('bl-status', 'items') === '' && /not built/.test(await text('bl-status')), `status: ${await text('bl-status')}`);
+    assert(await page.isDisabled('#bl-check') && await data('bl-check-result', 'state') === '', 'no answers from the old filter');
+    const sources = await page.$$eval('#export-source option', (os) => os.map((o) => o.value));
+    assert(!sources.includes('blacklist'), `export still offers the old blacklist filter: ${sources}`);
+    await page.fill('#bl-error-rate', '0.001');
+  });
+
   // ---- a phone: 390 x 844 CSS px ------------------------------------------------------------------
   await t.check('phone (390 px): nothing widens the page, every button is on screen, chart text stays legible', async () => {
     const phone = await browser.context.newPage();
@@ -880,6 +936,13 @@ try {
     await phone.setViewportSize({ width: 390, height: 844 });
     await phone.goto(server.url);
     await phone.waitForSelector('#status:text("ready")', { timeout: 20000 });
+    await phone.click('#fill-btn');
+    await phone.fill('#opt-errorRate', '2');
+    await phone.click('#filter-create');
+    assert(!(await phone.$eval('#stats-note', (el) => el.hidden)), 'the kept-filter note shows on a phone');
+    await phone.locator('#builder').screenshot({ path: `${shots}phone-builder-kept.png` });
+    await phone.fill('#opt-errorRate', '0.01');
+    await phone.click('#filter-create');
     await phone.click('#fill-btn');
     await phone.fill('#exp-n', '2000');
     await phone.fill('#exp-m', '2000');
