@@ -29,10 +29,16 @@ struct FrameInfo {
 void WriteHeader(ByteWriter& w, FilterKind kind, uint32_t seed, uint8_t hash_id,
                  uint64_t body_size);
 
-// Reads the header of a frame of `total` bytes and checks what can be checked before the body:
-// magic (kCorruptData), version (0: kCorruptData; newer than kFormatVersion: kUnsupportedVersion)
-// and the body length (kCorruptData unless it is exactly what the frame holds).
-Status ReadHeader(ByteReader& r, uint64_t total, FrameInfo* info);
+// How much of `source` a frame's reader reads: all but the trailer (0 when shorter than a frame).
+inline uint64_t FrameLimit(const ByteSource& source) {
+  return source.size() < kHeaderSize + kTrailerSize ? 0 : source.size() - kTrailerSize;
+}
+
+// Reads the header of the frame `r` reads (a reader over FrameLimit(source) bytes with checksum
+// on) and checks what can be checked before the body: the length (kCorruptData if shorter than a
+// frame), magic (kCorruptData), version (0: kCorruptData; newer than kFormatVersion:
+// kUnsupportedVersion) and the body length (kCorruptData unless it is what the frame holds).
+Status ReadHeader(ByteReader& r, const ByteSource& source, FrameInfo* info);
 
 // The checks of a sound header that a corrupt checksum takes precedence over: a known kind
 // (kCorruptData) with its hash id (kUnsupportedVersion), and, unless `any_kind`, the kind
@@ -91,13 +97,9 @@ Status WriteFrame(uint8_t* out, size_t capacity, FilterKind kind, uint32_t seed,
 // the caller commit it only when this returns Ok: the checksum is known only at the end.
 template <typename ReadBody>
 Status ReadFrame(ByteSource& source, FilterKind expected, ReadBody&& read_body) {
-  const uint64_t total = source.size();
-  if (total < kHeaderSize + kTrailerSize) {
-    return Status(StatusCode::kCorruptData, "serialized filter is truncated (shorter than its header)");
-  }
-  ByteReader r(source, total - kTrailerSize, /*checksum=*/true);
+  ByteReader r(source, FrameLimit(source), /*checksum=*/true);
   FrameInfo info{};
-  BLOOMCUCKOO_RETURN_IF_ERROR(ReadHeader(r, total, &info));
+  BLOOMCUCKOO_RETURN_IF_ERROR(ReadHeader(r, source, &info));
   Status s = CheckKind(info, expected, /*any_kind=*/false);
   if (s.ok()) s = read_body(r, info);
   if (s.ok() && !r.AtEnd()) {

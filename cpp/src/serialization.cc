@@ -87,7 +87,11 @@ void WriteHeader(ByteWriter& w, FilterKind kind, uint32_t seed, uint8_t hash_id,
   w.U64(body_size);
 }
 
-Status ReadHeader(ByteReader& r, uint64_t total, FrameInfo* info) {
+Status ReadHeader(ByteReader& r, const ByteSource& source, FrameInfo* info) {
+  const uint64_t total = source.size();
+  if (total < kHeaderSize + kTrailerSize) {
+    return Status(StatusCode::kCorruptData, "serialized filter is truncated (shorter than its header)");
+  }
   uint8_t magic[4] = {0, 0, 0, 0};
   r.Read(magic, 4);
   for (int i = 0; i < 4; ++i) {
@@ -144,26 +148,18 @@ Status CloseFrame(ByteReader& r, ByteSource& source, Status status) {
 
 // Checks the whole frame (the body is read only for its checksum) and reports its kind.
 Status CheckFrame(ByteSource& source, FilterKind* kind) {
-  const uint64_t total = source.size();
-  if (total < kHeaderSize + kTrailerSize) {
-    return Status(StatusCode::kCorruptData, "serialized filter is truncated (shorter than its header)");
-  }
-  ByteReader r(source, total - kTrailerSize, /*checksum=*/true);
+  ByteReader r(source, FrameLimit(source), /*checksum=*/true);
   FrameInfo info{};
-  BLOOMCUCKOO_RETURN_IF_ERROR(ReadHeader(r, total, &info));
+  BLOOMCUCKOO_RETURN_IF_ERROR(ReadHeader(r, source, &info));
   BLOOMCUCKOO_RETURN_IF_ERROR(CloseFrame(r, source, CheckKind(info, info.kind, /*any_kind=*/true)));
   *kind = info.kind;
   return Status::Ok();
 }
 
 Status PeekHeaderKind(ByteSource& source, FilterKind* kind) {
-  const uint64_t total = source.size();
-  if (total < kHeaderSize + kTrailerSize) {
-    return Status(StatusCode::kCorruptData, "serialized filter is truncated (shorter than its header)");
-  }
-  ByteReader r(source, total - kTrailerSize, /*checksum=*/true);
+  ByteReader r(source, FrameLimit(source), /*checksum=*/true);
   FrameInfo info{};
-  BLOOMCUCKOO_RETURN_IF_ERROR(ReadHeader(r, total, &info));
+  BLOOMCUCKOO_RETURN_IF_ERROR(ReadHeader(r, source, &info));
   const Status s = CheckKind(info, info.kind, /*any_kind=*/true);
   if (!s.ok()) return CloseFrame(r, source, s);
   *kind = info.kind;
