@@ -1,8 +1,9 @@
 // Shared by the CLI commands: the one error type that exits 2, argument parsing with readable
 // messages, number options, reading and writing filter files, and number formatting.
-import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { rename, rm, stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { FilterError, deserialize, init } from '../../js/index.js';
+import { FilterError, deserializeFrom, init } from '../../js/index.js';
 
 /** A user-facing failure: printed as one line `bloomcuckoo: <message>`, exit status 2. */
 export class CliError extends Error {}
@@ -74,19 +75,38 @@ export async function requireFile(path, what) {
   return st;
 }
 
-/** Reads and deserializes a filter file; every failure is one CliError line. */
+/**
+ * Reads and deserializes a filter file; every failure is one CliError line. The file's bytes go
+ * straight from the file into the filter's wasm memory, 256 KiB at a time (no whole-file buffer).
+ */
 export async function readFilter(path) {
   await requireFile(path, 'filter');
-  let bytes;
+  await init();
+  let fd;
   try {
-    bytes = await readFile(path);
+    fd = openSync(path, 'r');
   } catch (err) {
     throw new CliError(`cannot read filter '${path}': ${fsReason(err)}`);
   }
-  await init();
+  let readError = null;
   try {
-    return { filter: deserialize(bytes), fileBytes: bytes.length };
+    const size = fstatSync(fd).size;
+    const filter = deserializeFrom(size, (target, offset) => {
+      for (let at = 0; at < target.length;) {
+        let n;
+        try {
+          n = readSync(fd, target, at, target.length - at, offset + at);
+        } catch (err) {
+          readError = err;
+          throw err;
+        }
+        if (n === 0) throw (readError = new Error('the file is shorter than it was when opened'));
+        at += n;
+      }
+    });
+    return { filter, fileBytes: size };
   } catch (err) {
+    if (err === readError) throw new CliError(`cannot read filter '${path}': ${fsReason(err)}`);
     if (err instanceof FilterError) {
       const what = err.code === 'UNSUPPORTED_VERSION'
         ? 'was written by a newer bloomcuckoo or holds a kind this version cannot read'
@@ -94,22 +114,38 @@ export async function readFilter(path) {
       throw new CliError(`'${path}' ${what} (${err.code}: ${err.message})`);
     }
     throw err;
+  } finally {
+    closeSync(fd);
   }
 }
 
-/** Writes bytes to `path` atomically (temp file + rename), or to stdout for '-'. */
-export async function writeOutput(path, arrayBuffer) {
-  const data = new Uint8Array(arrayBuffer);
+/**
+ * Writes a filter's bytes (a filter, streamed with serializeTo, or an ArrayBuffer) to `path`
+ * atomically (temp file + rename), or to stdout for '-'. A filter goes to a file 256 KiB at a
+ * time, straight from wasm memory, with no whole-filter buffer.
+ */
+export async function writeOutput(path, source) {
+  const isFilter = typeof source?.serializeTo === 'function';
   if (path === '-') {
+    const data = new Uint8Array(isFilter ? source.serialize() : source);
     await new Promise((resolve, reject) => process.stdout.write(data, (err) => (err ? reject(err) : resolve())));
     return;
   }
   const tmp = `${path}.tmp-${process.pid}`;
   try {
-    await writeFile(tmp, data);
+    const fd = openSync(tmp, 'w');
+    try {
+      const write = (chunk) => {
+        for (let at = 0; at < chunk.length;) at += writeSync(fd, chunk, at, chunk.length - at);
+      };
+      if (isFilter) source.serializeTo(write); else write(new Uint8Array(source));
+    } finally {
+      closeSync(fd);
+    }
     await rename(tmp, path);
   } catch (err) {
     await rm(tmp, { force: true });
+    if (err instanceof FilterError) throw err;
     throw new CliError(`cannot write '${path}': ${fsReason(err)}`);
   }
 }
