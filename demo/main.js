@@ -9,6 +9,7 @@ import { availableKinds } from './filters.js';
 import { onChange, refreshSourceSelects } from './store.js';
 import { setupTiny } from './tiny.js';
 import { setupCuckooSteps } from './cuckoo-steps.js';
+import { setupZoo } from './zoo.js';
 import { setupTransfer } from './transfer.js';
 import { $, onWidthChange, showError } from './ui.js';
 import { setupWorkerMode } from './worker-mode.js';
@@ -39,6 +40,7 @@ try {
   showHash();
   setupTiny();
   setupCuckooSteps();
+  setupZoo();
   onChange(refreshSourceSelects);
   onChange(refresh);
   setupBuilder();

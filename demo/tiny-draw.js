@@ -5,12 +5,12 @@
 import { fitCanvas } from './ui.js';
 import { fpHex } from './cuckoo-model.js';
 
-const C = {
+export const C = {
   empty: '#eef1f6', set: '#23395d', ink: '#1d2330', muted: '#6b7280', line: '#c7ccd8',
   mark: '#f07d00', miss: '#dc2626', hit: '#0a7a3d', paper: '#fff',
 };
-const TOP = 46;   // the band with the key and its hash
-const clamp01 = (x) => Math.min(1, Math.max(0, x));
+export const TOP = 46;   // the band with the key and its hash
+export const clamp01 = (x) => Math.min(1, Math.max(0, x));
 
 /** Runs `draw(progress)` over `ms` (every frame), or once at 1 when motion is unwanted. */
 export function animate(canvas, ms, draw) {
@@ -36,7 +36,7 @@ export function animate(canvas, ms, draw) {
   });
 }
 
-function pill(ctx, x, y, text, { bg = C.ink, fg = '#fff', font = 'bold 13px system-ui, sans-serif', h = 24, maxW = Infinity } = {}) {
+export function pill(ctx, x, y, text, { bg = C.ink, fg = '#fff', font = 'bold 13px system-ui, sans-serif', h = 24, maxW = Infinity } = {}) {
   ctx.font = font;
   let t = text;
   while (t.length > 2 && ctx.measureText(t).width + 16 > maxW) t = t.slice(0, -2) + '…';
@@ -53,7 +53,7 @@ function pill(ctx, x, y, text, { bg = C.ink, fg = '#fff', font = 'bold 13px syst
 }
 
 /** A line from (x0, y0) towards (x1, y1), drawn `p` of the way, with a head when complete. */
-function arrow(ctx, x0, y0, x1, y1, p, color) {
+export function arrow(ctx, x0, y0, x1, y1, p, color) {
   const x = x0 + (x1 - x0) * p;
   const y = y0 + (y1 - y0) * p;
   ctx.strokeStyle = color;
@@ -72,7 +72,7 @@ function arrow(ctx, x0, y0, x1, y1, p, color) {
   ctx.globalAlpha = 1;
 }
 
-function keyBand(ctx, W, v) {
+export function keyBand(ctx, W, v) {
   if (!v.key) {
     ctx.fillStyle = C.muted;
     ctx.font = '13px system-ui, sans-serif';

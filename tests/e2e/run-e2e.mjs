@@ -10,6 +10,7 @@ import { readCuckooTables } from '../../demo/cuckoo-model.js';
 import { TINY_BLOOM, TINY_CUCKOO, TINY_SEED_KEYS } from '../../demo/tiny.js';
 import { STEPS_SEED_KEYS, stepsOptions } from '../../demo/cuckoo-steps.js';
 import { assert, buildAndServe, launchBrowser, makeRunner, watchConsole } from './browser.mjs';
+import { checkZoo } from './zoo.mjs';
 
 const { init, murmur3 } = lib;
 const demoRoot = fileURLToPath(new URL('../../demo/', import.meta.url));
@@ -304,6 +305,15 @@ try {
 
   await t.check('cuckoo step by step: Step plays one move at a time and ends on the filter\'s table; the 9th copy of a key is FULL (expansion 0) or grows (1)', async () => {
     await checkCuckooSteps(page, '');
+  });
+
+  await t.check('every class as it really is: counting counters (saturating at 15), blocked words, scalable layers, fuse segments and XOR are the filter\'s; verdicts are has()', async () => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    try {
+      await checkZoo(page, lib, (name) => shot(name, '#zoo'));
+    } finally {
+      await page.emulateMedia({ reducedMotion: null });
+    }
   });
 
   await t.check('the page offers every filter class the library exports', async () => {
@@ -986,8 +996,9 @@ try {
     await phone.waitForSelector('#status:text("ready")', { timeout: 20000 });
     await checkTinyFigure(phone, 'phone-');
     await checkCuckooSteps(phone, 'phone-');
+    await checkZoo(phone, lib, (name) => phone.locator('#zoo').screenshot({ path: `${shots}phone-${name}.png` }));
     const layout = await phone.evaluate(() => ({ vw: document.documentElement.clientWidth, sw: document.documentElement.scrollWidth,
-      canvases: ['tiny-bloom', 'tiny-cuckoo', 'steps-canvas'].map((id) => document.getElementById(id).getBoundingClientRect().right) }));
+      canvases: ['tiny-bloom', 'tiny-cuckoo', 'steps-canvas', 'zoo-canvas'].map((id) => document.getElementById(id).getBoundingClientRect().right) }));
     assert(layout.sw <= layout.vw && layout.canvases.every((r) => r <= layout.vw), `page ${layout.sw} px, canvases end at ${layout.canvases} on ${layout.vw} px`);
     assert(phoneErrors.length === 0, `console errors: ${phoneErrors.join(' | ')}`);
     await phone.close();
