@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "bloomcuckoo/hashing.h"
+#include "bloomcuckoo/status.h"
 
 namespace bloomcuckoo {
 namespace internal {
@@ -93,6 +94,24 @@ inline uint64_t SaturatingAdd(uint64_t a, uint64_t b) {
   const uint64_t sum = a + b;
   return sum < a ? ~uint64_t{0} : sum;
 }
+// Union (intersect = false) or intersection of two filters of class F (BloomFilter or
+// BlockedBloomFilter, which befriend it) of the same shape: the words OR-ed or AND-ed, the set
+// bits recounted, the key count summed (saturated) or the smaller one kept. Another shape:
+// F::CheckSameShape's kInvalidArgument, and nothing changes.
+template <typename F>
+Status MergeSameShape(F& self, const F& other, bool intersect) {
+  BLOOMCUCKOO_RETURN_IF_ERROR(self.CheckSameShape(other));
+  if (intersect) {
+    AndWords(self.words_.data(), other.words_.data(), self.words_.size());
+    self.size_ = self.size_ < other.size_ ? self.size_ : other.size_;
+  } else {
+    OrWords(self.words_.data(), other.words_.data(), self.words_.size());
+    self.size_ = SaturatingAdd(self.size_, other.size_);
+  }
+  self.RecountSetBits();
+  return Status::Ok();
+}
+
 // Swamidass & Baldi's estimate of the keys in a Bloom filter of m slots and k probes with x set:
 // -(m / k) ln(1 - x / m) (a full filter is taken as m - 1/2 set, to stay finite).
 inline double EstimatedKeys(uint64_t m, double k, uint64_t x) {

@@ -299,19 +299,11 @@ Status BlockedBloomFilter::CheckSameShape(const BlockedBloomFilter& other) const
 void BlockedBloomFilter::RecountSetBits() { set_bits_ = internal::CountSetBits(words_.data(), words_.size()); }
 
 Status BlockedBloomFilter::Union(const BlockedBloomFilter& other) {
-  BLOOMCUCKOO_RETURN_IF_ERROR(CheckSameShape(other));
-  internal::OrWords(words_.data(), other.words_.data(), words_.size());
-  RecountSetBits();
-  size_ = internal::SaturatingAdd(size_, other.size_);
-  return Status::Ok();
+  return internal::MergeSameShape(*this, other, /*intersect=*/false);
 }
 
 Status BlockedBloomFilter::Intersect(const BlockedBloomFilter& other) {
-  BLOOMCUCKOO_RETURN_IF_ERROR(CheckSameShape(other));
-  internal::AndWords(words_.data(), other.words_.data(), words_.size());
-  RecountSetBits();
-  size_ = std::min(size_, other.size_);
-  return Status::Ok();
+  return internal::MergeSameShape(*this, other, /*intersect=*/true);
 }
 
 void BlockedBloomFilter::Clear() {

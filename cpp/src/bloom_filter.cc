@@ -172,19 +172,11 @@ Status BloomFilter::CheckSameShape(const BloomFilter& other) const {
 void BloomFilter::RecountSetBits() { set_bits_ = internal::CountSetBits(words_.data(), words_.size()); }
 
 Status BloomFilter::Union(const BloomFilter& other) {
-  BLOOMCUCKOO_RETURN_IF_ERROR(CheckSameShape(other));
-  internal::OrWords(words_.data(), other.words_.data(), words_.size());
-  RecountSetBits();
-  size_ = internal::SaturatingAdd(size_, other.size_);
-  return Status::Ok();
+  return internal::MergeSameShape(*this, other, /*intersect=*/false);
 }
 
 Status BloomFilter::Intersect(const BloomFilter& other) {
-  BLOOMCUCKOO_RETURN_IF_ERROR(CheckSameShape(other));
-  internal::AndWords(words_.data(), other.words_.data(), words_.size());
-  RecountSetBits();
-  size_ = std::min(size_, other.size_);
-  return Status::Ok();
+  return internal::MergeSameShape(*this, other, /*intersect=*/true);
 }
 
 void BloomFilter::Clear() {

@@ -15,6 +15,11 @@
 
 namespace bloomcuckoo {
 
+namespace internal {
+template <typename F>
+Status MergeSameShape(F& self, const F& other, bool intersect);
+}  // namespace internal
+
 // Give exactly one of the two forms: (capacity, error_rate) or blocks.
 struct BlockedBloomOptions {
   uint64_t capacity = 0;  // keys the filter is sized for (>= 1)
@@ -114,6 +119,8 @@ class BlockedBloomFilter {
  private:
   Status Allocate(uint64_t blocks, uint32_t seed, const char* too_large,
                   bool zeroed = true);
+  template <typename F>
+  friend Status internal::MergeSameShape(F& self, const F& other, bool intersect);
   Status CheckSameShape(const BlockedBloomFilter& other) const;
   void RecountSetBits();
   size_t BodySize() const;

@@ -16,6 +16,8 @@ namespace bloomcuckoo {
 namespace internal {
 class ByteReader;
 class ByteWriter;
+template <typename F>
+Status MergeSameShape(F& self, const F& other, bool intersect);
 }  // namespace internal
 
 class ScalableBloomFilter;
@@ -121,6 +123,8 @@ class BloomFilter {
 
   Status Allocate(uint64_t bits, uint32_t hashes, uint32_t seed, const char* too_large,
                   bool zeroed = true);
+  template <typename F>
+  friend Status internal::MergeSameShape(F& self, const F& other, bool intersect);
   Status CheckSameShape(const BloomFilter& other) const;
   void RecountSetBits();
   // The body without the frame (shared with ScalableBloomFilter, which stores layers).
