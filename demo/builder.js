@@ -1,13 +1,14 @@
 // Section 1: pick a filter class and its options, add / check / remove keys, live stats, and the
 // canvas of the whole filter with what the last key touched.
 import { drawFilterMap } from './canvas.js';
-import { availableKinds, createFilter, parseOptions, statsOf, touchedBy } from './filters.js';
+import { availableKinds, createFilter, cuckooSubFilterBuckets, parseOptions, statsOf, touchedBy } from './filters.js';
 import { dropFilter, getEntry, setFilter, touch } from './store.js';
 import { $, bytes, describeError, guard, int, pct, randomHex, showError } from './ui.js';
 
 let spec = null;          // the selected kind
 let staged = new Set();   // keys of a static (fuse) filter, rebuilt after each change
 let lastTouched = null;   // what the last key touched, for the canvas
+let grew = null;          // a cuckoo filter's growth during the last operation: { from, to, bytesFrom, bytesTo }
 // The keys this page added to the current filter (typed ones with their counts, random batches by
 // prefix), so removing a key never added can be shown for what it is.
 let typed = new Map();
@@ -84,6 +85,7 @@ function readFields() {
  */
 function create() {
   showError(errorEl(), null);
+  grew = null;
   const old = getEntry('builder');
   try {
     const options = parseOptions(spec, readFields());
@@ -142,6 +144,34 @@ function showTouched(filter, k) {
   else $('key-touched').textContent = `— (${spec.label} filters do not expose where a key lands)`;
 }
 
+/** "3 KiB", "192 B", "1.5 KiB": a size in the words of the growth announcement. */
+const kib = (n) => (n < 1024 ? `${n} B` : `${+(n / 1024).toFixed(n % 1024 ? 1 : 0)} KiB`);
+
+/** Runs `fn` (an add) and notes whether the cuckoo filter grew a sub-filter meanwhile. */
+function watchGrowth(f, fn) {
+  if (spec.kind !== 'cuckoo') return fn();
+  const from = f.info().filters;
+  const bytesFrom = f.byteLength;
+  try {
+    return fn();
+  } finally {
+    const to = f.info().filters;
+    if (to > from) grew = { from, to, bytesFrom, bytesTo: f.byteLength };
+  }
+}
+
+function showGrowth() {
+  const el = $('key-grew');
+  el.hidden = !grew;
+  if (!grew) { el.textContent = ''; return; }
+  const n = grew.to - grew.from;
+  const buckets = cuckooSubFilterBuckets(current().info());
+  el.textContent = `grew: ${n === 1 ? `new sub-filter ${grew.to - 1} of ${buckets[grew.to - 1].toLocaleString('en-US')} buckets`
+    : `${n} new sub-filters (${grew.from} → ${grew.to})`}, ${kib(grew.bytesFrom)} → ${kib(grew.bytesTo)}. `
+    + 'Stored keys stay where they are; a new key takes a free slot of its two buckets in the oldest sub-filter that has one, and a check reads every sub-filter.';
+  Object.assign(el.dataset, { from: String(grew.from), to: String(grew.to), bytesFrom: String(grew.bytesFrom), bytesTo: String(grew.bytesTo) });
+}
+
 function fullMessage(added, wanted) {
   const info = current().info();
   return `FULL: the cuckoo filter is full and may not grow (expansion ${info.expansion}): ${int(added)} of ${int(wanted)} `
@@ -156,7 +186,7 @@ function add() {
     setResult(`added; filter rebuilt from ${int(staged.size)} keys`, 'added');
   } else {
     const f = requireFilter();
-    const changed = f.add(k);
+    const changed = watchGrowth(f, () => f.add(k));
     if (changed || spec.kind === 'bloom' || spec.kind === 'blocked' || spec.kind === 'counting') typed.set(k, (typed.get(k) ?? 0) + 1);
     if (spec.kind === 'cuckoo' && !changed) {
       setResult('not added: filter full', 'full');
@@ -224,7 +254,7 @@ function fillRandom() {
     return;
   }
   const f = requireFilter();
-  const added = f.addAll(keys);
+  const added = watchGrowth(f, () => f.addAll(keys));
   batches.push({ prefix, n });
   touch('builder');
   if (spec.kind === 'cuckoo' && added < n) {
@@ -264,6 +294,7 @@ export function refresh() {
   if (!f || f.freed) {
     for (const id of ['stat-kind', 'stat-items', 'stat-capacity', 'stat-bytes', 'stat-bpk', 'stat-fill', 'stat-est-fpr', 'stat-theory-fpr']) setStat(id, '—');
     $('stats').classList.remove('over');
+    $('key-grew').hidden = true;
     $('stat-info').textContent = '';
     const r = drawFilterMap($('filter-canvas'), { filter: null, units: 0, unitName: spec?.unit ?? 'bit' });
     $('canvas-legend').textContent = r.note;
@@ -293,12 +324,17 @@ export function refresh() {
   $('stat-theory-how').textContent = s.theoryFormula ?? '';
   $('stat-info').textContent = JSON.stringify(s.info, (_k, v) => (typeof v === 'bigint' ? String(v) : v), 1);
   const units = entrySpec.units(s.info);
+  const cuckoo = entrySpec.kind === 'cuckoo';
+  const subs = cuckoo ? cuckooSubFilterBuckets(s.info) : [];
   const r = drawFilterMap($('filter-canvas'), {
     filter: f, units, unitName: entrySpec.unit,
-    group: entrySpec.kind === 'cuckoo' ? s.info.bucketSize : 1,
+    group: cuckoo ? s.info.bucketSize : 1,
     touched: lastTouched,
     noMap: entrySpec.noMap,
+    regions: cuckoo ? subs.map((n) => n * s.info.bucketSize) : null,
+    fresh: grew ? grew.to - 1 : -1,
   });
+  showGrowth();
   const legend = $('canvas-legend');
   legend.textContent = r.note;
   legend.dataset.mode = r.mode;
@@ -307,6 +343,8 @@ export function refresh() {
   legend.dataset.units = String(units);
   legend.dataset.marks = String(r.marks);
   legend.dataset.mapBottom = String(r.mapBottom);
+  legend.dataset.subfilters = subs.join(' ');
+  legend.dataset.regionTops = r.regionTops.join(' ');
   if (r.labelBox) legend.dataset.labelBox = [r.labelBox.x, r.labelBox.y, r.labelBox.w, r.labelBox.h].join(' ');
   else delete legend.dataset.labelBox;
   $('filter-summary').textContent = `${entrySpec.label}: ${bytes(s.bytes)} of storage`;
@@ -325,6 +363,7 @@ function selectKind(kindName) {
  */
 function action(fn) {
   return () => guard(errorEl(), () => {
+    grew = null;
     try {
       return fn();
     } catch (err) {

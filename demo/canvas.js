@@ -15,15 +15,20 @@ function shade(f) {
 /**
  * @param {HTMLCanvasElement} canvas
  * @param {{ filter, units: number, unitName: string, group?: number,
- *           touched?: { groups: number[][] } | null }} what
+ *           touched?: { groups: number[][] } | null, regions?: number[], fresh?: number }} what
  *   units: bits / counters / slots in the filter; group: units per bucket (cuckoo), drawn
- *   with a gap between groups when cells are large enough.
+ *   with a gap between groups when cells are large enough; regions: the units of each
+ *   sub-filter in storage order (a grown cuckoo filter), each drawn from a new row under its
+ *   label; fresh: the region a growth just added (labelled "new").
  * @returns {{ mode: 'exact'|'density'|'none', cells: number, perCell: number, setUnits: number,
- *            marks: number, note: string }} setUnits: set units the map shows; marks: touched groups drawn
+ *            marks: number, note: string, regionTops: number[] }} setUnits: set units the map
+ *   shows; marks: touched groups drawn; regionTops: y of each drawn region's first row
  */
-export function drawFilterMap(canvas, { filter, units, unitName, group = 1, touched = null, noMap = '' }) {
+export function drawFilterMap(canvas, { filter, units, unitName, group = 1, touched = null, noMap = '', regions = null, fresh = -1 }) {
   const MARGIN = 8; // room for the marks of touched cells at the edges
-  const fitted = fitCanvas(canvas, 0.25, 240, 160);
+  let split = regions?.length > 1 ? regions : null;
+  const LABEL = 16;   // a region's label row
+  const fitted = fitCanvas(canvas, 0.25, split ? Math.min(600, 240 + LABEL * split.length) : 240, 160);
   const ctx = fitted.ctx;
   ctx.clearRect(0, 0, fitted.W, fitted.H);
   ctx.fillStyle = '#fff';
@@ -50,41 +55,84 @@ export function drawFilterMap(canvas, { filter, units, unitName, group = 1, touc
       if (ctx.measureText(next).width > W - 40 && rows[rows.length - 1]) rows.push(w); else rows[rows.length - 1] = next;
     }
     rows.forEach((line, i) => ctx.fillText(line, W / 2, H / 2 + (i - (rows.length - 1) / 2) * 20));
-    return { mode: 'none', cells: 0, perCell: 0, setUnits: NaN, marks: 0, note: why };
+    return { mode: 'none', cells: 0, perCell: 0, setUnits: NaN, marks: 0, note: why, regionTops: [] };
   }
 
+  // The layout for cells of `size` px, each `perCell` units: columns, and where each region's
+  // cells start and how high the whole map is (regions one under the other, from a new row).
+  const plan = (size, perCell, exactCells) => {
+    const groupGap = exactCells && group > 1 && size >= 6 ? 2 : 0;
+    const cols = exactCells && group > 1 ? Math.floor((W + groupGap) / (group * size + groupGap)) * group : Math.floor(W / size);
+    const parts = split ?? [units];
+    const label = split ? LABEL : 0;
+    const starts = [];
+    const tops = [];
+    let cell = 0;
+    let y = 0;
+    for (const u of parts) {
+      y += label;
+      starts.push(cell);
+      tops.push(y);
+      const n = Math.ceil(u / perCell);
+      cell += n;
+      y += (cols > 0 ? Math.ceil(n / cols) : Infinity) * size + (split ? 4 : 0);
+    }
+    return { size, cols, groupGap, starts, tops, height: y - (split ? 4 : 0), cells: cell };
+  };
   // exact: one cell per unit if cells of at least 4 px fit, buckets kept on one row
-  let size = Math.min(28, Math.max(4, Math.floor(Math.sqrt((W * H) / units))));
-  let cols = 0;
-  let rows = 0;
-  let groupGap = 0;
-  let exact = false;
-  for (; size >= 4; size--) {
-    groupGap = group > 1 && size >= 6 ? 2 : 0;
-    cols = group > 1 ? Math.floor((W + groupGap) / (group * size + groupGap)) * group : Math.floor(W / size);
-    rows = cols > 0 ? Math.ceil(units / cols) : Infinity;
-    if (rows * size <= H) { exact = true; break; }
+  let L = null;
+  for (let size = Math.min(28, Math.max(4, Math.floor(Math.sqrt((W * H) / units)))); size >= 4 && !L; size--) {
+    const p = plan(size, 1, true);
+    if (p.height <= H) L = p;
   }
-  let cells;
-  if (exact) {
-    cells = units;
-  } else {
-    size = 4;
-    groupGap = 0;
-    cols = Math.floor(W / size);
-    rows = Math.floor(H / size);
-    cells = cols * rows;
+  const exact = L !== null;
+  if (!exact && split) {
+    // density, regions kept apart: slices of a power of two of units that divides every region
+    const smallest = Math.min(...split);
+    for (let per = 2 ** Math.ceil(Math.log2(Math.max(1, units / ((W / 4) * (H / 4))))); per <= smallest && !L; per *= 2) {
+      const p = plan(4, per, false);
+      if (split.every((u) => u % per === 0) && p.height <= H) L = p;
+    }
+    if (!L) split = null;   // too many sub-filters to keep apart: one map
   }
+  if (!L) {
+    // density: as many 4-px cells as fit, each an equal slice of the storage
+    const cols = Math.floor(W / 4);
+    L = { size: 4, cols, groupGap: 0, starts: [0], tops: [0], cells: cols * Math.floor(H / 4), height: Math.floor(H / 4) * 4 };
+  }
+  const { size, cols, groupGap } = L;
+  const cells = exact ? units : L.cells;
   const map = filter.fillMap(cells);
   let setUnits = 0; // Σ fraction · units per cell: the set units the map shows
   for (let c = 0; c < cells; c++) setUnits += map[c];
   setUnits *= units / cells;
   const gap = exact && size >= 6 ? 1 : 0;
-  const xOf = (c) => (c % cols) * size + (groupGap ? Math.floor((c % cols) / group) * groupGap : 0);
-  const yOf = (c) => Math.floor(c / cols) * size;
+  const regionOf = (c) => {
+    let r = 0;
+    while (r + 1 < L.starts.length && c >= L.starts[r + 1]) r++;
+    return r;
+  };
+  const local = (c) => c - L.starts[regionOf(c)];
+  const xOf = (c) => (local(c) % cols) * size + (groupGap ? Math.floor((local(c) % cols) / group) * groupGap : 0);
+  const yOf = (c) => L.tops[regionOf(c)] + Math.floor(local(c) / cols) * size;
   for (let c = 0; c < cells; c++) {
     ctx.fillStyle = shade(map[c]);
     ctx.fillRect(xOf(c), yOf(c), size - gap, size - gap);
+  }
+  if (split) {
+    // each sub-filter under its label, a rule between them
+    ctx.font = '600 11.5px system-ui, sans-serif';
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'middle';
+    split.forEach((u, r) => {
+      const y = L.tops[r] - LABEL;
+      if (r > 0) {
+        ctx.fillStyle = '#c7ccd8';
+        ctx.fillRect(0, y - 3, W, 1);
+      }
+      ctx.fillStyle = r === fresh ? MARK : '#1d2330';
+      ctx.fillText(`sub-filter ${r} · ${(u / group).toLocaleString('en-US')} buckets${r === fresh ? ' (new)' : ''}`, 0, y + LABEL / 2);
+    });
   }
   // touched units
   if (touched?.groups?.length) {
@@ -96,7 +144,7 @@ export function drawFilterMap(canvas, { filter, units, unitName, group = 1, touc
       const c1 = exact ? to - 1 : Math.floor(((to - 1) * cells) / units);
       // a group may wrap across rows: mark each row's run
       for (let c = c0; c <= c1;) {
-        const rowEnd = Math.min(c1, c - (c % cols) + cols - 1);
+        const rowEnd = Math.min(c1, c - (local(c) % cols) + cols - 1);
         const x = xOf(c);
         const y = yOf(c);
         const w = xOf(rowEnd) + size - gap - x;
@@ -150,9 +198,11 @@ export function drawFilterMap(canvas, { filter, units, unitName, group = 1, touc
   }
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   const perCell = units / cells;
+  const parts = split ? `; ${split.length} sub-filters, each under its label` : '';
   const note = exact
-    ? `each cell is one ${unitName} (${cells.toLocaleString('en-US')} ${unitName}s${group > 1 ? `, buckets of ${group}` : ''}); dark = set${touched ? ', orange = touched by the last key' : ''}`
-    : `density map: each cell is ${perCell.toFixed(perCell < 10 ? 2 : 1)} ${unitName}s (${cells.toLocaleString('en-US')} cells); darker = more set${touched ? ', orange = touched by the last key' : ''}`;
-  const mapBottom = MARGIN + rows * size;
-  return { mode: exact ? 'exact' : 'density', cells, perCell, setUnits, marks: touched?.groups?.length ?? 0, note, labelBox, mapBottom };
+    ? `each cell is one ${unitName} (${cells.toLocaleString('en-US')} ${unitName}s${group > 1 ? `, buckets of ${group}` : ''}); dark = set${touched ? ', orange = touched by the last key' : ''}${parts}`
+    : `density map: each cell is ${perCell.toFixed(perCell < 10 ? 2 : 1)} ${unitName}s (${cells.toLocaleString('en-US')} cells); darker = more set${touched ? ', orange = touched by the last key' : ''}${parts}`;
+  const mapBottom = MARGIN + L.height;
+  return { mode: exact ? 'exact' : 'density', cells, perCell, setUnits, marks: touched?.groups?.length ?? 0, note, labelBox, mapBottom,
+    regionTops: split ? L.tops.map((y) => MARGIN + y) : [] };
 }

@@ -217,16 +217,18 @@ export function touchedBy(spec, filter, key) {
 }
 
 /**
- * First bucket of each cuckoo sub-filter in storage order: sub-filter i has B0·expansion^i
- * buckets (info.buckets is the total over all sub-filters).
+ * Buckets of each cuckoo sub-filter in storage order: sub-filter i has B0·expansion^i buckets
+ * (info.buckets is the total over all sub-filters).
  */
-export function cuckooSubFilterOffsets(info) {
+export function cuckooSubFilterBuckets(info) {
   const e = info.expansion || 1;
   let weights = 0;
   for (let i = 0; i < info.filters; i++) weights += e ** i;
-  const b0 = info.buckets / weights;
-  const offsets = [];
+  return Array.from({ length: info.filters }, (_, i) => (info.buckets / weights) * e ** i);
+}
+
+/** First bucket of each cuckoo sub-filter in storage order. */
+export function cuckooSubFilterOffsets(info) {
   let at = 0;
-  for (let i = 0; i < info.filters; i++) { offsets.push(at); at += b0 * e ** i; }
-  return offsets;
+  return cuckooSubFilterBuckets(info).map((n) => { at += n; return at - n; });
 }

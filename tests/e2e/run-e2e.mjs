@@ -112,6 +112,55 @@ async function checkCuckooSteps(page, prefix) {
   }
 }
 
+/** Bucket counts of a cuckoo filter's sub-filters, read from its bytes (docs/FORMAT.md, kind 5). */
+function subFilterBuckets(bytes) {
+  const v = new DataView(bytes, 20);
+  const out = [];
+  for (let s = v.getUint32(48, true), at = 52; s > 0; s--) {
+    out.push(Number(v.getBigUint64(at, true)));
+    at += 16 + Number(v.getBigUint64(at + 8, true));
+  }
+  return out;
+}
+
+/**
+ * A cuckoo filter in the builder grows while random keys go in: the growth is announced with the
+ * bytes before and after, and the map draws each sub-filter under its label (as many as the
+ * filter's bytes say, of the same sizes).
+ */
+async function checkCuckooGrowth(page, prefix) {
+  if (await page.inputValue('#filter-kind') !== 'cuckoo') await page.selectOption('#filter-kind', 'cuckoo');
+  await page.fill('#opt-capacity', '1000');
+  await page.fill('#opt-expansion', '1');
+  await page.click('#filter-create');
+  const info = async () => JSON.parse(await page.textContent('#stat-info'));
+  const before = await info();
+  assert(before.filters === 1 && before.size === 0, `a new filter: ${JSON.stringify(before)}`);
+  for (let i = 0; i < 12 && (await info()).filters === 1; i++) {
+    assert(await page.isHidden('#key-grew'), 'no growth, no announcement');
+    await page.fill('#fill-count', '250');
+    await page.click('#fill-btn');
+  }
+  const after = await info();
+  assert(after.filters === 2, `the filter did not grow: ${JSON.stringify(after)}`);
+  const g = await page.$eval('#key-grew', (el) => ({ hidden: el.hidden, text: el.textContent, ...el.dataset }));
+  assert(!g.hidden && g.text.startsWith('grew: new sub-filter 1 of 512 buckets, 3 KiB → 6 KiB'), `announcement: ${JSON.stringify(g)}`);
+  assert(Number(g.bytesFrom) === before.byteLength && Number(g.bytesTo) === after.byteLength, `bytes ${g.bytesFrom} → ${g.bytesTo}`);
+  // the same options in Node, grown once: the sub-filters its bytes hold are the ones drawn
+  const twin = new lib.CuckooFilter({ capacity: 1000, errorRate: 0.01, bucketSize: 4, maxIterations: 500, expansion: 1 });
+  for (let i = 0; twin.info().filters < 2; i++) twin.add(`twin-${i}`);
+  const subs = subFilterBuckets(twin.serialize());
+  twin.free();
+  const legend = await page.$eval('#canvas-legend', (el) => ({ ...el.dataset, text: el.textContent }));
+  assert(legend.subfilters === subs.join(' '), `sub-filters drawn ${legend.subfilters}, the filter's bytes ${subs}`);
+  const tops = legend.regionTops.split(' ').map(Number);
+  assert(tops.length === 2 && tops[0] < tops[1] && tops[1] < Number(legend.mapBottom), `regions at ${tops}, map ends at ${legend.mapBottom}`);
+  assert(/2 sub-filters, each under its label/.test(legend.text), `legend: ${legend.text}`);
+  await shotOf(page, `${prefix}builder-cuckoo-grew`, '#builder');
+  await page.click('#key-check');
+  assert(await page.isHidden('#key-grew'), 'the announcement goes with the next operation');
+}
+
 /** What the page holds in a figure of cuckoo slots (data-shown): the same text from a real filter. */
 const tableText = (filter) => readCuckooTables(filter).subs.map((s) => s.slots.join(',')).join('|');
 
@@ -442,6 +491,12 @@ try {
       assert(Math.abs(shown - want) <= 0.02 * want + 2, `canvas shows ${shown} occupied slots, stats ${want}`);
       await shot('builder-cuckoo-grown', '#builder');
       await createWith('cuckoo', { capacity: '1000', expansion: '1' });
+    });
+  }
+
+  if (KINDS.includes('cuckoo')) {
+    await t.check('a growing cuckoo filter: the growth announced (3 KiB → 6 KiB), each sub-filter drawn under its label', async () => {
+      await checkCuckooGrowth(page, '');
     });
   }
 
@@ -997,6 +1052,7 @@ try {
     await checkTinyFigure(phone, 'phone-');
     await checkCuckooSteps(phone, 'phone-');
     await checkZoo(phone, lib, (name) => phone.locator('#zoo').screenshot({ path: `${shots}phone-${name}.png` }));
+    await checkCuckooGrowth(phone, 'phone-');
     const layout = await phone.evaluate(() => ({ vw: document.documentElement.clientWidth, sw: document.documentElement.scrollWidth,
       canvases: ['tiny-bloom', 'tiny-cuckoo', 'steps-canvas', 'zoo-canvas'].map((id) => document.getElementById(id).getBoundingClientRect().right) }));
     assert(layout.sw <= layout.vw && layout.canvases.every((r) => r <= layout.vw), `page ${layout.sw} px, canvases end at ${layout.canvases} on ${layout.vw} px`);
