@@ -7,6 +7,7 @@ import {
 } from './common.js';
 import { KINDS, KIND_NAMES, OPTION_FLAGS, classOf, estimatedFpr, optionsFor, shownOptions } from './kinds.js';
 import { BATCH, countKeys, forEachBatch, openInput } from './lines.js';
+import { WASM_MEMORY_LIMIT, buildMemory, fits, fuseStdinPlan, memoryNote, refusal } from './memory.js';
 import { Progress } from './progress.js';
 import { HELP } from './help.js';
 
@@ -86,6 +87,20 @@ export async function build(argv) {
     }
   }
 
+  // Memory: worked out before any key is read, and refused here when it cannot fit. Said on a
+  // terminal (or with --progress), and always for fuse and for builds of a quarter of the limit.
+  const fuseKeys = KINDS[kind].static && inputStat !== null ? await countKeys(input) : null;
+  let fuseLimit = null;
+  if (KINDS[kind].static && inputStat === null) {
+    const plan = fuseStdinPlan(options.fingerprintBits);
+    fuseLimit = plan.most;
+    note(values, plan.text);
+  } else {
+    const plan = buildMemory(kind, options, fuseKeys);
+    if (!fits(plan)) throw new CliError(`build: ${refusal(plan)}`);
+    if (show || KINDS[kind].static || plan.total >= WASM_MEMORY_LIMIT / 4) note(values, memoryNote(plan));
+  }
+
   const started = performance.now();
   const progress = show ? new Progress(`${kind}`, inputStat?.size ?? null) : null;
   const onProgress = progress ? (b, k, final) => progress.update(b, k, final) : undefined;
@@ -93,7 +108,7 @@ export async function build(argv) {
   let read;
   try {
     if (KINDS[kind].static) {
-      ({ filter, read } = await buildStatic(Cls, input, inputStat, options, values, onProgress, progress));
+      ({ filter, read } = await buildStatic(Cls, input, options, values, fuseLimit, onProgress, progress));
     } else {
       try {
         filter = new Cls(options);
@@ -109,7 +124,7 @@ export async function build(argv) {
     progress?.done();
   }
   try {
-    await writeOutput(values.output, filter.serialize());
+    await writeOutput(values.output, filter);
     if (show) {
       const d = describe(filter);
       const secs = (performance.now() - started) / 1000;
@@ -159,18 +174,10 @@ async function fill(filter, kind, input, values, onProgress) {
 
 /**
  * A static filter (fuse) is built from all keys at once: the keys are streamed into a builder
- * that keeps their 8-byte hashes in wasm memory, then the filter is built. Says so, with the memory.
+ * that keeps their 8-byte hashes in wasm memory, then the filter is built. From stdin, more keys
+ * than `fuseLimit` (those that fit the wasm memory) are refused as soon as they are read.
  */
-async function buildStatic(Cls, input, inputStat, options, values, onProgress, progress) {
-  const wasmFor = (n) => 8 * n + Cls.peakBuildBytes(n) + n * 1.13 * ((options.fingerprintBits ?? 8) / 8);
-  if (inputStat !== null) {
-    const n = await countKeys(input);
-    note(values, `fuse: a binary fuse filter is built from all ${count(n)} keys at once: their hashes are held `
-      + `in memory (8 bytes per key), and building needs about ${bytes(wasmFor(n))} of wasm memory`);
-  } else {
-    note(values, 'fuse: a binary fuse filter is built from all keys at once: their hashes are held in memory '
-      + '(8 bytes per key), then building needs about 41 bytes per key of wasm memory');
-  }
+async function buildStatic(Cls, input, options, values, fuseLimit, onProgress, progress) {
   let builder;
   try {
     builder = Cls.builder(options);
@@ -179,12 +186,13 @@ async function buildStatic(Cls, input, inputStat, options, values, onProgress, p
   }
   try {
     const read = await forEachBatch(openInput(input), (batch) => {
+      if (fuseLimit !== null && builder.size + batch.length > fuseLimit) {
+        throw new CliError(`build: more than ${count(fuseLimit)} keys on stdin: ${refusal(buildMemory('fuse', options, builder.size + batch.length))}`);
+      }
       builder.addAll(batch.map((line) => (isUtf8(line) ? line.toString('utf8') : Uint8Array.from(line))));
     }, onProgress);
     progress?.done();
-    if (inputStat === null) {
-      note(values, `fuse: read ${count(builder.size)} keys (${bytes(read.bytes)}); building needs about ${bytes(wasmFor(builder.size))} of wasm memory`);
-    }
+    if (fuseLimit !== null) note(values, memoryNote(buildMemory('fuse', options, builder.size)));
     return { filter: builder.build(), read };
   } catch (err) {
     throw libraryError('build', err);
@@ -311,7 +319,7 @@ export async function merge(argv) {
       }
     }
     const merged = filters[0];
-    await writeOutput(values.output, merged.serialize());
+    await writeOutput(values.output, merged);
     if (chatty(values)) {
       const d = describe(merged);
       note(values, `merged ${positionals.length} ${merged.info().kind} filters → ${values.output}: `

@@ -1,4 +1,5 @@
 // Usage texts of the CLI (--help on every command).
+import { LIMIT_TEXT } from './memory.js';
 export const HELP = {
   main: `Usage: bloomcuckoo <command> [options]
 
@@ -28,6 +29,11 @@ Builds a filter from <input> (one key per line; '-' reads stdin) and writes its 
 ('-' writes stdout). Input is streamed in batches of 16,384 keys: any number of lines passes
 through bounded memory, except for --kind fuse (below). A key is a line's bytes without the
 trailing \\n or \\r\\n; empty lines are skipped.
+
+Before reading any key it works out the wasm memory the build needs (the filter, plus what
+writing the file takes, or for fuse the key hashes and the peeling) and says so on stderr
+(with --progress or on a terminal; always for fuse and for large builds). A build that cannot
+fit the wasm memory limit (${LIMIT_TEXT}) is refused right away, with the amount it would need.
 
 Options:
   -o, --output <file>        where to write the filter (required)
@@ -61,8 +67,8 @@ Per kind:
              --multiset as for cuckoo
   fuse       --fingerprint-bits 8|16       (default 8: FPR ~0.39%; 16: ~0.0015%)
              A binary fuse filter is built from all keys at once: the input is streamed, but
-             every key's 8-byte hash is held in memory, then ~41 B/key of wasm memory while building.
-             The command says how much before it starts.
+             every key's 8-byte hash is held in memory (8-24 B/key: the buffer doubles), then
+             ~33 B/key more while building. From stdin it says how many keys fit.
 
 Examples:
   bloomcuckoo build urls.txt -o urls.bf --error-rate 0.001

@@ -1,4 +1,5 @@
 // Shared by the Node benchmarks: timing, medians, key sets, formatting.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 /**
@@ -108,4 +109,19 @@ export function parseArgs(argv, defaults) {
     o[m[1]] = typeof defaults[m[1]] === 'number' ? Number(v) : v;
   }
   return o;
+}
+
+/**
+ * Replaces the section of docs/BENCHMARKS.md between `<!-- name:begin -->` and `<!-- name:end -->`
+ * with `md`; when the markers are missing, appends them under `## heading` and a "Rerun:" line.
+ */
+export function writeDocSection(name, md, heading, rerun) {
+  const doc = new URL('../../docs/BENCHMARKS.md', import.meta.url);
+  const text = readFileSync(doc, 'utf8');
+  const begin = `<!-- ${name}:begin -->`;
+  const end = `<!-- ${name}:end -->`;
+  const block = `${begin}\n${md}\n${end}`;
+  writeFileSync(doc, text.includes(begin)
+    ? text.replace(new RegExp(`${begin}[\\s\\S]*?${end}`), () => block)
+    : `${text.trimEnd()}\n\n## ${heading}\n\nRerun: ${rerun}\n\n${block}\n`);
 }

@@ -4,11 +4,11 @@
 //   node tests/bench/redis-bench.mjs [--quick] [--write-docs]
 // Writes tests/bench/results/redis.json and, with --write-docs, the section of docs/BENCHMARKS.md
 // between <!-- redis:begin --> and <!-- redis:end -->.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fromRedisDump, init, RedisBloomFilter, RedisCuckooFilter } from '../../js/index.js';
 import { startRedisBloom, skipReason } from '../redis/server.mjs';
-import { median, stringKeys, table } from './lib.mjs';
+import { median, stringKeys, table, writeDocSection } from './lib.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const quick = process.argv.includes('--quick');
@@ -142,13 +142,6 @@ const md = [
 ].join('\n');
 console.log(md);
 if (writeDocs) {
-  const doc = `${root}docs/BENCHMARKS.md`;
-  const text = readFileSync(doc, 'utf8');
-  const begin = '<!-- redis:begin -->';
-  const end = '<!-- redis:end -->';
-  const block = `${begin}\n${md}\n${end}`;
-  const next = text.includes(begin)
-    ? text.replace(new RegExp(`${begin}[\\s\\S]*?${end}`), block)
-    : `${text.trimEnd()}\n\n## RedisBloom bridge: local answers vs the server\n\nRerun: \`node tests/bench/redis-bench.mjs --write-docs\` (part of \`npm run bench\`).\n\n${block}\n`;
-  writeFileSync(doc, next);
+  writeDocSection('redis', md, 'RedisBloom bridge: local answers vs the server',
+    '`node tests/bench/redis-bench.mjs --write-docs` (part of `npm run bench`).');
 }

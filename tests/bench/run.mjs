@@ -233,6 +233,9 @@ if (args['write-docs']) {
   if (redis.status !== 0) throw new Error('tests/bench/redis-bench.mjs failed');
   const bytesBench = spawnSync(process.execPath, [`${root}tests/bench/bytes-bench.mjs`, '--write-docs'], { stdio: 'inherit' });
   if (bytesBench.status !== 0) throw new Error('tests/bench/bytes-bench.mjs failed');
+  // how cost grows with n (10^5 … 10^8) and the CLI at 10^8 lines (its own markers; ~11 minutes)
+  const scale = spawnSync(process.execPath, [`${root}tests/bench/scale-bench.mjs`, '--write-docs', ...(args.quick ? ['--quick'] : [])], { stdio: 'inherit' });
+  if (scale.status !== 0) throw new Error('tests/bench/scale-bench.mjs failed');
 } else {
   process.stdout.write(generated + '\n');
 }

@@ -50,7 +50,7 @@ describe.each(available)('--kind %s', (kind) => {
 
   test('build from a file (capacity = its line count), then info and check', async () => {
     const b = await cli(['build', 'keys.txt', '-o', file, '--kind', kind]);
-    expect(b.stderr).toEqual(kind === 'fuse' ? expect.stringMatching(/^fuse: a binary fuse filter is built from all 5,000 keys at once: their hashes are held in memory \(8 bytes per key\), and building needs about [\d.]+ [KM]iB of wasm memory/) : '');
+    expect(b.stderr).toEqual(kind === 'fuse' ? expect.stringMatching(/^memory: a fuse filter for 5,000 keys: about [\d.]+ KiB of filter memory \(\+ [\d.]+ KiB while building: the key hashes and the peeling\); the wasm memory limit is \d+ GiB\n$/) : '');
     expect(b.code).toBe(0);
     expect(b.stdout).toBe('');
 
@@ -213,6 +213,135 @@ describe('errors: one line on stderr, exit 2', () => {
     }
   });
 });
+
+describe('memory: said before the build, refused when it cannot fit', () => {
+  let memory;
+  beforeAll(async () => { memory = await import('../../bin/lib/memory.js'); });
+
+  test('the limit is the maximum memory js/wasm/bloomcuckoo.wasm declares', () => {
+    expect(memory.WASM_MEMORY_LIMIT).toBe(wasmMaximumMemory(readFileSync(new URL('../../js/wasm/bloomcuckoo.wasm', import.meta.url))));
+    expect(memory.LIMIT_TEXT).toBe(`${memory.WASM_MEMORY_LIMIT / 2 ** 30} GiB`);
+  });
+
+  test.each(available)('--kind %s says the filter memory before it starts, as the filter it then makes', async (kind) => {
+    const r = await cli(['build', 'keys.txt', '-o', `mem.${kind}`, '--kind', kind, '--progress']);
+    expect(r.code).toBe(0);
+    const f = lib.deserialize(readFileSync(p(`mem.${kind}`)));
+    const line = r.stderr.split(/[\r\n]/).find((l) => l.startsWith('memory: '));
+    const options = kind === 'fuse' ? {} : { capacity: KEYS.length, ...(kind === 'redis-cuckoo' ? {} : { errorRate: 0.01 }) };
+    expect(line).toBe(memory.memoryNote(memory.buildMemory(kind, options, KEYS.length)));
+    expect(line).toContain(`about ${bytesText(f.byteLength)} of filter memory`);
+    expect(r.stderr.indexOf(line)).toBeLessThan(r.stderr.indexOf('[')); // before the first progress bar
+    f.free();
+  });
+
+  test('the estimates are the sizes the library allocates', () => {
+    const CLASS = { bloom: lib.BloomFilter, blocked: lib.BlockedBloomFilter, counting: lib.CountingBloomFilter,
+      scalable: lib.ScalableBloomFilter, cuckoo: lib.CuckooFilter, 'redis-bloom': lib.RedisBloomFilter, 'redis-cuckoo': lib.RedisCuckooFilter };
+    for (const kind of available.filter((k) => CLASS[k])) {
+      for (const capacity of [100_000, 1_000_000, 3_000_000]) {
+        for (const errorRate of kind === 'redis-cuckoo' ? [undefined] : [0.01, 0.001]) {
+          for (const extra of kind === 'cuckoo' ? [{}, { bucketSize: 2 }, { bucketSize: 8, fingerprintBits: 16 }] : [{}]) {
+            const options = { capacity, ...(errorRate ? { errorRate } : {}), ...extra };
+            const f = new CLASS[kind](options);
+            expect([kind, options, memory.buildMemory(kind, options).filter]).toEqual([kind, options, f.byteLength]);
+            f.free();
+          }
+        }
+      }
+    }
+    if (available.includes('fuse')) {
+      for (const n of [1000, 50_000, 300_000]) {
+        for (const fingerprintBits of [8, 16]) {
+          const f = lib.BinaryFuseFilter.build(Array.from({ length: n }, (_, i) => `k${i}`), { fingerprintBits });
+          expect([n, fingerprintBits, memory.buildMemory('fuse', { fingerprintBits }, n).filter]).toEqual([n, fingerprintBits, f.byteLength]);
+          f.free();
+        }
+      }
+    }
+  });
+
+  const endless = () => new Readable({ read() {} }); // stdin that never ends: a build that read it would hang
+  test.each([
+    ['bloom', ['--capacity', '1e10']],
+    ['blocked', ['--blocks', '200000000']],
+    ['counting', ['--capacity', '1e9', '--error-rate', '0.001']],
+    ['scalable', ['--capacity', '4e9']],
+    ['cuckoo', ['--capacity', '4e9']],
+    ['redis-bloom', ['--capacity', '4e9']],
+    ['redis-cuckoo', ['--capacity', '3e9']],
+  ].filter(([kind]) => available.includes(kind)))('--kind %s %j is refused before reading stdin, with what it needs', async (kind, opts) => {
+    const r = await cli(['build', '-', '-o', `huge.${kind}`, '--kind', kind, ...opts], { input: endless() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^bloomcuckoo: build: a ${kind} filter (for [\\d,]+ keys )?needs about [\\d.]+ GiB of wasm memory `
+      + `\\([\\d.]+ GiB of filter \\+ [\\d.]+ [KMG]iB while building\\), more than the ${memory.LIMIT_TEXT} a wasm module can have; [^\\n]+\\n$`));
+    expect(() => readFileSync(p(`huge.${kind}`))).toThrow();
+  }, 30000);
+
+  test('fuse: from a file, the build and its hashes count; from stdin, it says how many keys fit', async () => {
+    if (!available.includes('fuse')) return;
+    const big = memory.buildMemory('fuse', {}, 1e8);
+    expect(big.building).toBeGreaterThan(30 * big.filter);       // building dwarfs the filter
+    expect(memory.fits(big)).toBe(false);
+    expect(memory.refusal(big)).toMatch(/^a fuse filter for 100,000,000 keys needs about [\d.]+ GiB of wasm memory .*; at most [\d,]+ keys fit: split the keys/);
+    const most = memory.fuseMaxKeys();
+    expect(memory.fits(memory.buildMemory('fuse', {}, most))).toBe(true);
+    expect(memory.fits(memory.buildMemory('fuse', {}, most + 1))).toBe(false);
+    expect(memory.fuseMaxKeys(16)).toBeLessThan(most);
+    const r = await cli(['build', '-', '-o', 'stdin.fuse', '--kind', 'fuse'], { input: 'a\nb\nc\n' });
+    expect(r.code).toBe(0);
+    const [first, second] = r.stderr.trimEnd().split('\n');
+    expect(first).toMatch(new RegExp(`^memory: a fuse filter is built from all keys at once; from stdin .* at most ${most.toLocaleString('en-US')} keys fit in the ${memory.LIMIT_TEXT} wasm memory limit$`));
+    expect(second).toMatch(/^memory: a fuse filter for 3 keys: /);
+  });
+});
+
+/** Bytes as the CLI prints them (bin/lib/common.js `bytes`). */
+function bytesText(n) {
+  if (n < 1024) return `${n} B`;
+  let v = n / 1024;
+  let unit = 'KiB';
+  for (const next of ['MiB', 'GiB']) { if (v < 1024) break; v /= 1024; unit = next; }
+  return `${v.toFixed(v < 10 ? 2 : 1)} ${unit}`;
+}
+
+/** The maximum of the memory a wasm binary defines or imports, in bytes (null when it has none). */
+function wasmMaximumMemory(wasm) {
+  let pos = 8;
+  const leb = () => {
+    let result = 0;
+    let shift = 0;
+    let byte;
+    do {
+      byte = wasm[pos++];
+      result += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (byte & 0x80);
+    return result;
+  };
+  const limits = () => {
+    const flags = leb();
+    leb();
+    return flags & 1 ? leb() * 65536 : null;
+  };
+  while (pos < wasm.length) {
+    const id = wasm[pos++];
+    const end = leb() + pos;
+    if (id === 5 && leb() > 0) return limits();                  // memory section
+    if (id === 2) {                                                // import section
+      for (let i = leb(); i > 0; i--) {
+        for (let k = 0; k < 2; k++) { const len = leb(); pos += len; }   // module and field names
+        const kind = wasm[pos++];
+        if (kind === 2) return limits();
+        if (kind === 0) leb();
+        else if (kind === 1) { pos++; limits(); } else if (kind === 3) pos += 2;
+        else break;
+      }
+    }
+    pos = end;
+  }
+  return null;
+}
 
 describe('help, version, quiet output', () => {
   test.each(['build', 'check', 'info', 'merge'])('%s --help prints its usage and exits 0', async (command) => {

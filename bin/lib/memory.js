@@ -1,0 +1,191 @@
+// How much wasm memory `build` needs, worked out from the kind and its options before any key is
+// read, and the one limit it has to fit in. Filter sizes come from the library's own shape
+// functions where it has them (Bloom, blocked, counting; the scalable filter's first layer and
+// RedisBloom's BF are Bloom filters at half the error rate) and from the sizing rules of
+// cpp/src/cuckoo_filter.cc, redis_cuckoo_filter.cc and binary_fuse_filter.cc otherwise; the
+// tests compare every estimate with the filter the library then makes.
+import {
+  BinaryFuseFilter, BlockedBloomFilter, BloomFilter, CountingBloomFilter, FilterError,
+} from '../../js/index.js';
+import { bytes, count } from './common.js';
+import { BATCH } from './lines.js';
+
+/**
+ * The most memory the wasm module can have: its -sMAXIMUM_MEMORY (CMakeLists.txt). The only
+ * place the CLI takes it from; tests/js/cli.test.js checks it against js/wasm/bloomcuckoo.wasm.
+ */
+export const WASM_MEMORY_LIMIT = 4 * 2 ** 30;
+/** The limit as the messages say it: '4 GiB'. */
+export const LIMIT_TEXT = `${Number((WASM_MEMORY_LIMIT / 2 ** 30).toFixed(2))} GiB`;
+
+/** Memory the module holds before any filter: its initial memory (static data, stack, key scratch). */
+export const MODULE_BYTES = 16 * 2 ** 20;
+
+/** The file is written with serializeTo (common.js writeOutput): pieces of at most 256 KiB of wasm memory. */
+const SERIALIZE_PIECE = 256 * 1024;
+
+const LN2_SQUARED = Math.LN2 * Math.LN2;
+
+/** Bytes of a classic Bloom filter for n keys at rate p, in 64-bit words (for sizes the library refuses to shape). */
+const bloomFormulaBytes = (n, p) => Math.ceil(Math.ceil((-n * Math.log(p)) / LN2_SQUARED) / 64) * 8;
+
+/** A library shape's byteLength; past what it can allocate, the textbook size (so the message can say how much). */
+function shapeBytes(Cls, capacity, errorRate) {
+  try {
+    return Cls.optimalShape({ capacity, errorRate }).byteLength;
+  } catch (err) {
+    if (err instanceof FilterError && err.code === 'OUT_OF_MEMORY') return bloomFormulaBytes(capacity, errorRate);
+    throw err;
+  }
+}
+
+const nextPow2 = (x) => 2 ** Math.ceil(Math.log2(Math.max(1, x)));
+
+// CuckooFilter (cpp/src/cuckoo_filter.cc): the first sub-filter has the smallest power-of-two
+// bucket count whose planned load holds the capacity. The planned loads of tables of 2^11 and
+// more buckets (smaller tables plan lower loads, but are a few KiB at most):
+const CUCKOO_LOAD = { 1: 0.35, 2: 0.84, 4: 0.95, 8: 0.98 };
+
+function cuckooBytes({ capacity, errorRate = 0.01, bucketSize = 4, fingerprintBits }) {
+  const b = bucketSize;
+  // fingerprint width: the smallest of 8 (12 when b = 1), 12, 16 with 2b / 2^f <= errorRate
+  const f = fingerprintBits ?? [b === 1 ? 12 : 8, 12, 16].find((c) => (2 * b) / 2 ** c <= errorRate) ?? 16;
+  const buckets = nextPow2(capacity / (b * (CUCKOO_LOAD[b] ?? 0.95)));
+  return Math.ceil((buckets * b * f) / 8);
+}
+
+// RedisCuckooFilter (cpp/src/redis_cuckoo_filter.cc): NextPow2(capacity / bucketSize) buckets of
+// bucketSize one-byte slots.
+function redisCuckooBytes({ capacity, bucketSize = 2 }) {
+  return nextPow2(Math.floor(capacity / bucketSize)) * bucketSize;
+}
+
+// BinaryFuseFilter (cpp/src/binary_fuse_filter.cc PrimaryLayout): segments of
+// 2^floor(log_3.33(n) + 2.25) slots (at most 2^18), n * max(1.125, 0.875 + 0.25 ln(10^6) / ln n)
+// slots rounded up to whole segments, at least three.
+function fuseArrayLength(n) {
+  if (n === 0) return 0;
+  const m = Math.max(n, 2);
+  const segment = 2 ** Math.min(18, Math.floor(Math.log(m) / Math.log(3.33) + 2.25));
+  const factor = Math.max(1.125, 0.875 + (0.25 * Math.log(1e6)) / Math.log(m));
+  return Math.max(3, Math.ceil((n * factor) / segment)) * segment;
+}
+
+/**
+ * The fuse builder's hash buffers for n keys. Its buffer starts at one batch and doubles as keys
+ * arrive (js/binary-fuse.js): 8 bytes a key for up to twice the keys. The smaller buffers it
+ * left behind form one free region just below it, which the core's copy of the hashes reuses when
+ * it fits; the rest of that region is counted as lost (smaller arrays may land there: this errs high).
+ */
+function fuseHashBytes(n) {
+  if (n === 0) return 0;
+  let cap = BATCH;   // the first builder.addAll call's keys
+  while (cap < n) cap *= 2;
+  const freed = 8 * (cap - BATCH);
+  return 8 * cap + (8 * n <= freed ? freed - 8 * n : freed);
+}
+
+/**
+ * Wasm memory of a fuse build from n keys, in bytes: { filter, hashes, peeling, building }. The
+ * keys' hashes are kept while the core builds from its own copy (peakBuildBytes: the copy, the
+ * remixed hashes, and per slot the xor, count and stack of the peeling).
+ */
+export function fuseMemory(n, fingerprintBits = 8) {
+  const peak = BinaryFuseFilter.peakBuildBytes(n);
+  const hashes = fuseHashBytes(n);
+  const peeling = peak >= 2 ** 64 ? Infinity : peak;
+  return { filter: (fuseArrayLength(n) * fingerprintBits) / 8, hashes, peeling, building: hashes + peeling };
+}
+
+/** Filter bytes of a dynamic kind with these constructor options (capacity known). */
+function filterBytes(kind, o) {
+  switch (kind) {
+    case 'bloom': return o.bits !== undefined ? Math.ceil(o.bits / 64) * 8 : shapeBytes(BloomFilter, o.capacity, o.errorRate);
+    case 'blocked': return o.blocks !== undefined ? o.blocks * 32 : shapeBytes(BlockedBloomFilter, o.capacity, o.errorRate);
+    case 'counting': return o.counters !== undefined ? Math.ceil(o.counters / 2) : shapeBytes(CountingBloomFilter, o.capacity, o.errorRate);
+    // the first layer / link: a Bloom filter at half the error rate (all of it when non-scaling)
+    case 'scalable':
+    case 'redis-bloom': return shapeBytes(BloomFilter, o.capacity, o.nonScaling ? o.errorRate : o.errorRate / 2);
+    case 'cuckoo': return cuckooBytes(o);
+    case 'redis-cuckoo': return redisCuckooBytes(o);
+    default: throw new Error(`no memory estimate for kind '${kind}'`);
+  }
+}
+
+/**
+ * The wasm memory a build needs, before any key is read: { kind, keys, filter, building, total,
+ * what, grows }. `keys` is the number of keys the filter is sized for (the capacity; for fuse,
+ * the keys counted in the file), null when only the options are known (--bits and the like).
+ * `building` is what is needed on top of the filter while building: for the dynamic kinds what
+ * serialize() needs to write the file out, for fuse the key hashes and the peeling arrays.
+ */
+export function buildMemory(kind, options, fuseKeys) {
+  let filter;
+  let building;
+  let what;
+  if (kind === 'fuse') {
+    ({ filter, building } = fuseMemory(fuseKeys, options.fingerprintBits));
+    what = 'the key hashes and the peeling';
+  } else {
+    filter = filterBytes(kind, options);
+    building = SERIALIZE_PIECE;
+    what = 'the pieces its bytes are written out in';
+  }
+  const keys = kind === 'fuse' ? fuseKeys : options.capacity ?? null;
+  return {
+    kind, keys, filter, building, what, total: MODULE_BYTES + filter + building, fingerprintBits: options.fingerprintBits,
+    grows: ['scalable', 'cuckoo', 'redis-bloom', 'redis-cuckoo'].includes(kind) && !options.nonScaling && options.expansion !== 0,
+  };
+}
+
+/** The flag that sizes a kind directly (instead of --capacity). */
+const DIRECT_FLAG = { bloom: 'bits', blocked: 'blocks', counting: 'counters' };
+
+const sized = (plan) => (plan.keys === null ? `a ${plan.kind} filter` : `a ${plan.kind} filter for ${count(plan.keys)} keys`);
+
+/** The line `build` prints before it starts. */
+export function memoryNote(plan) {
+  return `memory: ${sized(plan)}: about ${bytes(plan.filter)} of filter memory (+ ${bytes(plan.building)} while building: `
+    + `${plan.what})${plan.grows ? ', more if it has to grow' : ''}; the wasm memory limit is ${LIMIT_TEXT}`;
+}
+
+/** Whether a build's memory fits the wasm memory limit. */
+export const fits = (plan) => plan.total <= WASM_MEMORY_LIMIT;
+
+/** Why a build that does not fit is refused, in one line (after 'build: '). */
+export function refusal(plan) {
+  const need = Number.isFinite(plan.total) ? `about ${bytes(plan.total)}` : 'more than any';
+  const hint = plan.kind === 'fuse'
+    ? `at most ${count(fuseMaxKeys(plan.fingerprintBits))} keys fit: split the keys, or use --kind bloom or blocked`
+    : plan.keys === null ? `lower --${DIRECT_FLAG[plan.kind]}` : 'lower --capacity or raise --error-rate, or split the keys';
+  return `${sized(plan)} needs ${need} of wasm memory (${bytes(plan.filter)} of filter + ${bytes(plan.building)} while building), `
+    + `more than the ${LIMIT_TEXT} a wasm module can have; ${hint}`;
+}
+
+/** The most keys a fuse build fits in the wasm memory limit (for stdin, where the count is not known in advance). */
+export function fuseMaxKeys(fingerprintBits = 8) {
+  const total = (n) => buildMemory('fuse', { fingerprintBits }, n).total;
+  let lo = 1;
+  let hi = 2 ** 32;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (total(mid) <= WASM_MEMORY_LIMIT) lo = mid; else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * For a fuse build from stdin, where the number of keys is not known in advance: the most keys
+ * that fit, and the line `build` prints before reading.
+ */
+export function fuseStdinPlan(fingerprintBits = 8) {
+  const most = fuseMaxKeys(fingerprintBits);
+  const { filter } = fuseMemory(most, fingerprintBits);
+  const perKey = (filter + BinaryFuseFilter.peakBuildBytes(most)) / most;
+  return {
+    most,
+    text: 'memory: a fuse filter is built from all keys at once; from stdin their number is not known in advance: '
+      + `about ${perKey.toFixed(0)} bytes per key of wasm memory while building, plus 8 to 24 for the keys' hashes `
+      + `(their buffer doubles as keys arrive); at most ${count(most)} keys fit in the ${LIMIT_TEXT} wasm memory limit`,
+  };
+}
