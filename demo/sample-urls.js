@@ -29,3 +29,14 @@ export function sampleUrls(count = 100_000, seed = 0x5eed) {
   }
   return out;
 }
+
+/**
+ * `count` URLs to check against the sample list, as a browser would meet them: every fourth is on
+ * the list (its first count / 4 URLs), the others are different sites.
+ */
+export function visitUrls(count) {
+  const listed = sampleUrls(Math.ceil(count / 4));
+  const others = sampleUrls(count, 0x0ff51de);
+  for (let i = 0; i < count; i += 4) others[i] = listed[i / 4];
+  return others;
+}

@@ -1,6 +1,7 @@
 // The playground's Web Worker: receives the compiled wasm module and a filter's bytes
 // (transferred), deserializes them and answers checks. Every failure is answered, never thrown.
 import { deserialize, init } from './lib.js';
+import { visitUrls } from './sample-urls.js';
 
 let filter = null;
 
@@ -29,6 +30,16 @@ self.onmessage = async ({ data: msg }) => {
         if (!filter) throw new Error('the worker holds no filter yet');
         const answers = filter.hasAll(msg.keys);
         reply(id, { answers }, [answers.buffer]);
+        break;
+      }
+      case 'visit': {
+        // the big check of the page's "why a worker": the URLs are made here, as on the main thread
+        if (!filter) throw new Error('the worker holds no filter yet');
+        const t0 = performance.now();
+        const answers = filter.hasAll(visitUrls(msg.count));
+        let present = 0;
+        for (const a of answers) present += a;
+        reply(id, { present, ms: performance.now() - t0 });
         break;
       }
       default:

@@ -5,7 +5,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as lib from '../../js/index.js';
-import { sampleUrls } from '../../demo/sample-urls.js';
+import { sampleUrls, visitUrls } from '../../demo/sample-urls.js';
 import { readCuckooTables } from '../../demo/cuckoo-model.js';
 import { TINY_BLOOM, TINY_CUCKOO, TINY_SEED_KEYS } from '../../demo/tiny.js';
 import { STEPS_SEED_KEYS, stepsOptions } from '../../demo/cuckoo-steps.js';
@@ -159,6 +159,33 @@ async function checkCuckooGrowth(page, prefix) {
   await shotOf(page, `${prefix}builder-cuckoo-grew`, '#builder');
   await page.click('#key-check');
   assert(await page.isHidden('#key-grew'), 'the announcement goes with the next operation');
+}
+
+/**
+ * Worker mode's big check of `count` URLs, on the main thread and then in the worker (a filter
+ * must have been sent): the same answers on both sides (and `want`, a Node twin's count, when
+ * given), the main thread stalls while the worker keeps the page painting.
+ */
+async function checkBigCheck(page, count, want, prefix) {
+  await page.fill('#worker-big-n', String(count));
+  const side = {};
+  for (const where of ['main', 'worker']) {
+    await page.evaluate(() => { delete document.getElementById('worker-big-status').dataset.state; });
+    await page.click(`#worker-big-${where}`);
+    await page.waitForFunction(() => document.getElementById('worker-big-status').dataset.state === 'done'
+      || !document.getElementById('worker-error').hidden, null, { timeout: 30000 });
+    assert(await page.$eval('#worker-error', (el) => el.hidden), `${where}: ${await page.textContent('#worker-error')}`);
+    const cell = (row) => page.$eval(`#big-${where}-${row}`, (el) => Number(el.dataset.value));
+    side[where] = { count: await cell('count'), present: await cell('present'), stall: await cell('stall'), frames: await cell('frames') };
+  }
+  const { main, worker } = side;
+  if (process.env.E2E_TIMING) console.log(`       big check: ${JSON.stringify(side)}`);
+  assert(main.count === count && worker.count === count && main.present === worker.present, `answers differ: ${JSON.stringify(side)}`);
+  if (want !== null) assert(main.present === want, `page found ${main.present} listed, the same filter in Node ${want}`);
+  assert(main.stall > worker.stall && main.frames <= 1, `the main-thread check should stall the page: ${JSON.stringify(side)}`);
+  assert(worker.stall < 100 && worker.frames >= 2, `the page should keep painting while the worker checks: ${JSON.stringify(side)}`);
+  assert(/same number of listed URLs/.test(await page.textContent('#worker-big-status')), `status: ${await page.textContent('#worker-big-status')}`);
+  await shotOf(page, `${prefix}worker-big`, '#worker');
 }
 
 /** What the page holds in a figure of cuckoo slots (data-shown): the same text from a real filter. */
@@ -980,6 +1007,20 @@ try {
     assert(present >= 500 && present <= 520, `present ${present}`);
   });
 
+  await t.check('worker mode shows why: during a big check of the blacklist the main thread stalls, with the worker the page keeps painting', async () => {
+    // the blacklist the worker holds now: the uploaded 120,000 lines in a cuckoo filter; the same in Node
+    const twin = new lib[CLASS_OF[uploadKind]]({ capacity: 120000, errorRate: 0.001 });
+    twin.addAll(Array.from({ length: 120000 }, (_, i) => `https://upload-${i}.bad.example/x`));
+    const want = twin.hasAll(visitUrls(100000)).reduce((a, b) => a + b, 0);
+    twin.free();
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    try {
+      await checkBigCheck(page, 100000, want, '');
+    } finally {
+      await page.emulateMedia({ reducedMotion: null });
+    }
+  });
+
   await t.check('a failed blacklist build clears the old status, filter and answers', async () => {
     assert(Number(await data('bl-status', 'items')) > 0, 'a built list before');
     await page.selectOption('#bl-kind', 'bloom');
@@ -1053,6 +1094,10 @@ try {
     await checkCuckooSteps(phone, 'phone-');
     await checkZoo(phone, lib, (name) => phone.locator('#zoo').screenshot({ path: `${shots}phone-${name}.png` }));
     await checkCuckooGrowth(phone, 'phone-');
+    await phone.selectOption('#worker-source', 'builder');
+    await phone.click('#worker-send');
+    await phone.waitForFunction(() => document.getElementById('worker-status').dataset.items !== undefined);
+    await checkBigCheck(phone, 50000, null, 'phone-');
     const layout = await phone.evaluate(() => ({ vw: document.documentElement.clientWidth, sw: document.documentElement.scrollWidth,
       canvases: ['tiny-bloom', 'tiny-cuckoo', 'steps-canvas', 'zoo-canvas'].map((id) => document.getElementById(id).getBoundingClientRect().right) }));
     assert(layout.sw <= layout.vw && layout.canvases.every((r) => r <= layout.vw), `page ${layout.sw} px, canvases end at ${layout.canvases} on ${layout.vw} px`);
