@@ -9,6 +9,12 @@ import { bytes, int } from './ui.js';
 const MAX_SHOWN_MOVES = 12;   // a failed chain of hundreds of moves: the first few, then the end
 
 const tableText = (t) => t.subs.map((s) => s.slots.join(',')).join('|');
+/** The slot that differs between two tables of one filter (a remove empties one): { sub, bucket, slot } or null. */
+function changedSlot(before, after) {
+  let at = null;
+  before.subs.forEach((s, sub) => s.slots.forEach((fp, i) => { if (fp !== after.subs[sub]?.slots[i]) at = { sub, bucket: Math.floor(i / before.b), slot: i % before.b }; }));
+  return at;
+}
 
 export class CuckooPlay {
   /**
@@ -99,6 +105,7 @@ export class CuckooPlay {
     el.textContent = text;
     el.dataset.state = state;
     delete el.dataset.broken;
+    delete el.dataset.wouldBreak;
   }
 
   /** The key's fingerprint and buckets, and the sentence that derives them. */
@@ -247,6 +254,59 @@ export class CuckooPlay {
     return animate(this.els.canvas, 700, (p) => this.draw(view, p));
   }
 
+  /**
+   * What remove(key) would do, without doing it: the library's own answer on a copy of the filter.
+   * { ok (something would be removed), at (the slot it would empty), broken (added keys that would
+   * then read absent) }.
+   */
+  predictRemove(key) {
+    const f = this.filter;
+    const copy = f.constructor.deserialize(f.serialize());
+    try {
+      const ok = copy.remove(key);
+      return { ok, at: changedSlot(readCuckooTables(f), readCuckooTables(copy)),
+        broken: [...new Set(this.keys)].filter((x) => f.has(x) && !copy.has(x)) };
+    } finally {
+      copy.free();
+    }
+  }
+
+  /**
+   * A key never added that reads present (a false positive), preferably one whose removal would
+   * break an added key: the page offers it to try the lesson. null if none is found.
+   */
+  findStranger(prefix = 'stranger-') {
+    let fallback = null;
+    for (let i = 1; i <= 5000; i++) {
+      const k = `${prefix}${i}`;
+      if (this.keys.includes(k) || !this.filter.has(k)) continue;
+      if (this.predictRemove(k).broken.length) return k;
+      fallback ??= k;
+    }
+    return fallback;
+  }
+
+  /**
+   * Before removing a key never added that reads present: says which slot remove() would empty,
+   * whose fingerprint that is, and which added keys would then read absent (predictRemove).
+   */
+  warnRemove(key) {
+    this.interrupt();
+    const tables = readCuckooTables(this.filter);
+    const k = this.describeKey(key);
+    const { at, broken } = this.predictRemove(key);
+    const owner = this.owners(tables)[at.sub][at.bucket * tables.b + at.slot];
+    const names = broken.map((x) => `“${x}”`).join(', ');
+    this.verdict(`Careful: “${key}” was never added, yet ${fpHex(k.fp, tables.f)} is in bucket ${at.bucket}, slot ${at.slot}${owner ? `, put there by “${owner}”` : ''}, `
+      + `so it looks present (a false positive). remove() cannot tell whose copy it is and would take it: `
+      + (broken.length ? `${names} would then read as certainly absent, a false negative.` : 'this time every added key would still read present (another copy is left).')
+      + ' Remove anyway to see it happen.', 'warn');
+    this.els.verdict.dataset.wouldBreak = broken.join(' ');
+    this.onStatus('', 'idle');
+    const view = { key, hashText: k.hashText, fp: k.fp, pairs: k.pairs, op: 'check', hit: at, tables };
+    return animate(this.els.canvas, 700, (p) => this.draw(view, p));
+  }
+
   /** Removes one copy of a key (the page warns when it was never added: see the lesson). */
   remove(key) {
     this.interrupt();
@@ -258,9 +318,9 @@ export class CuckooPlay {
     const readBefore = new Set([...new Set(this.keys)].filter((x) => f.has(x)));
     const ok = f.remove(key);
     const tables = readCuckooTables(f);
-    let at = null;
-    before.subs.forEach((s, sub) => s.slots.forEach((fp, i) => { if (fp !== tables.subs[sub]?.slots[i]) at = { sub, bucket: Math.floor(i / before.b), slot: i % before.b }; }));
+    const at = changedSlot(before, tables);
     const hex = fpHex(k.fp, before.f);
+    let lost = null;
     if (ok && wasAdded) this.keys.splice(this.keys.lastIndexOf(key), 1);
     if (!ok) {
       this.verdict(`“${key}”: ${hex} is in neither candidate bucket: nothing removed.`, 'not-found');
@@ -275,9 +335,10 @@ export class CuckooPlay {
           : 'Every added key still reads present this time (another copy is left), but the next removal may not be so lucky. ')
         + 'Remove only keys you added.', 'removed-unknown');
       this.els.verdict.dataset.broken = broken.join(' ');
+      if (broken.length) lost = { ...at, keys: broken };
     }
     this.onStatus('', 'idle');
-    const view = { key, hashText: k.hashText, fp: k.fp, pairs: k.pairs, op: 'check', miss: !ok, placedAt: at, tables };
+    const view = { key, hashText: k.hashText, fp: k.fp, pairs: k.pairs, op: 'check', miss: !ok, placedAt: lost ? null : at, lost, tables };
     return animate(this.els.canvas, 700, (p) => this.draw(view, p));
   }
 }

@@ -2,7 +2,9 @@
 // thirds full of named keys, so an add soon kicks: the chain is played one move at a time (Step,
 // or automatically at the chosen speed) and ends on the filter's real table. Lessons: the same
 // key added 2b + 1 = 9 times (FULL with expansion 0, a new sub-filter with expansion 1), and
-// removing a key never added.
+// removing a key never added: the page warns first (which added keys it would break, from the
+// library's own answer on a copy), and after Remove anyway marks the slot it emptied and names the
+// added keys that now read absent.
 import { CuckooPlay } from './cuckoo-play.js';
 import { $, guard, onWidthChange } from './ui.js';
 
@@ -12,6 +14,20 @@ export const stepsOptions = (expansion) => ({ capacity: 20, fingerprintBits: 8, 
 const SPEEDS = [1500, 1000, 600, 300, 120];   // ms a move, slow → fast
 
 let play = null;
+let pending = null;   // a key never added whose removal waits for "Remove anyway"
+
+function confirmRemove(key) {
+  pending = key;
+  $('steps-confirm').hidden = key === null;
+}
+
+/** Remove: at once for a key that was added (or is absent); a key never added that looks present is warned about first. */
+function remove(key) {
+  const { ok } = play.predictRemove(key);
+  if (play.keys.includes(key) || !ok) return play.remove(key);
+  confirmRemove(key);
+  return play.warnRemove(key);
+}
 
 function readKey() {
   const k = $('steps-key').value;
@@ -47,22 +63,42 @@ export function setupCuckooSteps() {
   $('steps-form').addEventListener('submit', (e) => {
     e.preventDefault();
     const op = e.submitter?.id?.replace('steps-', '') ?? 'add';
+    confirmRemove(null);
     guard(errorEl, () => {
       const key = readKey();
-      return op === 'check' ? play.check(key) : op === 'remove' ? play.remove(key) : play.add(key);
+      return op === 'check' ? play.check(key) : op === 'remove' ? remove(key) : play.add(key);
     });
   });
   // the duplicate limit, on an empty table so nothing else is in the way: eight copies go in at
   // once, the ninth is played
   $('steps-dup').addEventListener('click', () => guard(errorEl, async () => {
+    confirmRemove(null);
     const key = readKey();
     play.reset(undefined, { empty: true });
     const b = play.filter.info().bucketSize;
     for (let i = 0; i < 2 * b; i++) await play.add(key, { quick: true });
     return play.add(key);
   }));
-  $('steps-expansion').addEventListener('change', () => guard(errorEl, () => play.reset(stepsOptions(Number($('steps-expansion').value)))));
-  $('steps-reset').addEventListener('click', () => guard(errorEl, () => play.reset()));
+  $('steps-expansion').addEventListener('change', () => guard(errorEl, () => { confirmRemove(null); play.reset(stepsOptions(Number($('steps-expansion').value))); }));
+  $('steps-reset').addEventListener('click', () => guard(errorEl, () => { confirmRemove(null); play.reset(); }));
+  $('steps-remove-anyway').addEventListener('click', () => guard(errorEl, () => {
+    const key = pending;
+    confirmRemove(null);
+    return key === null ? undefined : play.remove(key);
+  }));
+  $('steps-keep').addEventListener('click', () => guard(errorEl, () => {
+    const key = pending;
+    confirmRemove(null);
+    return key === null ? undefined : play.check(key);
+  }));
+  // a key never added whose fingerprint sits in one of its buckets, found by trying names
+  $('steps-stranger').addEventListener('click', () => guard(errorEl, () => {
+    confirmRemove(null);
+    const key = play.findStranger();
+    if (!key) throw new Error('No key among the first 5,000 tried looks present: add a few keys first.');
+    $('steps-key').value = key;
+    return play.check(key);
+  }));
   $('steps-step').addEventListener('click', () => play.step());
   $('steps-finish').addEventListener('click', () => play.finish());
   // unticking "one kick at a time" while a chain waits lets it play on

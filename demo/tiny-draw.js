@@ -191,7 +191,8 @@ function cuckooLayout(W, subs, b) {
  * or '' per slot), key, hashText, fp, pairs ([i1, i2] per sub-filter), op: 'add' | 'check' |
  * 'kick' | null, hit ({ sub, bucket, slot }), miss (true: the fingerprint is in no candidate
  * bucket), move (one kick: { sub, bucket, slot, placed, evicted, next }), placedAt ({ sub,
- * bucket, slot } of a fingerprint just stored), grew (index of a new sub-filter) }.
+ * bucket, slot } of a fingerprint just stored), grew (index of a new sub-filter), lost ({ sub, bucket,
+ * slot, keys }: a slot a removal emptied, and the added keys that lost their fingerprint) }.
  */
 export function drawTinyCuckoo(canvas, v, progress = 1) {
   const cw = canvas.clientWidth || 480;
@@ -277,6 +278,23 @@ export function drawTinyCuckoo(canvas, v, progress = 1) {
     ctx.strokeRect(slotX(at.sub, at.slot) + 1.5, rowY(at.sub, at.bucket) + 1.5, L.slotW - 3, L.rowH - 3);
   };
   if (settled && v.hit) box(v.hit, v.op === 'add' ? C.mark : C.hit, v.op === 'add' ? 1.5 : 3);
+  if (settled && v.lost) {
+    // the slot a removal of a key never added emptied, with the added key(s) it took, struck out
+    const x = slotX(v.lost.sub, v.lost.slot);
+    const y = rowY(v.lost.sub, v.lost.bucket);
+    ctx.setLineDash([4, 3]);
+    box(v.lost, C.miss, 2.5);
+    ctx.setLineDash([]);
+    ctx.fillStyle = C.miss;
+    ctx.font = 'bold 9.5px system-ui, sans-serif';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    let t = v.lost.keys.join(', ');
+    while (t.length > 2 && ctx.measureText(t).width > L.slotW - 6) t = t.slice(0, -2) + '…';
+    const w = ctx.measureText(t).width;
+    ctx.fillText(t, x + L.slotW / 2, y + 25);
+    ctx.fillRect(x + L.slotW / 2 - w / 2, y + 25, w, 1.25);
+  }
   if (settled && v.placedAt) box(v.placedAt, C.mark, 3.5);
   if (v.move) {
     const m = v.move;

@@ -188,6 +188,57 @@ async function checkBigCheck(page, count, want, prefix) {
   await shotOf(page, `${prefix}worker-big`, '#worker');
 }
 
+/**
+ * Step by step, removing a key never added: the page finds one that looks present, warns before
+ * removing it (naming the added keys it would break, as the library on a copy in Node says),
+ * changes nothing until "Remove anyway", then names the keys that now read absent; one of them
+ * checks as a false negative.
+ */
+async function checkFalseDeletion(page, prefix) {
+  const settle = () => page.waitForFunction(() => document.getElementById('steps-canvas').dataset.animating !== 'true');
+  const verdict = () => page.$eval('#steps-verdict', (el) => ({ ...el.dataset, text: el.textContent }));
+  const shown = () => page.getAttribute('#steps-canvas', 'data-shown');
+  await page.selectOption('#steps-expansion', '0');
+  await page.click('#steps-reset');
+  const f = new lib.CuckooFilter(stepsOptions(0));
+  try {
+    for (const k of STEPS_SEED_KEYS) assert(f.add(k), `seed ${k}`);
+    await page.click('#steps-stranger');
+    await settle();
+    const key = await page.inputValue('#steps-key');
+    assert(!STEPS_SEED_KEYS.includes(key) && f.has(key) && (await verdict()).state === 'false-positive', `stranger ${key}: ${JSON.stringify(await verdict())}`);
+    const copy = lib.CuckooFilter.deserialize(f.serialize());
+    copy.remove(key);
+    const wouldBreak = STEPS_SEED_KEYS.filter((k) => f.has(k) && !copy.has(k));
+    copy.free();
+    assert(wouldBreak.length > 0, `removing ${key} breaks no key`);
+    // before: a warning that names them, and nothing removed yet
+    await page.click('#steps-remove');
+    await settle();
+    let v = await verdict();
+    assert(v.state === 'warn' && v.wouldBreak === wouldBreak.join(' ') && wouldBreak.every((k) => v.text.includes(`“${k}”`)), `warning: ${JSON.stringify(v)}`);
+    assert(await shown() === tableText(f), 'nothing is removed before Remove anyway');
+    assert(await page.isVisible('#steps-remove-anyway'), 'Remove anyway is offered');
+    await shotOf(page, `${prefix}steps-remove-warn`, '#steps');
+    // after: the keys that now read absent, as in Node
+    await page.click('#steps-remove-anyway');
+    await settle();
+    assert(f.remove(key), `remove ${key} in Node`);
+    v = await verdict();
+    const broken = STEPS_SEED_KEYS.filter((k) => !f.has(k));
+    assert(v.state === 'removed-unknown' && v.broken === broken.join(' ') && v.broken === wouldBreak.join(' '), `after: ${JSON.stringify(v)}, Node: ${broken}`);
+    assert(await shown() === tableText(f), `after: shown ${await shown()}, filter ${tableText(f)}`);
+    assert(await page.isHidden('#steps-confirm'), 'the confirmation is gone');
+    await shotOf(page, `${prefix}steps-remove-broke`, '#steps');
+    await page.fill('#steps-key', broken[0]);
+    await page.click('#steps-check');
+    await settle();
+    assert((await verdict()).state === 'false-negative' && !f.has(broken[0]), `${broken[0]} after: ${JSON.stringify(await verdict())}`);
+  } finally {
+    f.free();
+  }
+}
+
 /** What the page holds in a figure of cuckoo slots (data-shown): the same text from a real filter. */
 const tableText = (filter) => readCuckooTables(filter).subs.map((s) => s.slots.join(',')).join('|');
 
@@ -381,6 +432,15 @@ try {
 
   await t.check('cuckoo step by step: Step plays one move at a time and ends on the filter\'s table; the 9th copy of a key is FULL (expansion 0) or grows (1)', async () => {
     await checkCuckooSteps(page, '');
+  });
+
+  await t.check('cuckoo step by step: removing a key never added warns first (naming the keys it would break), then shows which added keys now read absent', async () => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    try {
+      await checkFalseDeletion(page, '');
+    } finally {
+      await page.emulateMedia({ reducedMotion: null });
+    }
   });
 
   await t.check('every class as it really is: counting counters (saturating at 15), blocked words, scalable layers, fuse segments and XOR are the filter\'s; verdicts are has()', async () => {
@@ -1092,6 +1152,7 @@ try {
     await phone.waitForSelector('#status:text("ready")', { timeout: 20000 });
     await checkTinyFigure(phone, 'phone-');
     await checkCuckooSteps(phone, 'phone-');
+    await checkFalseDeletion(phone, 'phone-');
     await checkZoo(phone, lib, (name) => phone.locator('#zoo').screenshot({ path: `${shots}phone-${name}.png` }));
     await checkCuckooGrowth(phone, 'phone-');
     await phone.selectOption('#worker-source', 'builder');
