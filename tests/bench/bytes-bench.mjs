@@ -4,13 +4,11 @@
 //   node tests/bench/bytes-bench.mjs [--write-docs]
 // With --write-docs the section of docs/BENCHMARKS.md between <!-- bytes:begin --> and
 // <!-- bytes:end --> is replaced.
-import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { BlockedBloomFilter, deserialize, init } from '../../js/index.js';
-import { median } from './lib.mjs';
+import { median, writeDocSection } from './lib.mjs';
 import { requireWasm } from '../../js/loader.js';
 
-const root = new URL('../..', import.meta.url).pathname;
 await init();
 const m = requireWasm();
 const f = new BlockedBloomFilter({ blocks: 16 * 1024 * 1024 });   // 512 MiB of blocks
@@ -69,12 +67,6 @@ const md = [
 ].join('\n');
 console.log(md);
 if (process.argv.includes('--write-docs')) {
-  const doc = `${root}docs/BENCHMARKS.md`;
-  const text = readFileSync(doc, 'utf8');
-  const begin = '<!-- bytes:begin -->';
-  const end = '<!-- bytes:end -->';
-  const block = `${begin}\n${md}\n${end}`;
-  writeFileSync(doc, text.includes(begin)
-    ? text.replace(new RegExp(`${begin}[\\s\\S]*?${end}`), block)
-    : `${text.trimEnd()}\n\n## Bytes: serialize and deserialize at scale\n\nRerun: \`node tests/bench/bytes-bench.mjs --write-docs\` (part of \`npm run bench\`).\n\n${block}\n`);
+  writeDocSection('bytes', md, 'Bytes: serialize and deserialize at scale',
+    '`node tests/bench/bytes-bench.mjs --write-docs` (part of `npm run bench`).');
 }

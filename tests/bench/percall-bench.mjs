@@ -6,7 +6,6 @@
 // is an Embind call that does nothing (seed()); "hash + probe, in cache" is contains() on a filter
 // of the same class small enough to stay in L1; "cache misses" is what the 10^6-key filter adds;
 // "wrapper" is what has() adds to copy + contains() (the freed check, the scratch pointers).
-import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import * as peer from 'bloomfilter';
@@ -14,9 +13,8 @@ import {
   BinaryFuseFilter, BlockedBloomFilter, BloomFilter, CountingBloomFilter, CuckooFilter, ScalableBloomFilter, init,
 } from '../../js/index.js';
 import { encodeKey, keyPointer } from '../../js/keys.js';
-import { median } from './lib.mjs';
+import { median, writeDocSection } from './lib.mjs';
 
-const root = new URL('../..', import.meta.url).pathname;
 await init();
 const N = 1_000_000;
 const P = 0.01;
@@ -104,12 +102,6 @@ const md = [
 console.log(md);
 if (sink === -1) console.log('');
 if (process.argv.includes('--write-docs')) {
-  const doc = `${root}docs/BENCHMARKS.md`;
-  const text = readFileSync(doc, 'utf8');
-  const begin = '<!-- percall:begin -->';
-  const end = '<!-- percall:end -->';
-  const block = `${begin}\n${md}\n${end}`;
-  writeFileSync(doc, text.includes(begin)
-    ? text.replace(new RegExp(`${begin}[\\s\\S]*?${end}`), block)
-    : `${text.trimEnd()}\n\n## One key at a time: where a has() call goes\n\nRerun: \`node tests/bench/percall-bench.mjs --write-docs\` (part of \`npm run bench\`).\n\n${block}\n`);
+  writeDocSection('percall', md, 'One key at a time: where a has() call goes',
+    '`node tests/bench/percall-bench.mjs --write-docs` (part of `npm run bench`).');
 }

@@ -228,14 +228,15 @@ if (args['write-docs']) {
   if (a < 0 || b < 0) throw new Error('docs/BENCHMARKS.md lacks the generated markers');
   writeFileSync(docPath, `${doc.slice(0, a + begin.length)}\n${generated}\n${doc.slice(b)}`);
   log('updated docs/BENCHMARKS.md');
-  // the RedisBloom bridge section (its own markers; skipped with a note where no RedisBloom runs)
-  const redis = spawnSync(process.execPath, [`${root}tests/bench/redis-bench.mjs`, '--write-docs', ...(args.quick ? ['--quick'] : [])], { stdio: 'inherit' });
-  if (redis.status !== 0) throw new Error('tests/bench/redis-bench.mjs failed');
-  const bytesBench = spawnSync(process.execPath, [`${root}tests/bench/bytes-bench.mjs`, '--write-docs'], { stdio: 'inherit' });
-  if (bytesBench.status !== 0) throw new Error('tests/bench/bytes-bench.mjs failed');
-  // how cost grows with n (10^5 … 10^8) and the CLI at 10^8 lines (its own markers; ~11 minutes)
-  const scale = spawnSync(process.execPath, [`${root}tests/bench/scale-bench.mjs`, '--write-docs', ...(args.quick ? ['--quick'] : [])], { stdio: 'inherit' });
-  if (scale.status !== 0) throw new Error('tests/bench/scale-bench.mjs failed');
+  // the sections with their own markers: the RedisBloom bridge (a note where no RedisBloom runs),
+  // bytes at scale, one key at a time, the shipped size, and how cost grows with n (10^5 … 10^8)
+  // plus the CLI at 10^8 lines (~11 minutes)
+  for (const [script, quickFlag] of [['redis-bench.mjs', true], ['bytes-bench.mjs', false],
+    ['percall-bench.mjs', false], ['size-bench.mjs', false], ['scale-bench.mjs', true]]) {
+    const extra = quickFlag && args.quick ? ['--quick'] : [];
+    const r = spawnSync(process.execPath, [`${root}tests/bench/${script}`, '--write-docs', ...extra], { stdio: 'inherit' });
+    if (r.status !== 0) throw new Error(`tests/bench/${script} failed`);
+  }
 } else {
   process.stdout.write(generated + '\n');
 }

@@ -5,10 +5,11 @@
 // With --write-docs the section of docs/BENCHMARKS.md between <!-- size:begin --> and
 // <!-- size:end --> is replaced.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { writeDocSection } from './lib.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const gz = (buf) => gzipSync(buf, { level: 9 }).length;
@@ -121,12 +122,6 @@ const md = [
 ].join('\n');
 console.log(md);
 if (process.argv.includes('--write-docs')) {
-  const doc = `${root}docs/BENCHMARKS.md`;
-  const text = readFileSync(doc, 'utf8');
-  const begin = '<!-- size:begin -->';
-  const end = '<!-- size:end -->';
-  const block = `${begin}\n${md}\n${end}`;
-  writeFileSync(doc, text.includes(begin)
-    ? text.replace(new RegExp(`${begin}[\\s\\S]*?${end}`), block)
-    : `${text.trimEnd()}\n\n## Size: what the shipped bytes are\n\nRerun: \`node tests/bench/size-bench.mjs --write-docs\` (part of \`npm run bench\`).\n\n${block}\n`);
+  writeDocSection('size', md, 'Size: what the shipped bytes are',
+    '`node tests/bench/size-bench.mjs --write-docs` (part of `npm run bench`).');
 }
