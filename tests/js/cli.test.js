@@ -484,3 +484,20 @@ describe('redis pull and push', () => {
     }
   });
 });
+
+// Issue 14: big filters stream to and from files (serializeTo / deserializeFrom over the file
+// descriptor), so the process holds the filter once, never the filter plus a whole-file buffer.
+test('a 1 GiB filter file is written and read back holding the filter once (peak RSS well under 2 GiB)', async () => {
+  const GiB = 2 ** 30;
+  const rss = ['--import', `data:text/javascript,process.on('exit', () => process.stderr.write('maxrss ' + process.resourceUsage().maxRSS * 1024 + '\\n'))`];
+  const peak = (r) => Number(/maxrss (\d+)/.exec(r.stderr)[1]);
+  const built = await cli(['build', 'few.txt', '-o', 'big.bf', '--kind', 'blocked', '--blocks', String(GiB / 32)], { nodeArgs: rss });
+  expect(built.code).toBe(0);
+  const size = (await import('node:fs')).statSync(p('big.bf')).size;
+  expect(size).toBe(20 + 32 + GiB + 4);
+  expect(peak(built)).toBeLessThan(1.5 * GiB);            // a second copy would be > 2 GiB
+  const checked = await cli(['check', 'big.bf', 'alpha', 'nope'], { nodeArgs: rss });
+  expect(checked.stdout).toMatch(/^alpha\tmaybe\nnope\tno\n$/);
+  expect(peak(checked)).toBeLessThan(1.5 * GiB);
+  rmSync(p('big.bf'));
+}, 120_000);
