@@ -127,7 +127,7 @@ function checkNow() {
   const t0 = performance.now();
   const hit = filter.has(url);
   const took = performance.now() - t0;
-  out.textContent = hit ? 'listed (maybe): block it' : 'not listed: certainly safe from this list';
+  out.textContent = hit ? 'listed (maybe): block it' : 'not listed: certainly not on this list';
   out.dataset.state = hit ? 'listed' : 'clear';
   truth.textContent = hit
     ? (listed.has(url) ? `· it is in the list (${ms(took)})` : `· not in the list: a false positive (${ms(took)})`)

@@ -21,14 +21,14 @@ export function bytes(n) {
   return `${int(n)} B (${v.toFixed(v < 10 ? 2 : 1)} ${units[u]})`;
 }
 
-/** A probability as a percentage with sensible precision: "1.23 %", "0.0012 %". */
+/** A probability as a percentage with sensible precision: "1.23 %", "0.0012 %", "< 0.0001 %". */
 export function pct(p) {
   if (p === null || p === undefined || Number.isNaN(p)) return '—';
   if (p === 0) return '0 %';
   const v = p * 100;
   if (v >= 10) return `${v.toFixed(1)} %`;
-  if (v >= 0.01) return `${v.toPrecision(3)} %`;
-  return `${v.toExponential(2)} %`;
+  if (v >= 0.0001) return `${v.toPrecision(3)} %`;
+  return '< 0.0001 %';   // a theoretical 1e-20 reads as what it means, not as 1.10e-20 %
 }
 
 /** Milliseconds: "0.42 ms", "12.3 ms"; below the browser timer's 0.1 ms resolution "< 0.1 ms". */
