@@ -5,18 +5,11 @@
 // tests/js/redis-bloom.test.js and tests/cpp/redis_bloom_filter_test.cc.
 //   node scripts/capture-redis-bf.mjs
 import { writeFileSync } from 'node:fs';
-import { startRedisBloom, skipReason } from '../tests/redis/server.mjs';
+import { chunkLines, hex, keyMaker, probeKeys, startForCapture, xorshift } from '../tests/redis/capture.mjs';
 
-const rb = await startRedisBloom();
-if (!rb) {
-  console.error(`cannot capture: no RedisBloom (${skipReason() ?? 'module not found'})`);
-  process.exit(1);
-}
+const rb = await startForCapture();
 const cmd = (args) => rb.client.sendCommand(args);
-const hex = (b) => Buffer.from(b).toString('hex');
-const enc = new TextEncoder();
-let x = 0x9e3779b9;
-const rnd = () => { x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0; return x; };
+const rnd = xorshift(0x9e3779b9);
 
 const CASES = [
   { name: 'e0.1-x2-grown', errorRate: 0.1, capacity: 50, expansion: 2, n: 600, keys: 'text' },
@@ -26,11 +19,7 @@ const CASES = [
   { name: 'e0.05-x2-binary', errorRate: 0.05, capacity: 64, expansion: 2, n: 500, keys: 'binary' },
 ];
 
-function keyOf(kind, i) {
-  if (kind === 'binary') return Uint8Array.from({ length: 1 + (rnd() % 24) }, () => rnd() & 0xff);
-  if (kind === 'utf8') return enc.encode(`ключ:${i}:${'é€😀'.slice(0, i % 4)}`);
-  return enc.encode(`key:${i}`);
-}
+const keyOf = keyMaker(rnd);
 
 const version = rb.info.version;
 try {
@@ -53,16 +42,9 @@ try {
     }
     const info = await cmd(['BF.INFO', key]);
     lines.push(`info ${info.Capacity} ${info.Size} ${info['Number of filters']} ${info['Number of items inserted']} ${info['Expansion rate'] ?? 'null'}`);
-    for (let it = 0; ;) {
-      const [next, data] = await cmd(['BF.SCANDUMP', key, String(it)]);
-      it = Number(next);
-      lines.push(`chunk ${it} ${data && data.length ? hex(data) : '-'}`);
-      if (it === 0) break;
-    }
+    lines.push(...await chunkLines(rb.client, 'BF', key));
     // probes: "probe:<i>" for i < 1000 are absent keys; then the first 1000 added keys
-    const probes = [];
-    for (let i = 0; i < 1000; i++) probes.push(enc.encode(`probe:${i}`));
-    for (let i = 0; i < 1000 && i < added.length; i++) probes.push(added[i]);
+    const probes = probeKeys(added);
     const answers = await cmd(['BF.MEXISTS', key, ...probes.map((p) => Buffer.from(p))]);
     lines.push(`probes ${probes.length} ${answers.map((a) => (a ? 1 : 0)).join('')}`);
     writeFileSync(new URL(`../tests/fixtures/redis/bf-${c.name}.txt`, import.meta.url), `${lines.join('\n')}\n`);

@@ -6,18 +6,11 @@
 // tests/js/redis-cuckoo.test.js and tests/cpp/redis_cuckoo_filter_test.cc.
 //   node scripts/capture-redis-cf.mjs
 import { writeFileSync } from 'node:fs';
-import { startRedisBloom, skipReason } from '../tests/redis/server.mjs';
+import { chunkLines, enc, hex, keyMaker, probeKeys, startForCapture, xorshift } from '../tests/redis/capture.mjs';
 
-const rb = await startRedisBloom();
-if (!rb) {
-  console.error(`cannot capture: no RedisBloom (${skipReason() ?? 'module not found'})`);
-  process.exit(1);
-}
+const rb = await startForCapture();
 const cmd = (args) => rb.client.sendCommand(args);
-const hex = (b) => Buffer.from(b).toString('hex');
-const enc = new TextEncoder();
-let x = 0x2545f491;
-const rnd = () => { x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0; return x; };
+const rnd = xorshift(0x2545f491);
 
 // mix: share of operations (in 1/16) that are ADDNX, DEL (of an added key), DEL of a key never
 // added, COUNT, and repeats of an earlier key (duplicates); the rest are ADDs of new keys.
@@ -34,11 +27,7 @@ const CASES = [
   { name: 'b2-empty', capacity: 100, bucketSize: 2, n: 0 },
 ];
 
-function keyOf(kind, i) {
-  if (kind === 'binary') return Uint8Array.from({ length: 1 + (rnd() % 24) }, () => rnd() & 0xff);
-  if (kind === 'utf8') return enc.encode(`ключ:${i}:${'é€😀'.slice(0, i % 4)}`);
-  return enc.encode(`key:${i}`);
-}
+const keyOf = keyMaker(rnd);
 
 async function reply(args) {
   try {
@@ -94,15 +83,8 @@ try {
     const info = await cmd(['CF.INFO', key]);
     lines.push(`info ${info.Size} ${info['Number of buckets']} ${info['Number of filters']} ${info['Number of items inserted']} ` +
       `${info['Number of items deleted']} ${info['Bucket size']} ${info['Expansion rate']} ${info['Max iterations']}`);
-    for (let it = 0; ;) {
-      const [next, data] = await cmd(['CF.SCANDUMP', key, String(it)]);
-      it = Number(next);
-      lines.push(`chunk ${it} ${data && data.length ? hex(data) : '-'}`);
-      if (it === 0) break;
-    }
-    const probes = [];
-    for (let i = 0; i < 1000; i++) probes.push(enc.encode(`probe:${i}`));
-    for (let i = 0; i < 1000 && i < added.length; i++) probes.push(added[i]);
+    lines.push(...await chunkLines(rb.client, 'CF', key));
+    const probes = probeKeys(added);
     lines.push(`probekeys ${probes.slice(1000).map(hex).join(',')}`);
     const answers = await cmd(['CF.MEXISTS', key, ...probes.map((p) => Buffer.from(p))]);
     lines.push(`probes ${probes.length} ${answers.map((a) => (Number(a) ? 1 : 0)).join('')}`);
