@@ -16,6 +16,30 @@ export const codeOf = (fn) => {
   return 'no error';
 };
 
+/**
+ * Loads `chunks` with each bit of the header chunk flipped in turn: each load either throws
+ * FilterError CORRUPT_DATA or gives a filter that use(f) can still query. Returns how many of the
+ * flips were refused.
+ */
+export function flipHeaderBits(chunks, load, use) {
+  const header = chunks[0][1];
+  let rejected = 0;
+  for (let bit = 0; bit < header.length * 8; bit++) {
+    const h = Uint8Array.from(header);
+    h[bit >> 3] ^= 1 << (bit & 7);
+    try {
+      const f = load([[1, h], ...chunks.slice(1)]);
+      use(f);
+      f.free();
+    } catch (err) {
+      expect(err).toBeInstanceOf(FilterError);
+      expect(err.code).toBe('CORRUPT_DATA');
+      rejected++;
+    }
+  }
+  return rejected;
+}
+
 /** `${prefix}.SCANDUMP` to the end: [iterator, bytes] pairs, the final [0, empty] included. */
 export async function scanDump(client, prefix, key) {
   const out = [];
