@@ -80,17 +80,6 @@ Status WriteFrame(ByteSink& sink, FilterKind kind, uint32_t seed, uint8_t hash_i
   return Status::Ok();
 }
 
-// The same, into out[0, capacity).
-template <typename WriteBody>
-Status WriteFrame(uint8_t* out, size_t capacity, FilterKind kind, uint32_t seed, uint8_t hash_id,
-                  size_t body_size, WriteBody&& write_body) {
-  if (capacity < FramedSize(body_size)) {
-    return Status(StatusCode::kInvalidArgument, "serialize buffer too small");
-  }
-  MemorySink sink(out, capacity);
-  return WriteFrame(sink, kind, seed, hash_id, body_size, write_body);
-}
-
 // Reads one frame of kind `expected` from untrusted `source`: the header, then
 // read_body(ByteReader&, const FrameInfo&) -> Status, which parses the body (and must consume
 // it exactly), then the checksum (see CloseFrame). The parser should build into a temporary and

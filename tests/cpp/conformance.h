@@ -156,7 +156,8 @@ inline void RefitFrame(std::vector<uint8_t>* b) {
 inline std::vector<uint8_t> FrameBody(FilterKind kind, const std::vector<uint8_t>& body,
                                       uint32_t seed = 7) {
   std::vector<uint8_t> out(internal::FramedSize(body.size()));
-  Status s = internal::WriteFrame(out.data(), out.size(), kind, seed, kHashMurmur3x64_128,
+  internal::MemorySink sink(out.data(), out.size());
+  Status s = internal::WriteFrame(sink, kind, seed, kHashMurmur3x64_128,
                                   body.size(), [&](internal::ByteWriter& w) {
                                     w.Bytes(body.data(), body.size());
                                   });

@@ -46,7 +46,8 @@ TEST(Crc32, MatchesTheBitwiseDefinition) {
 
 std::vector<uint8_t> Frame(FilterKind kind, const std::vector<uint8_t>& body) {
   std::vector<uint8_t> out(internal::FramedSize(body.size()));
-  Status s = internal::WriteFrame(out.data(), out.size(), kind, 1234, 1, body.size(),
+  internal::MemorySink sink(out.data(), out.size());
+  Status s = internal::WriteFrame(sink, kind, 1234, 1, body.size(),
                                   [&](internal::ByteWriter& w) { w.Bytes(body.data(), body.size()); });
   EXPECT_TRUE(s.ok());
   return out;
