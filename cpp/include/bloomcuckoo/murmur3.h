@@ -16,7 +16,6 @@ struct Hash128 {
   uint64_t h1;
   uint64_t h2;
 };
-Hash128 MurmurHash3_x64_128(const void* key, size_t len, uint32_t seed);
 
 // Writes the 16 bytes the reference writes to `out` (h1 LE, then h2 LE).
 void MurmurHash3_x64_128_Bytes(const void* key, size_t len, uint32_t seed, uint8_t out[16]);
@@ -30,6 +29,71 @@ inline uint64_t MurmurHash3Fmix64(uint64_t k) {
   k *= 0xc4ceb9fe1a85ec53ull;
   k ^= k >> 33;
   return k;
+}
+
+namespace murmur3_internal {
+
+// Little-endian loads of exactly the bytes named (never past them), whatever the host's order.
+inline uint64_t Load32(const uint8_t* p) {
+  return static_cast<uint64_t>(p[0]) | (static_cast<uint64_t>(p[1]) << 8) |
+         (static_cast<uint64_t>(p[2]) << 16) | (static_cast<uint64_t>(p[3]) << 24);
+}
+inline uint64_t Load64(const uint8_t* p) { return Load32(p) | (Load32(p + 4) << 32); }
+// The n (0..8) bytes at p as a little-endian integer: at most two loads (overlapping when
+// 4 < n < 8; the overlapping bytes land on the same bits) instead of a byte-by-byte switch.
+inline uint64_t LoadTail(const uint8_t* p, size_t n) {
+  if (n >= 4) return Load32(p) | (Load32(p + n - 4) << (8 * (n - 4)));
+  if (n == 0) return 0;
+  return static_cast<uint64_t>(p[0]) | (static_cast<uint64_t>(p[n >> 1]) << (8 * (n >> 1))) |
+         (static_cast<uint64_t>(p[n - 1]) << (8 * (n - 1)));
+}
+inline uint64_t Rotl64(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+inline constexpr uint64_t kC1 = 0x87c37b91114253d5ull;
+inline constexpr uint64_t kC2 = 0x4cf5ad432745937full;
+
+}  // namespace murmur3_internal
+
+// 128-bit hash as the reference MurmurHash3_x64_128. The reference writes h1 then h2 as
+// little-endian 64-bit words to its 16-byte `out`; here they are returned as values. Inline:
+// it is the inner loop of every batch (hashing.h), and a call returning a struct through memory
+// costs a measurable share of a short key's hash in wasm.
+inline Hash128 MurmurHash3_x64_128(const void* key, size_t len, uint32_t seed) {
+  using namespace murmur3_internal;
+  const uint8_t* data = static_cast<const uint8_t*>(key);
+  const size_t nblocks = len / 16;
+  uint64_t h1 = seed;
+  uint64_t h2 = seed;
+  for (size_t i = 0; i < nblocks; ++i) {
+    uint64_t k1 = Load64(data + 16 * i);
+    uint64_t k2 = Load64(data + 16 * i + 8);
+    k1 *= kC1; k1 = Rotl64(k1, 31); k1 *= kC2; h1 ^= k1;
+    h1 = Rotl64(h1, 27); h1 += h2; h1 = h1 * 5 + 0x52dce729u;
+    k2 *= kC2; k2 = Rotl64(k2, 33); k2 *= kC1; h2 ^= k2;
+    h2 = Rotl64(h2, 31); h2 += h1; h2 = h2 * 5 + 0x38495ab5u;
+  }
+  // The tail (len % 16 bytes): bytes 0..7 little-endian into k1, bytes 8..14 into k2; each is
+  // mixed in when it holds at least one byte, as the reference's fall-through switch does.
+  const uint8_t* tail = data + 16 * nblocks;
+  const size_t rest = len & 15;
+  if (rest > 8) {
+    uint64_t k2 = LoadTail(tail + 8, rest - 8);
+    k2 *= kC2; k2 = Rotl64(k2, 33); k2 *= kC1; h2 ^= k2;
+  }
+  if (rest > 0) {
+    uint64_t k1 = rest >= 8 ? Load64(tail) : LoadTail(tail, rest);
+    k1 *= kC1; k1 = Rotl64(k1, 31); k1 *= kC2; h1 ^= k1;
+  }
+  // The reference mixes in the length as a 32-bit int, widened to 64 bits.
+  const uint64_t length = static_cast<uint32_t>(len);
+  h1 ^= length;
+  h2 ^= length;
+  h1 += h2;
+  h2 += h1;
+  h1 = MurmurHash3Fmix64(h1);
+  h2 = MurmurHash3Fmix64(h2);
+  h1 += h2;
+  h2 += h1;
+  return Hash128{h1, h2};
 }
 
 }  // namespace bloomcuckoo
