@@ -43,11 +43,17 @@ struct KeyBatch {
   }
 };
 
-// Hashes every key of `batch` with `seed` and calls fn(i, hash) in order.
+// Hashes every key of `batch` with `seed` and calls fn(i, hash) in order. Keys are hashed a
+// group at a time before fn sees any of them: the hashing loop then has no memory access into
+// the filter, and the group's probes are independent loads the CPU can overlap.
 template <typename Fn>
 inline void ForEachHash(const KeyBatch& batch, uint32_t seed, Fn&& fn) {
-  for (size_t i = 0; i < batch.count; ++i) {
-    fn(i, HashKey(batch.key(i), batch.length(i), seed));
+  constexpr size_t kGroup = 64;
+  Hash128 hashes[kGroup];
+  for (size_t base = 0; base < batch.count; base += kGroup) {
+    const size_t n = batch.count - base < kGroup ? batch.count - base : kGroup;
+    for (size_t j = 0; j < n; ++j) hashes[j] = HashKey(batch.key(base + j), batch.length(base + j), seed);
+    for (size_t j = 0; j < n; ++j) fn(base + j, hashes[j]);
   }
 }
 
