@@ -108,36 +108,61 @@ export function forEachChunk(keys, fn) {
   if (keys instanceof PackedKeys) return forEachPackedChunk(keys, fn);
   const list = Array.isArray(keys) ? keys : Array.from(keys);
   for (let i = 0; i < list.length; i++) checkKey(list[i]);
+  return packChunks(list, fn);
+}
+
+/**
+ * forEachChunk without the validation pass: a bad key throws when packing reaches it, after the
+ * chunks before it were handed over. For queries, where nothing is changed.
+ */
+function packChunks(list, fn) {
   let s = batchScratch(0);
+  let heap = null;
+  let offsets = null;
+  const total = list.length;
   let start = 0;
-  while (start < list.length) {
-    let heap = s.m.HEAPU8;
-    let offsets = new Uint32Array(heap.buffer, s.offsetsPtr, CHUNK_KEYS + 1);
-    let pos = 0;
-    let count = 0;
-    offsets[0] = 0;
-    while (count < CHUNK_KEYS && start + count < list.length) {
-      const key = list[start + count];
-      const bytes = typeof key === 'string' ? null : bytesOf(key);
-      const need = bytes === null ? 3 * key.length : bytes.length;
-      if (pos + need > s.dataCap) {
-        if (count > 0) break;                       // flush what we have first
-        s = batchScratch(need);                     // one key larger than the scratch: grow
-        heap = s.m.HEAPU8;
-        offsets = new Uint32Array(heap.buffer, s.offsetsPtr, CHUNK_KEYS + 1);
-      }
-      if (bytes === null) {
-        pos += writeString(heap, s.dataPtr + pos, key);
-      } else {
-        heap.set(bytes, s.dataPtr + pos);
-        pos += bytes.length;
-      }
-      offsets[++count] = pos;
+  while (start < total) {
+    if (heap !== s.m.HEAPU8) {          // first chunk, or fn grew wasm memory (new buffer)
+      heap = s.m.HEAPU8;
+      offsets = new Uint32Array(heap.buffer, s.offsetsPtr, CHUNK_KEYS + 1);
     }
-    fn(s.dataPtr, s.offsetsPtr, count, s.outPtr, start);
-    start += count;
+    const end = Math.min(start + CHUNK_KEYS, total);
+    let at = s.dataPtr;                  // where the next key's bytes go
+    let limit = s.dataPtr + s.dataCap;
+    let i = start;
+    offsets[0] = 0;
+    for (; i < end; i++) {
+      const key = list[i];
+      if (typeof key === 'string') {
+        const n = key.length;
+        if (at + 3 * n > limit) {
+          if (i > start) break;                       // flush what we have first
+          s = batchScratch(3 * n);                    // one key larger than the scratch: grow
+          heap = s.m.HEAPU8;
+          offsets = new Uint32Array(heap.buffer, s.offsetsPtr, CHUNK_KEYS + 1);
+          at = s.dataPtr;
+          limit = s.dataPtr + s.dataCap;
+        }
+        at += writeString(heap, at, key);
+      } else {
+        const bytes = bytesOf(key);                   // throws the TypeError for a bad key
+        if (at + bytes.length > limit) {
+          if (i > start) break;
+          s = batchScratch(bytes.length);
+          heap = s.m.HEAPU8;
+          offsets = new Uint32Array(heap.buffer, s.offsetsPtr, CHUNK_KEYS + 1);
+          at = s.dataPtr;
+          limit = s.dataPtr + s.dataCap;
+        }
+        heap.set(bytes, at);
+        at += bytes.length;
+      }
+      offsets[i - start + 1] = at - s.dataPtr;
+    }
+    fn(s.dataPtr, s.offsetsPtr, i - start, s.outPtr, start);
+    start = i;
   }
-  return list.length;
+  return total;
 }
 
 /** Throws a RangeError unless `offsets` never decrease and end within `bytes`. */
@@ -221,7 +246,8 @@ function forEachPackedChunk(packed, fn) {
 export function queryAll(keys, fn) {
   const list = keys instanceof PackedKeys || Array.isArray(keys) ? keys : Array.from(keys);
   const result = new Uint8Array(list.length);
-  forEachChunk(list, (dataPtr, offsetsPtr, count, outPtr, start) => {
+  const pack = list instanceof PackedKeys ? forEachPackedChunk : packChunks;
+  pack(list, (dataPtr, offsetsPtr, count, outPtr, start) => {
     fn(dataPtr, offsetsPtr, count, outPtr);
     result.set(requireWasm().HEAPU8.subarray(outPtr, outPtr + count), start);
   });

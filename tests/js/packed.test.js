@@ -92,3 +92,28 @@ test('the core refuses a batch whose offsets are not inside the key scratch (no 
   m._free(offsets); m._free(data); m._free(out);
   f.free();
 });
+
+test('a batch whose work grows wasm memory packs its later chunks into the new memory', async () => {
+  const { requireWasm } = await import('../../js/loader.js');
+  const { forEachChunk } = await import('../../js/keys.js');
+  const m = requireWasm();
+  const keys = Array.from({ length: 3 * 16384 + 5 }, (_, i) => `grow:${i}`);
+  const grown = [];
+  let chunks = 0;
+  forEachChunk(keys, (data, offsets, count, out, start) => {
+    const heap = m.HEAPU8;
+    const offs = new Uint32Array(heap.buffer, offsets, count + 1);
+    for (const i of [0, count - 1]) {
+      const bytes = heap.subarray(data + offs[i], data + offs[i + 1]);
+      expect(new TextDecoder().decode(bytes)).toBe(keys[start + i]);
+    }
+    if (chunks++ === 0) {
+      // what a filter growing inside addBatch does: memory grows and HEAPU8 is a new view
+      const before = m.HEAPU8.buffer;
+      grown.push(m._malloc(m.HEAPU8.length));
+      expect(m.HEAPU8.buffer).not.toBe(before);
+    }
+  });
+  expect(chunks).toBe(4);
+  grown.forEach((p) => m._free(p));
+});
