@@ -21,10 +21,11 @@ int FuseBuild(BinaryFuseFilter& f, uintptr_t hashes, uint32_t n, uint32_t finger
   BinaryFuseOptions o;
   o.fingerprint_bits = fingerprint_bits;
   o.seed = seed;
-  return Report(f.BuildFromHashes(Ptr<const uint64_t>(hashes), n, o));
+  // the builder's hashes (js/binary-fuse.js) are its own, freed right after: build in them
+  return Report(f.BuildFromHashesInPlace(Ptr<uint64_t>(hashes), n, o));
 }
 double FusePeakBuildBytes(double n) {
-  return static_cast<double>(BinaryFuseFilter::PeakBuildBytes(static_cast<uint64_t>(n)));
+  return static_cast<double>(BinaryFuseFilter::PeakBuildBytes(static_cast<uint64_t>(n), /*in_place=*/true));
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 import { FilterError } from './errors.js';
 import { Filter, makeCore } from './filter.js';
 import { requireWasm } from './loader.js';
-import { forEachChunk, wasmMalloc } from './keys.js';
+import { PackedKeys, forEachChunk, wasmMalloc } from './keys.js';
 import { initError, readOptions, seedOption } from './options.js';
 
 const OPTIONS = ['fingerprintBits', 'seed'];
@@ -23,6 +23,8 @@ export class BinaryFuseFilter extends Filter {
   static build(keys, options) {
     const builder = BinaryFuseFilter.builder(options);
     try {
+      const count = keys instanceof PackedKeys || Array.isArray(keys) ? keys.length : 0;
+      if (count > 0) builder.reserve(count);
       builder.addAll(keys);
       return builder.build();
     } finally {
@@ -48,7 +50,10 @@ export class BinaryFuseFilter extends Filter {
     return Filter._deserializeAs(BinaryFuseFilter, 'BinaryFuseFilterCore', bytes);
   }
 
-  /** Peak temporary bytes the core needs to build from n keys (besides the 8n of key hashes). */
+  /**
+   * Peak temporary bytes the core needs to build from n keys, besides the builder's 8n bytes of
+   * key hashes (which the build uses in place).
+   */
   static peakBuildBytes(n) {
     return requireWasm().fusePeakBuildBytes(n);
   }
@@ -84,6 +89,21 @@ class BinaryFuseBuilder {
   /** Keys taken so far (duplicates included). */
   get size() { return this._count; }
 
+  /**
+   * Makes room for `keys` keys in all (counting those taken so far), so the hashes are held in
+   * exactly 8 bytes a key instead of a buffer that doubles as keys arrive (up to 2× that, plus the
+   * smaller buffers it left behind). For builds near the memory limit, when the key count is
+   * known in advance; more keys than reserved are still taken. Returns this.
+   */
+  reserve(keys) {
+    if (this._ptr === null) throw new FilterError('DISPOSED', 'BinaryFuseFilter builder was already used or freed');
+    if (!Number.isSafeInteger(keys) || keys < 0) {
+      throw new TypeError(`bloomcuckoo: reserve(keys) needs a non-negative integer, got ${String(keys)}`);
+    }
+    if (keys > this._cap) this._grow(requireWasm(), keys);
+    return this;
+  }
+
   /** Hashes `keys` (any iterable) into the builder; returns this. */
   addAll(keys) {
     if (this._ptr === null) throw new FilterError('DISPOSED', 'BinaryFuseFilter builder was already used or freed');
@@ -117,8 +137,12 @@ class BinaryFuseBuilder {
   }
 
   _reserve(m, keys) {
-    if (keys <= this._cap) return;
-    const cap = Math.max(keys, 2 * this._cap, 1024);
+    if (keys > this._cap) this._grow(m, Math.max(keys, 2 * this._cap, 1024));
+  }
+
+  /** Moves the hashes to a buffer for exactly `cap` keys. */
+  _grow(m, cap) {
+    if (8 * cap > 2 ** 32) throw new FilterError('OUT_OF_MEMORY', `BinaryFuseFilter.build: ${cap} key hashes do not fit in wasm memory`);
     const ptr = wasmMalloc(m, 8 * cap);
     if (!ptr) throw new FilterError('OUT_OF_MEMORY', `BinaryFuseFilter.build: cannot allocate key hashes for ${cap} keys`);
     if (this._ptr) {

@@ -1039,6 +1039,15 @@ export interface BinaryFuseBuilder {
    */
   addAll(keys: Keys): BinaryFuseBuilder;
   /**
+   * Makes room for `keys` keys in all, so their hashes take exactly 8 bytes a key instead of a
+   * buffer that doubles as keys arrive: for builds near the memory limit when the key count is
+   * known in advance (`build()` of an array or `PackedKeys` does it itself). More keys than
+   * reserved are still taken. Returns the builder.
+   * @throws TypeError unless `keys` is a non-negative integer.
+   * @throws FilterError `DISPOSED` after `build()` or `free()`; `OUT_OF_MEMORY`.
+   */
+  reserve(keys: number): BinaryFuseBuilder;
+  /**
    * Builds the filter from every key taken, and frees the builder.
    * @throws FilterError `DISPOSED` after `build()` or `free()`; `INVALID_ARGUMENT`, `OUT_OF_MEMORY`.
    */

@@ -108,7 +108,7 @@ export async function build(argv) {
   let read;
   try {
     if (KINDS[kind].static) {
-      ({ filter, read } = await buildStatic(Cls, input, options, values, fuseLimit, onProgress, progress));
+      ({ filter, read } = await buildStatic(Cls, input, options, values, fuseKeys, fuseLimit, onProgress, progress));
     } else {
       try {
         filter = new Cls(options);
@@ -174,25 +174,28 @@ async function fill(filter, kind, input, values, onProgress) {
 
 /**
  * A static filter (fuse) is built from all keys at once: the keys are streamed into a builder
- * that keeps their 8-byte hashes in wasm memory, then the filter is built. From stdin, more keys
+ * that keeps their 8-byte hashes in wasm memory (reserved for `fuseKeys`, the keys counted in a
+ * file), then the filter is built. From stdin, more keys
  * than `fuseLimit` (those that fit the wasm memory) are refused as soon as they are read.
  */
-async function buildStatic(Cls, input, options, values, fuseLimit, onProgress, progress) {
+async function buildStatic(Cls, input, options, values, fuseKeys, fuseLimit, onProgress, progress) {
   let builder;
   try {
     builder = Cls.builder(options);
   } catch (err) {
     throw libraryError('build', err);
   }
+  const stdin = { reserved: false };
   try {
+    if (fuseKeys !== null) builder.reserve(fuseKeys);   // the hashes in exactly 8 bytes a key
     const read = await forEachBatch(openInput(input), (batch) => {
       if (fuseLimit !== null && builder.size + batch.length > fuseLimit) {
-        throw new CliError(`build: more than ${count(fuseLimit)} keys on stdin: ${refusal(buildMemory('fuse', options, builder.size + batch.length))}`);
+        throw new CliError(`build: more than ${count(fuseLimit)} keys on stdin: ${refusal(buildMemory('fuse', options, builder.size + batch.length, stdin))}`);
       }
       builder.addAll(batch.map((line) => (isUtf8(line) ? line.toString('utf8') : Uint8Array.from(line))));
     }, onProgress);
     progress?.done();
-    if (fuseLimit !== null) note(values, memoryNote(buildMemory('fuse', options, builder.size)));
+    if (fuseLimit !== null) note(values, memoryNote(buildMemory('fuse', options, builder.size, stdin)));
     return { filter: builder.build(), read };
   } catch (err) {
     throw libraryError('build', err);

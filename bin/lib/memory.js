@@ -72,27 +72,29 @@ function fuseArrayLength(n) {
 }
 
 /**
- * The fuse builder's hash buffers for n keys. Its buffer starts at one batch and doubles as keys
- * arrive (js/binary-fuse.js): 8 bytes a key for up to twice the keys. The smaller buffers it
- * left behind form one free region just below it, which the core's copy of the hashes reuses when
- * it fits; the rest of that region is counted as lost (smaller arrays may land there: this errs high).
+ * The fuse builder's hash buffers for n keys. Reserved (the keys in a file are counted first,
+ * builder.reserve): exactly 8 bytes a key. Otherwise (stdin) its buffer starts at one batch and
+ * doubles as keys arrive (js/binary-fuse.js): 8 bytes a key for up to twice the keys. The smaller
+ * buffers it left behind form one free region just below it, which later arrays may reuse when
+ * they fit; all of that region is counted as lost (this errs high).
  */
-function fuseHashBytes(n) {
+function fuseHashBytes(n, reserved) {
   if (n === 0) return 0;
+  if (reserved) return 8 * n;
   let cap = BATCH;   // the first builder.addAll call's keys
   while (cap < n) cap *= 2;
-  const freed = 8 * (cap - BATCH);
-  return 8 * cap + (8 * n <= freed ? freed - 8 * n : freed);
+  return 8 * cap + 8 * (cap - BATCH);
 }
 
 /**
  * Wasm memory of a fuse build from n keys, in bytes: { filter, hashes, peeling, building }. The
- * keys' hashes are kept while the core builds from its own copy (peakBuildBytes: the copy, the
- * remixed hashes, and per slot the xor, count and stack of the peeling).
+ * core builds in the builder's hashes and needs peakBuildBytes more (the remixed hashes and
+ * peeling order, and per slot the xor, count and stack of the peeling). `reserved`: whether the
+ * key count is known before the keys are read (a file), so the hashes take exactly 8n.
  */
-export function fuseMemory(n, fingerprintBits = 8) {
+export function fuseMemory(n, fingerprintBits = 8, reserved = true) {
   const peak = BinaryFuseFilter.peakBuildBytes(n);
-  const hashes = fuseHashBytes(n);
+  const hashes = fuseHashBytes(n, reserved);
   const peeling = peak >= 2 ** 64 ? Infinity : peak;
   return { filter: (fuseArrayLength(n) * fingerprintBits) / 8, hashes, peeling, building: hashes + peeling };
 }
@@ -119,12 +121,12 @@ function filterBytes(kind, o) {
  * `building` is what is needed on top of the filter while building: for the dynamic kinds what
  * serialize() needs to write the file out, for fuse the key hashes and the peeling arrays.
  */
-export function buildMemory(kind, options, fuseKeys) {
+export function buildMemory(kind, options, fuseKeys, { reserved = true } = {}) {
   let filter;
   let building;
   let what;
   if (kind === 'fuse') {
-    ({ filter, building } = fuseMemory(fuseKeys, options.fingerprintBits));
+    ({ filter, building } = fuseMemory(fuseKeys, options.fingerprintBits, reserved));
     what = 'the key hashes and the peeling';
   } else {
     filter = filterBytes(kind, options);
@@ -133,7 +135,7 @@ export function buildMemory(kind, options, fuseKeys) {
   }
   const keys = kind === 'fuse' ? fuseKeys : options.capacity ?? null;
   return {
-    kind, keys, filter, building, what, total: MODULE_BYTES + filter + building, fingerprintBits: options.fingerprintBits,
+    kind, keys, filter, building, what, total: MODULE_BYTES + filter + building, fingerprintBits: options.fingerprintBits, reserved,
     grows: ['scalable', 'cuckoo', 'redis-bloom', 'redis-cuckoo'].includes(kind) && !options.nonScaling && options.expansion !== 0,
   };
 }
@@ -156,15 +158,15 @@ export const fits = (plan) => plan.total <= WASM_MEMORY_LIMIT;
 export function refusal(plan) {
   const need = Number.isFinite(plan.total) ? `about ${bytes(plan.total)}` : 'more than any';
   const hint = plan.kind === 'fuse'
-    ? `at most ${count(fuseMaxKeys(plan.fingerprintBits))} keys fit: split the keys, or use --kind bloom or blocked`
+    ? `at most ${count(fuseMaxKeys(plan.fingerprintBits, plan.reserved))} keys fit: split the keys, or use --kind bloom or blocked`
     : plan.keys === null ? `lower --${DIRECT_FLAG[plan.kind]}` : 'lower --capacity or raise --error-rate, or split the keys';
   return `${sized(plan)} needs ${need} of wasm memory (${bytes(plan.filter)} of filter + ${bytes(plan.building)} while building), `
     + `more than the ${LIMIT_TEXT} a wasm module can have; ${hint}`;
 }
 
-/** The most keys a fuse build fits in the wasm memory limit (for stdin, where the count is not known in advance). */
-export function fuseMaxKeys(fingerprintBits = 8) {
-  const total = (n) => buildMemory('fuse', { fingerprintBits }, n).total;
+/** The most keys a fuse build fits in the wasm memory limit; reserved: false for stdin, where the count is not known in advance. */
+export function fuseMaxKeys(fingerprintBits = 8, reserved = true) {
+  const total = (n) => buildMemory('fuse', { fingerprintBits }, n, { reserved }).total;
   let lo = 1;
   let hi = 2 ** 32;
   while (hi - lo > 1) {
@@ -179,8 +181,8 @@ export function fuseMaxKeys(fingerprintBits = 8) {
  * that fit, and the line `build` prints before reading.
  */
 export function fuseStdinPlan(fingerprintBits = 8) {
-  const most = fuseMaxKeys(fingerprintBits);
-  const { filter } = fuseMemory(most, fingerprintBits);
+  const most = fuseMaxKeys(fingerprintBits, false);
+  const { filter } = fuseMemory(most, fingerprintBits, false);
   const perKey = (filter + BinaryFuseFilter.peakBuildBytes(most)) / most;
   return {
     most,

@@ -277,7 +277,7 @@ struct Built {
   uint64_t size = 0;
 };
 
-Status BuildCore(internal::Buffer<uint64_t>& keys, size_t n, uint32_t fingerprint_bits,
+Status BuildCore(uint64_t* keys, size_t n, uint32_t fingerprint_bits,
                  uint32_t seed, Built* out) {
   if (n == 0) return Status::Ok();
   bool deduplicated = false;
@@ -293,7 +293,7 @@ Status BuildCore(internal::Buffer<uint64_t>& keys, size_t n, uint32_t fingerprin
     for (; attempt < BinaryFuseFilter::kMaxAttempts; ++attempt) {
       const Layout layout = LayoutForAttempt(primary, attempt);
       const uint64_t cseed = ConstructionSeed(seed, attempt);
-      const bool ok = Peel(keys.data(), n, layout, cseed, scratch, first_use);
+      const bool ok = Peel(keys, n, layout, cseed, scratch, first_use);
       first_use = false;
       if (ok) {
         if (fingerprint_bits == 8) {
@@ -312,9 +312,8 @@ Status BuildCore(internal::Buffer<uint64_t>& keys, size_t n, uint32_t fingerprin
         // A stuck peel may be caused by repeated key hashes: remove them once. When some were
         // removed, start over with the smaller n, exactly as for the distinct keys.
         deduplicated = true;
-        std::sort(keys.data(), keys.data() + n);
-        const size_t distinct = static_cast<size_t>(std::unique(keys.data(), keys.data() + n) -
-                                                    keys.data());
+        std::sort(keys, keys + n);
+        const size_t distinct = static_cast<size_t>(std::unique(keys, keys + n) - keys);
         if (distinct != n) {
           n = distinct;
           attempt = 0;
@@ -348,30 +347,42 @@ BinaryFuseFilter::BinaryFuseFilter(BinaryFuseFilter&& other) noexcept
 
 BinaryFuseFilter& BinaryFuseFilter::operator=(BinaryFuseFilter&& other) noexcept { return internal::MoveAssign(*this, std::move(other)); }
 
-Status BinaryFuseFilter::BuildFromHashes(const uint64_t* hashes, size_t n,
-                                         const BinaryFuseOptions& options) {
+namespace {
+
+Status CheckFuseOptions(const BinaryFuseOptions& options) {
   if (options.fingerprint_bits != 8 && options.fingerprint_bits != 16) {
     return Status(StatusCode::kInvalidArgument, "fingerprintBits must be 8 or 16");
   }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status BinaryFuseFilter::BuildFromHashes(const uint64_t* hashes, size_t n,
+                                         const BinaryFuseOptions& options) {
+  BLOOMCUCKOO_RETURN_IF_ERROR(CheckFuseOptions(options));
   internal::Buffer<uint64_t> keys;
-  BLOOMCUCKOO_RETURN_IF_ERROR(keys.Allocate(n));
+  BLOOMCUCKOO_RETURN_IF_ERROR(keys.Allocate(n, /*zeroed=*/false));
   if (n != 0) std::memcpy(keys.data(), hashes, n * sizeof(uint64_t));
-  return BuildOwned(keys, n, options);
+  return BuildFrom(keys.data(), n, options);
+}
+
+Status BinaryFuseFilter::BuildFromHashesInPlace(uint64_t* hashes, size_t n,
+                                                const BinaryFuseOptions& options) {
+  BLOOMCUCKOO_RETURN_IF_ERROR(CheckFuseOptions(options));
+  return BuildFrom(hashes, n, options);
 }
 
 Status BinaryFuseFilter::Build(const KeyBatch& keys, const BinaryFuseOptions& options) {
-  if (options.fingerprint_bits != 8 && options.fingerprint_bits != 16) {
-    return Status(StatusCode::kInvalidArgument, "fingerprintBits must be 8 or 16");
-  }
+  BLOOMCUCKOO_RETURN_IF_ERROR(CheckFuseOptions(options));
   internal::Buffer<uint64_t> hashes;
-  BLOOMCUCKOO_RETURN_IF_ERROR(hashes.Allocate(keys.count));
+  BLOOMCUCKOO_RETURN_IF_ERROR(hashes.Allocate(keys.count, /*zeroed=*/false));
   uint64_t* h = hashes.data();
   ForEachHash(keys, options.seed, [h](size_t i, Hash128 hash) { h[i] = hash.h1; });
-  return BuildOwned(hashes, keys.count, options);
+  return BuildFrom(h, keys.count, options);
 }
 
-Status BinaryFuseFilter::BuildOwned(internal::Buffer<uint64_t>& keys, size_t n,
-                                    const BinaryFuseOptions& options) {
+Status BinaryFuseFilter::BuildFrom(uint64_t* keys, size_t n, const BinaryFuseOptions& options) {
   Built built;
   BLOOMCUCKOO_RETURN_IF_ERROR(BuildCore(keys, n, options.fingerprint_bits, options.seed, &built));
   fp8_ = std::move(built.fp8);
@@ -436,14 +447,15 @@ double BinaryFuseFilter::expected_fpr() const {
   return fingerprint_bits_ == 8 ? 1.0 / 256.0 : 1.0 / 65536.0;
 }
 
-uint64_t BinaryFuseFilter::PeakBuildBytes(uint64_t n) {
+uint64_t BinaryFuseFilter::PeakBuildBytes(uint64_t n, bool in_place) {
   if (n == 0) return 0;
   Layout primary;
   if (!PrimaryLayout(n, &primary)) return UINT64_MAX;
   const uint64_t bits = BucketBits(n);
   const uint64_t histogram = bits == 0 ? 0 : ((uint64_t{1} << bits) + 1) * 4;
   const uint64_t slack = 6 * 64;  // alignment slack of each buffer
-  return 17 * n + 13 * uint64_t{primary.array_length} + histogram + slack;
+  const uint64_t copy = in_place ? 0 : 8 * n;
+  return copy + 9 * n + 13 * uint64_t{primary.array_length} + histogram + slack;
 }
 
 uint64_t BinaryFuseFilter::PeakBuildBytesPerKey(uint64_t n) {

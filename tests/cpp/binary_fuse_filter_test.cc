@@ -255,6 +255,35 @@ TEST(BinaryFuseFilter, HardSizesFromHashes) {
   }
 }
 
+// BuildFromHashesInPlace builds the same filter as BuildFromHashes without the copy: same bytes
+// for distinct hashes and for hashes with repeats (the in-place sort and dedup), same bad-width
+// refusal, and a peak 8 bytes per key lower.
+TEST(BinaryFuseFilter, BuildFromHashesInPlaceIsTheSameFilter) {
+  for (uint64_t n : {0u, 1u, 100u, 5000u, 100000u}) {
+    for (bool repeats : {false, true}) {
+      auto h = RandomHashes(n, n + 17);
+      if (repeats) {
+        for (uint64_t i = 0; i + 3 < n; i += 4) h[i + 3] = h[i];
+      }
+      BinaryFuseFilter copied;
+      ASSERT_TRUE(copied.BuildFromHashes(h.data(), h.size(), BinaryFuseOptions{}).ok());
+      auto scratch = h;
+      BinaryFuseFilter in_place;
+      ASSERT_TRUE(in_place.BuildFromHashesInPlace(scratch.data(), scratch.size(), BinaryFuseOptions{}).ok());
+      EXPECT_EQ(SerializeToVector(in_place), SerializeToVector(copied)) << n << " " << repeats;
+      for (uint64_t x : h) ASSERT_TRUE(in_place.ContainsHash64(x));
+    }
+  }
+  BinaryFuseOptions bad;
+  bad.fingerprint_bits = 12;
+  uint64_t one = 1;
+  EXPECT_EQ(BinaryFuseFilter().BuildFromHashesInPlace(&one, 1, bad).code(), StatusCode::kInvalidArgument);
+  for (uint64_t n : {1000u, 1000000u, 100000000u}) {
+    EXPECT_EQ(BinaryFuseFilter::PeakBuildBytes(n) - BinaryFuseFilter::PeakBuildBytes(n, true), 8 * n);
+  }
+  EXPECT_EQ(BinaryFuseFilter::PeakBuildBytes(0, true), 0u);
+}
+
 TEST(BinaryFuseFilter, BitsPerKeyAtOneMillion) {
   const auto h = RandomHashes(1000000, 99);
   for (uint32_t bits : {8u, 16u}) {

@@ -280,14 +280,24 @@ describe('memory: said before the build, refused when it cannot fit', () => {
 
   test('fuse: from a file, the build and its hashes count; from stdin, it says how many keys fit', async () => {
     if (!available.includes('fuse')) return;
-    const big = memory.buildMemory('fuse', {}, 1e8);
-    expect(big.building).toBeGreaterThan(30 * big.filter);       // building dwarfs the filter
+    // from a file the keys are counted first and the hashes reserved: 10^8 keys fit, not 1.5 * 10^8
+    const e8 = memory.buildMemory('fuse', {}, 1e8);
+    expect(e8.building).toBeGreaterThan(20 * e8.filter);         // building dwarfs the filter
+    expect(memory.fits(e8)).toBe(true);
+    const big = memory.buildMemory('fuse', {}, 1.5e8);
     expect(memory.fits(big)).toBe(false);
-    expect(memory.refusal(big)).toMatch(/^a fuse filter for 100,000,000 keys needs about [\d.]+ GiB of wasm memory .*; at most [\d,]+ keys fit: split the keys/);
-    const most = memory.fuseMaxKeys();
-    expect(memory.fits(memory.buildMemory('fuse', {}, most))).toBe(true);
-    expect(memory.fits(memory.buildMemory('fuse', {}, most + 1))).toBe(false);
-    expect(memory.fuseMaxKeys(16)).toBeLessThan(most);
+    expect(memory.refusal(big)).toMatch(/^a fuse filter for 150,000,000 keys needs about [\d.]+ GiB of wasm memory .*; at most [\d,]+ keys fit: split the keys/);
+    const fromFile = memory.fuseMaxKeys();
+    expect(memory.fits(memory.buildMemory('fuse', {}, fromFile))).toBe(true);
+    expect(memory.fits(memory.buildMemory('fuse', {}, fromFile + 1))).toBe(false);
+    expect(memory.fuseMaxKeys(16)).toBeLessThan(fromFile);
+    // from stdin the hashes' buffer doubles as keys arrive: fewer fit
+    const stdin = { reserved: false };
+    const most = memory.fuseMaxKeys(8, false);
+    expect(most).toBeLessThan(fromFile);
+    expect(memory.fits(memory.buildMemory('fuse', {}, most, stdin))).toBe(true);
+    expect(memory.fits(memory.buildMemory('fuse', {}, most + 1, stdin))).toBe(false);
+    expect(memory.fits(memory.buildMemory('fuse', {}, 1e8, stdin))).toBe(false);
     const r = await cli(['build', '-', '-o', 'stdin.fuse', '--kind', 'fuse'], { input: 'a\nb\nc\n' });
     expect(r.code).toBe(0);
     const [first, second] = r.stderr.trimEnd().split('\n');

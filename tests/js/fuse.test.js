@@ -68,6 +68,39 @@ test('bad options and static use', () => {
   expect(BinaryFuseFilter.peakBuildBytes(1e6)).toBeGreaterThan(0);
 });
 
+test('builder.reserve: the same filter whether reserved, under-reserved or not; bad counts refused', async () => {
+  const { requireWasm } = await import('../../js/loader.js');
+  const keys = keysOf('r', 40000);
+  const bytesOf = (reserve) => {
+    const b = BinaryFuseFilter.builder({ seed: 9 });
+    if (reserve !== undefined) expect(b.reserve(reserve)).toBe(b);
+    for (let i = 0; i < keys.length; i += 9000) b.addAll(keys.slice(i, i + 9000));
+    const f = b.build();
+    const out = new Uint8Array(f.serialize());
+    f.free();
+    return out;
+  };
+  const plain = bytesOf();
+  expect(bytesOf(keys.length)).toEqual(plain);
+  expect(bytesOf(100)).toEqual(plain);              // more keys than reserved are still taken
+  expect(bytesOf(0)).toEqual(plain);
+  // a reserve of exactly n keys allocates 8n bytes once: no growth while they arrive
+  const m = requireWasm();
+  const b = BinaryFuseFilter.builder().reserve(keys.length);
+  const at = b._ptr;
+  b.addAll(keys);
+  expect(b._ptr).toBe(at);
+  b.free();
+  for (const bad of [-1, 1.5, NaN, '10', 2 ** 53]) {
+    expect(() => BinaryFuseFilter.builder().reserve(bad)).toThrow(TypeError);
+  }
+  const huge = BinaryFuseFilter.builder();
+  expect(() => huge.reserve(2 ** 31)).toThrow(expect.objectContaining({ code: 'OUT_OF_MEMORY' }));
+  huge.free();
+  expect(() => huge.reserve(10)).toThrow(expect.objectContaining({ code: 'DISPOSED' }));
+  expect(m.HEAPU8.length).toBeLessThan(2 ** 32);
+});
+
 test('builder: keys in many addAll calls give the same filter as one build', () => {
   const keys = keysOf('b', 50000);
   const b = BinaryFuseFilter.builder({ seed: 3 });

@@ -66,6 +66,10 @@ class BinaryFuseFilter {
   // Same from n precomputed 64-bit key hashes (Build uses HashKey(...).h1). `hashes` is only
   // read, never kept; it may be null when n == 0.
   Status BuildFromHashes(const uint64_t* hashes, size_t n, const BinaryFuseOptions& options);
+  // Same, building in `hashes` itself instead of a copy: 8 bytes per key less at the peak
+  // (PeakBuildBytes(n, /*in_place=*/true)). The hashes may be reordered and deduplicated: they
+  // are the build's scratch, not a key list, once this returns.
+  Status BuildFromHashesInPlace(uint64_t* hashes, size_t n, const BinaryFuseOptions& options);
 
   // True when the key may be present; false when it certainly is not. Uses h.h1 only.
   bool Contains(Hash128 h) const { return ContainsHash64(h.h1); }
@@ -98,8 +102,9 @@ class BinaryFuseFilter {
   double expected_fpr() const;
 
   // Peak temporary bytes Build/BuildFromHashes allocate for n input keys (besides the
-  // fingerprint array), and the same per key rounded up (0 for n == 0).
-  static uint64_t PeakBuildBytes(uint64_t n);
+  // fingerprint array), and the same per key rounded up (0 for n == 0). in_place: for
+  // BuildFromHashesInPlace, which allocates no copy of the hashes.
+  static uint64_t PeakBuildBytes(uint64_t n, bool in_place = false);
   static uint64_t PeakBuildBytesPerKey(uint64_t n);
 
   // Exact serialized size (frame included).
@@ -118,7 +123,7 @@ class BinaryFuseFilter {
  private:
   // Builds from the n key hashes in `keys` (scratch: may be reordered) and, on success only,
   // replaces *this.
-  Status BuildOwned(internal::Buffer<uint64_t>& keys, size_t n, const BinaryFuseOptions& options);
+  Status BuildFrom(uint64_t* keys, size_t n, const BinaryFuseOptions& options);
   size_t BodySize() const;
 
   // Exactly one of these holds the array_length_ fingerprints (per fingerprint_bits_).
