@@ -80,7 +80,7 @@ async function child({ classes, n, reps: repCount, cache }) {
     const builders = {};
     for (const cls of alive) {
       try {
-        if (cls === STATIC) builders[cls] = lib.BinaryFuseFilter.builder({ fingerprintBits: 8 });
+        if (cls === STATIC) builders[cls] = lib.BinaryFuseFilter.builder({ fingerprintBits: 8 }).reserve(n);
         else filters[cls] = new lib[cls](options(cls));
       } catch (err) { fail(cls, 'new', err); }
     }
@@ -360,13 +360,10 @@ const memory = await import('../../bin/lib/memory.js');
 function fuseProse(n, error) {
   const f = memory.fuseMemory(n);
   const total = memory.MODULE_BYTES + f.filter + f.building;
-  const exact = total - f.hashes + 8 * n;
   return `\nThe fuse filter at ${pow10(n)} keys could not be built in wasm: ${error}. Its build keeps the keys' 8-byte hashes in a builder buffer `
-    + `that doubles as keys arrive (${mib(f.hashes)} for ${pow10(n)} keys, counting the free space its smaller predecessors leave), and the core needs `
-    + `${mib(f.peeling)} more to peel (\`BinaryFuseFilter.peakBuildBytes\`: its own copy of the hashes, the remixed hashes and peeling order, and per slot `
-    + `an xor, a count and a stack entry) while the ${mib(f.filter)} filter is filled: about ${mib(total)} in all, over the ${memory.LIMIT_TEXT} a wasm32 `
-    + `module can have. A builder that reserved exactly n hashes would need about ${mib(exact)}${exact <= memory.WASM_MEMORY_LIMIT ? ', just inside the limit' : ''}; `
-    + 'beyond that the keys have to be split over several filters.';
+    + `reserved for n keys (${mib(f.hashes)}), peels in them, and needs ${mib(f.peeling)} more (\`BinaryFuseFilter.peakBuildBytes\`: the remixed hashes `
+    + `and peeling order, and per slot an xor, a count and a stack entry) while the ${mib(f.filter)} filter is filled: about ${mib(total)} in all, `
+    + `against the ${memory.LIMIT_TEXT} a wasm32 module can have; beyond that the keys have to be split over several filters.`;
 }
 const md = [
   `Measured on ${new Date().toISOString().slice(0, 10)}: ${os.cpus()[0]?.model ?? 'CPU'}, ${os.cpus().length} cores shared with other work, `
@@ -404,9 +401,11 @@ const md = [
   '',
   `Before reading any key, \`build\` works out the wasm memory it needs (bin/lib/memory.js: the filter's size from the library's sizing, `
     + 'plus, for the dynamic kinds, the 256 KiB pieces \`serializeTo\` writes the file in; for fuse, the builder\'s hash buffers and '
-    + `\`BinaryFuseFilter.peakBuildBytes(n)\`) and refuses a build that cannot fit the ${memory.LIMIT_TEXT} limit, with the amount it would need. The fuse estimate errs high `
-    + '(it counts all of the free space the builder\'s doubling leaves below its buffer as lost), so the CLI refuses fuse builds a little before the library would fail.'
-    + ` Largest fuse build it accepts: ${memory.fuseMaxKeys().toLocaleString('en-US')} keys (8-bit fingerprints).`,
+    + `\`BinaryFuseFilter.peakBuildBytes(n)\`) and refuses a build that cannot fit the ${memory.LIMIT_TEXT} limit, with the amount it would need. For fuse `
+    + 'it counts the lines of a file first and reserves exactly 8 bytes of hash per key (`builder.reserve`); from stdin, where the count is not known, the '
+    + 'buffer doubles as keys arrive and the estimate counts all of the free space the doubling leaves behind as lost (it errs high).'
+    + ` Largest fuse build it accepts (8-bit fingerprints): ${memory.fuseMaxKeys().toLocaleString('en-US')} keys from a file, `
+    + `${memory.fuseMaxKeys(8, false).toLocaleString('en-US')} from stdin.`,
   '',
   `Measuring the classes took ${Object.entries(minutes.sizes ?? {}).map(([n, m]) => `${m < 1 ? `${(m * 60).toFixed(0)} s` : `${m.toFixed(1)} min`} at ${pow10(Number(n))}`
     + `${minutes.load?.[n] === undefined ? '' : ` (load average ${minutes.load[n].toFixed(1)})`}`).join(', ')}; `
