@@ -11,6 +11,7 @@ import { TINY_BLOOM, TINY_CUCKOO, TINY_SEED_KEYS } from '../../demo/tiny.js';
 import { STEPS_SEED_KEYS, stepsOptions } from '../../demo/cuckoo-steps.js';
 import { assert, buildAndServe, launchBrowser, makeRunner, watchConsole } from './browser.mjs';
 import { checkZoo } from './zoo.mjs';
+import murmurhash3js from 'murmurhash3js-revisited';
 
 const { init, murmur3 } = lib;
 const demoRoot = fileURLToPath(new URL('../../demo/', import.meta.url));
@@ -350,11 +351,14 @@ const started = Date.now();
 await init();
 const runner = makeRunner();
 // every check also prints how long it took (the whole run must stay well under a minute)
+// E2E_ONLY=<regex>: run only the checks whose names match (for checks that set up their own
+// state; most of the walk-through depends on the checks before it)
+const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY) : null;
 const t = {
-  check: (name, fn) => runner.check(name, async () => {
+  check: (name, fn) => (only && !only.test(name) ? undefined : runner.check(name, async () => {
     const t0 = Date.now();
     try { await fn(); } finally { if (process.env.E2E_TIMING) console.log(`       ${name}: ${Date.now() - t0} ms`); }
-  }),
+  })),
   summary: () => runner.summary(),
 };
 const server = await buildAndServe(demoRoot);
@@ -412,7 +416,6 @@ try {
     const want64 = Array.from(murmur3.x64_128('geeky ogre', 42), (b) => b.toString(16).padStart(2, '0')).join('');
     assert(x86 === murmur3.x86_32('geeky ogre', 42).toString(16).padStart(8, '0'), `x86_32 shown ${x86}`);
     assert(x64 === want64, `x64_128 shown ${x64}`);
-    await shot('hash', '#hash');
   });
 
   await t.check('MurmurHash3 in the page matches the vectors the native build is tested on', async () => {
@@ -424,6 +427,26 @@ try {
     await page.fill('#hash-seed', '42');
     assert(await text('hash-x86') === want('x86_32'), 'x86_32 differs from the native vector');
     assert(await text('hash-x64') === want('x64_128'), 'x64_128 differs from the native vector');
+  });
+
+  await t.check('MurmurHash3 x64_128: the page labels its byte order, and its h1 h2 words are what murmurhash3js-revisited prints', async () => {
+    for (const [key, seed] of [['geeky ogre', 42], ['naïve café ☕', 7], ['', 0]]) {
+      await page.fill('#hash-input', key);
+      await page.fill('#hash-seed', String(seed));
+      const bytes = await text('hash-x64');
+      const words = await text('hash-x64-words');
+      // the claim the page makes: h1 then h2, each 64-bit word little-endian in the bytes
+      const swap = (h) => h.match(/../g).reverse().join('');
+      assert(words === `${swap(bytes.slice(0, 16))} ${swap(bytes.slice(16))}`, `${key}: words ${words}, bytes ${bytes}`);
+      // and what the common JS package prints for the same UTF-8 bytes and seed
+      const theirs = murmurhash3js.x64.hash128(new TextEncoder().encode(key), seed);
+      assert(words.replace(' ', '') === theirs, `${key}: page ${words}, murmurhash3js-revisited ${theirs}`);
+    }
+    const labels = await text('hash');
+    assert(/h1 then h2/.test(labels) && /little-endian/.test(labels) && /big-endian/.test(labels) && /murmurhash3js-revisited/.test(labels), `labels: ${labels}`);
+    await page.fill('#hash-input', 'geeky ogre');
+    await page.fill('#hash-seed', '42');
+    await shot('hash', '#hash');
   });
 
   await t.check('see it work: the tiny Bloom and cuckoo filters draw what they hold, answer as the library, play a kick chain, from the keyboard', async () => {
@@ -1134,6 +1157,7 @@ try {
     await phone.screenshot({ path: `${shots}phone.png`, fullPage: true });
     await phone.locator('#experiment').screenshot({ path: `${shots}phone-experiment.png` });
     await phone.locator('#space').screenshot({ path: `${shots}phone-space.png` });
+    await phone.locator('#hash').screenshot({ path: `${shots}phone-hash.png` });
     assert(layout.scrollWidth <= layout.vw, `the page is ${layout.scrollWidth} px wide on a ${layout.vw} px screen`);
     assert(layout.off.length === 0, `controls off screen: ${layout.off.join(', ')}`);
     // the chart is drawn at its on-screen size (× devicePixelRatio), so 12 px text is 12 px
