@@ -207,7 +207,7 @@ function check() {
   const k = key();
   const f = requireFilter();
   const yes = f.has(k);
-  setResult(yes ? 'maybe present' : 'definitely absent', yes ? 'present' : 'absent');
+  setResult(yes ? 'maybe present' : 'certainly absent', yes ? 'present' : 'absent');
   showTouched(f, k);
 }
 
