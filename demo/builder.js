@@ -57,6 +57,8 @@ function renderFields() {
       input.value = f.def;
       input.size = 9;
       input.placeholder = f.hint || '';
+      // a hint longer than the field widens it (a placeholder cut off is no hint)
+      if (f.hint && f.hint.length > 9) input.style.width = `calc(${f.hint.length}ch + 14px)`;
       input.inputMode = 'decimal';
     }
     input.id = `opt-${f.key}`;

@@ -240,6 +240,26 @@ async function checkFalseDeletion(page, prefix) {
   }
 }
 
+/**
+ * Inputs on `page` whose placeholder does not fit: the placeholder's width in the input's own font
+ * against the input's content box. Returns "id: text (needs N px, has M px)" for each.
+ */
+function placeholdersCut(page) {
+  return page.evaluate(() => {
+    const ctx = document.createElement('canvas').getContext('2d');
+    const out = [];
+    for (const el of document.querySelectorAll('input[placeholder]')) {
+      if (!el.placeholder || el.offsetParent === null) continue;
+      const cs = getComputedStyle(el);
+      ctx.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+      const need = ctx.measureText(el.placeholder).width;
+      const has = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+      if (need > has + 0.5) out.push(`${el.id}: "${el.placeholder}" (needs ${need.toFixed(0)} px, has ${has.toFixed(0)} px)`);
+    }
+    return out;
+  });
+}
+
 /** What the page holds in a figure of cuckoo slots (data-shown): the same text from a real filter. */
 const tableText = (filter) => readCuckooTables(filter).subs.map((s) => s.slots.join(',')).join('|');
 
@@ -479,6 +499,32 @@ try {
     const offered = await page.$$eval('#filter-kind option', (os) => os.map((o) => o.value));
     assert(JSON.stringify(offered.sort()) === JSON.stringify([...KINDS].sort()), `offered ${offered}, exported ${KINDS}`);
     assert(await page.getAttribute('body', 'data-kinds') === KINDS.join(' '), 'body data-kinds');
+  });
+
+  await t.check('every input placeholder fits its field, for every filter class\'s options, at 1280 and 390 px', async () => {
+    const phone = await browser.context.newPage();
+    try {
+      await phone.setViewportSize({ width: 390, height: 844 });
+      await phone.goto(server.url);
+      await phone.waitForSelector('#status:text("ready")', { timeout: 20000 });
+      const cut = [];
+      for (const [p, width] of [[page, 1280], [phone, 390]]) {
+        for (const kind of KINDS) {
+          await p.selectOption('#filter-kind', kind);
+          await p.waitForFunction(() => document.getElementById('key-result').dataset.state === 'created');
+          for (const c of await placeholdersCut(p)) cut.push(`${width} px, ${kind}: ${c}`);
+        }
+      }
+      await phone.selectOption('#filter-kind', 'bloom');
+      await phone.locator('#builder').screenshot({ path: `${shots}phone-builder-placeholders.png` });
+      await phone.locator('#transfer').screenshot({ path: `${shots}phone-transfer.png` });
+      await phone.locator('#worker').screenshot({ path: `${shots}phone-worker.png` });
+      assert(cut.length === 0, `placeholders cut off:\n      ${[...new Set(cut)].join('\n      ')}`);
+    } finally {
+      await phone.close();
+      await page.selectOption('#filter-kind', 'bloom');
+    }
+    await shot('builder-placeholders', '#builder');
   });
 
   // ---- section 1: every class, add / check / remove / stats / canvas --------------------------
