@@ -3,7 +3,7 @@
 import { availableKinds } from './filters.js';
 import { dropFilter, setFilter } from './store.js';
 import { sampleUrls } from './sample-urls.js';
-import { $, bytes, guard, int, lines, ms, showError, yieldToBrowser } from './ui.js';
+import { $, bytes, enterClicks, guard, int, lines, ms, showError, yieldToBrowser } from './ui.js';
 
 const CHUNK = 10_000;
 const MAX_FILE_BYTES = 256 * 1024 * 1024;
@@ -150,6 +150,7 @@ export function setupBlacklist() {
     setLoaded(sampleUrls(), 'generated sample URLs');
   }));
   $('bl-file').addEventListener('change', () => guard(err, upload));
+  enterClicks($('bl-build').closest('.row'), $('bl-build'));
   $('bl-text').addEventListener('input', () => { loaded = null; showLineCount(); });
   $('bl-build').addEventListener('click', () => guard(err, build).then(() => {
     if (!err.hidden) forgetFilter();

@@ -3,7 +3,7 @@
 import { drawFilterMap } from './canvas.js';
 import { availableKinds, createFilter, cuckooSubFilterBuckets, parseOptions, statsOf, touchedBy } from './filters.js';
 import { dropFilter, getEntry, setFilter, touch } from './store.js';
-import { $, bytes, describeError, guard, int, pct, randomHex, showError } from './ui.js';
+import { $, bytes, describeError, enterClicks, guard, int, pct, randomHex, showError } from './ui.js';
 
 let spec = null;          // the selected kind
 let staged = new Set();   // keys of a static (fuse) filter, rebuilt after each change
@@ -388,7 +388,11 @@ export function setupBuilder() {
   $('fill-btn').addEventListener('click', action(fillRandom));
   $('filter-clear').addEventListener('click', action(clearFilter));
   $('key-input').addEventListener('keydown', (e) => { if (e.key === 'Enter') $('key-add').click(); });
+  // Enter in an option field creates the filter (the form has no submit button, so the browser
+  // would not submit it), Enter in the count adds the random keys
+  enterClicks($('filter-options'), $('filter-create'));
   $('filter-options').addEventListener('submit', (e) => { e.preventDefault(); create(); });
+  enterClicks($('fill-count'), $('fill-btn'));
   selectKind(kinds[0].kind);
 }
 

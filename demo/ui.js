@@ -67,6 +67,21 @@ export async function guard(el, fn) {
   }
 }
 
+const ENTER_FIELDS = new Set(['text', 'search', 'number', 'tel', 'url', 'email', 'password', 'select-one']);
+
+/**
+ * Enter in a field inside `container` (a text input or a select, not a textarea) clicks `button`,
+ * the way Enter submits a form: the section's options then work from the keyboard alone.
+ */
+export function enterClicks(container, button) {
+  container.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter' || e.isComposing || e.repeat || e.defaultPrevented) return;
+    if (!ENTER_FIELDS.has(e.target.type)) return;
+    e.preventDefault();
+    if (!button.disabled) button.click();
+  });
+}
+
 /** Lets the browser paint and handle input between chunks of work. */
 export const yieldToBrowser = () => new Promise((resolve) => setTimeout(resolve, 0));
 

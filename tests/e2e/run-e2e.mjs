@@ -527,6 +527,76 @@ try {
     await shot('builder-placeholders', '#builder');
   });
 
+  await t.check('Enter in an option field runs its section\'s primary action (create, add random, build, run, measure), keyboard only', async () => {
+    const typeIn = async (id, v) => {
+      await page.focus(`#${id}`);
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type(v);
+    };
+    // 4 · builder: capacity, Tab to error rate, Enter creates
+    await selectKind('bloom');
+    assert(await keyOp('add', 'alice@example.com') === 'added', 'add');
+    await typeIn('opt-capacity', '2000');
+    await page.keyboard.press('Tab');
+    assert(await page.evaluate(() => document.activeElement.id) === 'opt-errorRate', 'Tab → error rate');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('0.02');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.getElementById('key-result').dataset.state === 'created', null, { timeout: 5000 });
+    const info = JSON.parse(await page.textContent('#stat-info'));
+    assert(info.capacity === 2000 && info.errorRate === 0.02 && info.size === 0, `Enter created ${JSON.stringify(info)}`);
+    // every kind's fields: a text field and a select
+    for (const [kind, field, v] of [['cuckoo', 'bucketSize', '2'], ['scalable', 'expansion', '4'], ['fuse', 'fingerprintBits', '16']]) {
+      if (!KINDS.includes(kind)) continue;
+      await selectKind(kind);
+      if (kind !== 'fuse') assert(await keyOp('add', 'alice@example.com') === 'added', 'add');
+      else { await page.fill('#key-input', 'alice@example.com'); await page.click('#key-add'); }
+      await page.evaluate(() => { document.getElementById('key-result').dataset.state = ''; });
+      await typeIn(`opt-${field}`, v);
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => document.getElementById('key-result').dataset.state === 'created', null, { timeout: 5000 });
+      const i = JSON.parse(await page.textContent('#stat-info'));
+      assert(String(i[field]) === v, `${kind}: Enter in ${field} created ${JSON.stringify(i)}`);
+    }
+    if (KINDS.includes('scalable')) {
+      await selectKind('scalable');
+      await page.focus('#opt-nonScaling');
+      await page.evaluate(() => { document.getElementById('key-result').dataset.state = ''; });
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => document.getElementById('key-result').dataset.state === 'created', null, { timeout: 5000 });
+    }
+    await selectKind('bloom');
+    // Add N random keys
+    await typeIn('fill-count', '300');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.getElementById('stat-items').dataset.value === '300', null, { timeout: 5000 });
+    // 7 · blacklist: Enter in the error rate builds
+    await setText('bl-text', 'https://a.example/\nhttps://b.example/\nhttps://c.example/');
+    await page.evaluate(() => { delete document.getElementById('bl-status').dataset.items; });
+    await typeIn('bl-error-rate', '0.01');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.getElementById('bl-status').dataset.items === '3', null, { timeout: 5000 });
+    // 5 · experiment: Enter in any of its fields runs it
+    const [n, m] = [await page.inputValue('#exp-n'), await page.inputValue('#exp-m')];
+    await page.fill('#exp-n', '2000');
+    await page.fill('#exp-m', '2000');
+    await page.evaluate(() => { delete document.getElementById('exp-status').dataset.state; });
+    await typeIn('exp-steps', '5');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => ['done', 'failed'].includes(document.getElementById('exp-status').dataset.state), null, { timeout: 20000 });
+    assert(await data('exp-status', 'state') === 'done', `experiment: ${await visibleError('exp-error')}`);
+    await page.fill('#exp-n', n);
+    await page.fill('#exp-m', m);
+    await page.fill('#exp-steps', '20');
+    // 6 · space against error: Enter measures
+    await page.fill('#space-m', '5000');
+    await page.evaluate(() => { delete document.getElementById('space-status').dataset.state; });
+    await typeIn('space-n', '2000');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => ['done', 'failed'].includes(document.getElementById('space-status').dataset.state), null, { timeout: 30000 });
+    assert(await data('space-status', 'state') === 'done', `space: ${await visibleError('space-error')}`);
+  });
+
   // ---- section 1: every class, add / check / remove / stats / canvas --------------------------
   for (const kind of KINDS) {
     await t.check(`${kind}: add, check${REMOVABLE.has(kind) ? ', remove' : ''}, live stats, canvas`, async () => {
