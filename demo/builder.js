@@ -1,7 +1,7 @@
 // Section 1: pick a filter class and its options, add / check / remove keys, live stats, and the
 // canvas of the whole filter with what the last key touched.
 import { drawFilterMap } from './canvas.js';
-import { availableKinds, createFilter, cuckooSubFilterBuckets, parseOptions, statsOf, touchedBy } from './filters.js';
+import { availableKinds, BPK_MIN_KEYS, createFilter, cuckooSubFilterBuckets, parseOptions, statsOf, touchedBy } from './filters.js';
 import { dropFilter, getEntry, setFilter, touch } from './store.js';
 import { $, bytes, describeError, enterClicks, guard, int, pct, randomHex, showError } from './ui.js';
 
@@ -290,11 +290,15 @@ function setStat(id, text, value) {
   else el.dataset.value = String(value);
 }
 
+/** Bits per key: "9.59", "24.58", "383", "24,576" (no decimals from 100 on). */
+const bitsFmt = (v) => (v >= 100 ? int(Math.round(v)) : v.toFixed(2));
+
 /** Redraws stats and canvas from the current filter. */
 export function refresh() {
   const f = current();
   if (!f || f.freed) {
     for (const id of ['stat-kind', 'stat-items', 'stat-capacity', 'stat-bytes', 'stat-bpk', 'stat-fill', 'stat-est-fpr', 'stat-theory-fpr']) setStat(id, '—');
+    $('stat-bpk-how').textContent = '';
     $('stats').classList.remove('over');
     $('key-grew').hidden = true;
     $('stat-info').textContent = '';
@@ -317,7 +321,11 @@ export function refresh() {
       : int(capacity), capacity);
   $('stats').classList.toggle('over', over);
   setStat('stat-bytes', bytes(s.bytes), s.bytes);
-  setStat('stat-bpk', Number.isFinite(s.bitsPerKey) ? s.bitsPerKey.toFixed(2) : '—', s.bitsPerKey);
+  if (s.items > 0 && s.items >= s.bitsPerKeyFrom) setStat('stat-bpk', bitsFmt(s.bitsPerKey), s.bitsPerKey);
+  else setStat('stat-bpk', `— until ${int(s.bitsPerKeyFrom)} key${s.bitsPerKeyFrom === 1 ? '' : 's'}`);
+  $('stat-bpk-how').textContent = entrySpec.static ? 'built for these keys'
+    : Number.isFinite(s.bitsAtCapacity) ? `${bitsFmt(s.bitsAtCapacity)} at capacity (${int(Math.round(s.sizedFor))} keys)`
+      : `shown from ${BPK_MIN_KEYS} keys`;
   $('stat-fill-label').textContent = s.fillLabel;
   setStat('stat-fill', Number.isFinite(s.fill) ? `${(s.fill * 100).toFixed(2)} %` : '—', s.fill);
   setStat('stat-est-fpr', pct(s.estimatedFpr), s.estimatedFpr);

@@ -597,6 +597,36 @@ try {
     assert(await data('space-status', 'state') === 'done', `space: ${await visibleError('space-error')}`);
   });
 
+  await t.check('bits / key: "—" until a filter holds 10 % of what it is sized for, the figure at capacity always, sensibly formatted', async () => {
+    const cell = () => page.$eval('#stat-bpk', (el) => ({ text: el.textContent, value: el.dataset.value, how: el.parentElement.querySelector('#stat-bpk-how')?.textContent ?? '' }));
+    const fmt = (v) => (v >= 100 ? Math.round(v).toLocaleString('en-US') : v.toFixed(2));
+    for (const kind of ['bloom', 'counting', 'cuckoo', 'fuse'].filter((k) => KINDS.includes(k))) {
+      await selectKind(kind);
+      await page.fill('#key-input', 'alice@example.com');
+      await page.click('#key-add');
+      const bytes = await value('stat-bytes');
+      let c = await cell();
+      if (kind === 'fuse') {
+        // built for exactly its keys: the figure is the filter's own, from the first key
+        assert(c.text === fmt(bytes * 8) && Number(c.value) === bytes * 8, `fuse, 1 key: ${JSON.stringify(c)}`);
+        assert(/built for these keys/.test(c.how), `fuse how: ${JSON.stringify(c)}`);
+        continue;
+      }
+      const atCapacity = (bytes * 8) / 1000;
+      assert(c.text.startsWith('—') && c.value === undefined, `${kind}, 1 key: shows ${JSON.stringify(c)} (${bytes * 8} bits for one key)`);
+      assert(c.how.includes(`${fmt(atCapacity)} at capacity (1,000 keys)`), `${kind}: how ${JSON.stringify(c)}, want ${fmt(atCapacity)} at capacity`);
+      if (kind === 'cuckoo') await shot('builder-bpk-one-key', '#stats');
+      await fillRandom(98);
+      assert((await cell()).text.startsWith('—'), `${kind}, 99 keys: ${JSON.stringify(await cell())}`);
+      await fillRandom(1);
+      c = await cell();
+      const v = (bytes * 8) / 100;
+      assert(c.text === fmt(v) && Math.abs(Number(c.value) - v) < 1e-9, `${kind}, 100 keys: ${JSON.stringify(c)}, want ${fmt(v)}`);
+      if (kind === 'bloom') await shot('builder-bpk', '#builder');
+    }
+    await selectKind('bloom');
+  });
+
   // ---- section 1: every class, add / check / remove / stats / canvas --------------------------
   for (const kind of KINDS) {
     await t.check(`${kind}: add, check${REMOVABLE.has(kind) ? ', remove' : ''}, live stats, canvas`, async () => {
