@@ -1,6 +1,6 @@
 // Section 3: the blacklist checker. A list (one item per line: pasted, uploaded or generated) is
 // built into a filter in chunks with a progress bar; URLs are then checked as you type.
-import { availableKinds } from './filters.js';
+import { availableKinds, parseErrorRate } from './filters.js';
 import { dropFilter, setFilter } from './store.js';
 import { sampleUrls } from './sample-urls.js';
 import { $, bytes, enterClicks, guard, int, lines, ms, showError, yieldToBrowser } from './ui.js';
@@ -54,7 +54,7 @@ async function build() {
     const items = loaded ? loaded.items : lines($('bl-text').value);
     if (items.length === 0) throw new Error('The list is empty: paste, upload or generate one item per line first.');
     const spec = availableKinds().find((k) => k.kind === $('bl-kind').value);
-    const errorRate = Number($('bl-error-rate').value);
+    const errorRate = parseErrorRate($('bl-error-rate').value);
     const started = performance.now();
     let f;
     if (spec.static) {

@@ -141,11 +141,37 @@ export function kindByName(kind) {
   return availableKinds().find((k) => k.kind === kind) ?? null;
 }
 
-/** Reads option values from strings; empty fields are left out, non-numbers passed as typed. */
+const invalid = (message) => Object.assign(new RangeError(message), { code: 'INVALID_ARGUMENT' });
+
+/**
+ * An error rate as typed: a number strictly between 0 and 1 ("0.01", "1e-3", ".5"), else an
+ * INVALID_ARGUMENT error that names the range and quotes what was typed (never "got NaN").
+ */
+export function parseErrorRate(text) {
+  const raw = String(text ?? '').trim();
+  const range = 'a number strictly between 0 and 1, e.g. 0.01 for 1 %';
+  if (raw === '') throw invalid(`The error rate (errorRate) is empty: give ${range}.`);
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0 || n >= 1) {
+    throw invalid(`The error rate (errorRate) must be ${range}; got "${raw}"${Number.isFinite(n) ? '' : ', which is not a number'}.`);
+  }
+  return n;
+}
+
+/**
+ * Reads option values from strings; empty fields are left out, non-numbers passed as typed (the
+ * library's message names them). The error rate is checked here: with a capacity it is required
+ * (except by a cuckoo filter, whose default is 1 %).
+ */
 export function parseOptions(spec, values) {
   const options = {};
   for (const f of spec.fields) {
     const raw = (values[f.key] ?? '').trim();
+    if (f.key === 'errorRate') {
+      const needed = spec.kind !== 'cuckoo' && (values.capacity ?? '').trim() !== '';
+      if (raw !== '' || needed) options.errorRate = parseErrorRate(raw);
+      continue;
+    }
     if (raw === '') continue;
     if (f.type === 'bool') {
       options[f.key] = raw === 'true';

@@ -627,6 +627,41 @@ try {
     await selectKind('bloom');
   });
 
+  await t.check('a bad error rate ("abc", "0", "1.5", "", ...) gets a message naming the allowed range, in the builder and the blacklist', async () => {
+    const bad = ['abc', '0', '1.5', '', '-0.01', '1', 'NaN', '1 %'];
+    const clear = (msg, v, where) => {
+      assert(/strictly between 0 and 1/.test(msg) && /error ?rate/i.test(msg), `${where} "${v}": "${msg}" does not name the range`);
+      assert(!/\bNaN\b|undefined/.test(msg.replace(/"NaN"/, '')), `${where} "${v}": "${msg}"`);
+      assert(v.trim() === '' ? /empty/.test(msg) : msg.includes(`"${v}"`), `${where} "${v}": "${msg}" does not quote what was typed`);
+    };
+    for (const kind of ['bloom', 'blocked', 'counting', 'scalable', 'cuckoo'].filter((k) => KINDS.includes(k))) {
+      for (const v of bad) {
+        if (kind === 'cuckoo' && v === '') continue;   // a cuckoo filter's default: 1 %
+        await createWith(kind, { capacity: '1000', errorRate: v });
+        const msg = await visibleError('builder-error');
+        clear(msg, v, kind);
+        assert(await data('builder-error', 'code') === 'INVALID_ARGUMENT', `${kind} "${v}": code ${await data('builder-error', 'code')}`);
+        if (kind === 'bloom' && v === 'abc') await shot('bad-error-rate', '#builder');
+      }
+      await createWith(kind, { capacity: '1000', errorRate: '0.01' });
+      assert(await visibleError('builder-error') === '', `${kind}: a good error rate clears the message`);
+    }
+    await setText('bl-text', 'https://a.example/\nhttps://b.example/');
+    for (const blKind of ['bloom', 'fuse'].filter((k) => KINDS.includes(k))) {
+      await page.selectOption('#bl-kind', blKind);
+      for (const v of bad) {
+        await page.fill('#bl-error-rate', v);
+        await page.click('#bl-build');
+        await page.waitForFunction(() => !document.getElementById('bl-error').hidden);
+        clear(await visibleError('bl-error'), v, `blacklist ${blKind}`);
+        if (v === 'abc' && blKind === 'bloom') await shot('bad-error-rate-blacklist', '#blacklist');
+      }
+    }
+    await page.selectOption('#bl-kind', 'bloom');
+    await page.fill('#bl-error-rate', '0.001');
+    await selectKind('bloom');
+  });
+
   // ---- section 1: every class, add / check / remove / stats / canvas --------------------------
   for (const kind of KINDS) {
     await t.check(`${kind}: add, check${REMOVABLE.has(kind) ? ', remove' : ''}, live stats, canvas`, async () => {
