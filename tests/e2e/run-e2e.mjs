@@ -1106,6 +1106,32 @@ try {
     assert(await data('bl-check-result', 'state') === 'listed', 'an uploaded line is listed');
   });
 
+  await t.check('blacklist: a binary file (random bytes, UTF-16, not UTF-8, control characters) is refused with a clear message; the list stays as it was', async () => {
+    let x = 0x9e3779b9;
+    const random = Buffer.alloc(64 * 1024);
+    for (let i = 0; i < random.length; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; random[i] = x & 0xff; }
+    const listLines = ['https://one.example/', 'https://two.example/', 'https://café.example/'];
+    await page.setInputFiles('#bl-file', { name: 'good.txt', mimeType: 'text/plain', buffer: Buffer.from(`\ufeff${listLines.join('\r\n')}\r\n`, 'utf8') });
+    await page.waitForFunction(() => document.getElementById('bl-lines').textContent === '3 lines');
+    assert((await page.inputValue('#bl-text')).split('\n')[0] === listLines[0], 'a UTF-8 list with a BOM and CRLF loads');
+    const cases = [
+      ['random.bin', random, /NUL/],
+      ['utf16.txt', Buffer.from(`\ufeff${listLines.join('\n')}\n`, 'utf16le'), /NUL/],
+      ['latin1.txt', Buffer.from('https://caf\xe9.example/\nhttps://na\xefve.example/\n', 'latin1'), /UTF-8/],
+      ['controls.txt', Buffer.from(Array.from({ length: 400 }, (_, i) => (i % 5 === 0 ? '\x01\x02\x1b' : 'abcdefgh')).join('\n')), /control/],
+    ];
+    for (const [name, buffer, why] of cases) {
+      await page.evaluate(() => { const e = document.getElementById('bl-error'); e.hidden = true; e.textContent = ''; });
+      await page.setInputFiles('#bl-file', { name, mimeType: 'application/octet-stream', buffer });
+      await page.waitForFunction(() => !document.getElementById('bl-error').hidden, null, { timeout: 5000 });
+      const msg = await visibleError('bl-error');
+      assert(msg.includes(name) && /not a text file|not (a )?(plain )?text/.test(msg) && why.test(msg) && /one item per line/.test(msg), `${name}: "${msg}"`);
+      assert(await text('bl-lines') === '3 lines', `${name}: the list changed to ${await text('bl-lines')}`);
+      assert(await page.$eval('#bl-file', (el) => el.files.length) === 0, `${name}: the refused file stays chosen`);
+      if (name === 'random.bin') await shot('blacklist-binary', '#blacklist');
+    }
+  });
+
   // ---- section 4: export / import, every class ------------------------------------------------
   async function download() {
     const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#export-btn')]);
