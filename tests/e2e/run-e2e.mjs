@@ -843,29 +843,77 @@ try {
     });
   }
 
-  await t.check('removing a key never added is a shown lesson: a warning, and the added keys it broke are named', async () => {
-    // a tiny cuckoo filter with 8-bit fingerprints: a never-added key that shares a fingerprint and
-    // a bucket with an added one is easy to find from Node, with the same wasm
-    await createWith('cuckoo', { capacity: '16', fingerprintBits: '8', bucketSize: '4', expansion: '0' });
-    const added = ['k1', 'k2', 'k3', 'k4'];
-    for (const k of added) assert(await keyOp('add', k) === 'added', `add ${k}`);
-    const twin = new lib.CuckooFilter({ capacity: 16, fingerprintBits: 8, bucketSize: 4, expansion: 0 });
-    twin.addAll(added);
-    let ghost = null;
-    for (let i = 0; i < 200000 && ghost === null; i++) {
-      const g = `ghost-${i}`;
-      if (!twin.has(g)) continue;
-      const copy = lib.CuckooFilter.deserialize(twin.serialize());
-      copy.remove(g);
-      if (added.some((k) => !copy.has(k))) ghost = g;
-      copy.free();
+  await t.check('builder: removing a key never added from a counting or cuckoo filter is checked first: certainly absent removes nothing, maybe present warns (naming the keys it would break) and waits for Remove anyway, then names the keys it broke', async () => {
+    const cases = [
+      // a tiny cuckoo filter with 8-bit fingerprints: a never-added key that shares a fingerprint
+      // and a bucket with an added one is easy to find from Node, with the same wasm
+      ['cuckoo', { capacity: '16', errorRate: '0.01', fingerprintBits: '8', bucketSize: '4', expansion: '0' }, { capacity: 16, errorRate: 0.01, fingerprintBits: 8, bucketSize: 4, expansion: 0 }],
+      ['counting', { capacity: '4', errorRate: '0.2' }, { capacity: 4, errorRate: 0.2 }],
+    ].filter(([kind]) => KINDS.includes(kind));
+    for (const [kind, form, options] of cases) {
+      const Cls = lib[CLASS_OF[kind]];
+      await createWith(kind, form);
+      const added = ['k1', 'k2', 'k3', 'k4'];
+      for (const k of added) assert(await keyOp('add', k) === 'added', `${kind}: add ${k}`);
+      const twin = new Cls(options);
+      for (const k of added) twin.add(k);
+      const wouldBreak = (g) => {
+        const copy = Cls.deserialize(twin.serialize());
+        copy.remove(g);
+        const lost = added.filter((k) => !copy.has(k));
+        copy.free();
+        return lost;
+      };
+      let ghost = null;
+      let absent = null;
+      for (let i = 0; i < 200000 && ghost === null; i++) {
+        const g = `ghost-${i}`;
+        if (!twin.has(g)) { absent ??= g; continue; }
+        if (wouldBreak(g).length) ghost = g;
+      }
+      assert(ghost !== null && absent !== null, `${kind}: found a never-added key that removes an added key's ${kind === 'cuckoo' ? 'fingerprint' : 'counters'}`);
+      const lost = wouldBreak(ghost);
+      const info = async () => JSON.parse(await page.textContent('#stat-info'));
+      const before = await info();
+      // certainly absent: nothing to remove, and nothing is removed
+      assert(await keyOp('remove', absent) === 'not-found', `${kind}: remove ${absent}: ${await text('key-result')}`);
+      assert(/certainly absent/.test(await text('key-result')) && /nothing removed/.test(await text('key-result')), `${kind}: "${await text('key-result')}"`);
+      assert(JSON.stringify(await info()) === JSON.stringify(before), `${kind}: a certainly-absent key changed the filter`);
+      assert(await page.isHidden('#key-confirm'), `${kind}: no confirmation for a key that is absent`);
+      // maybe present: a warning first, naming the keys it would break, and nothing removed yet
+      assert(await keyOp('remove', ghost) === 'warn', `${kind}: remove ${ghost}: ${await text('key-result')}`);
+      let msg = await text('key-result');
+      assert(/never added/.test(msg) && /maybe present/.test(msg) && lost.every((k) => msg.includes(`“${k}”`)), `${kind} warning: "${msg}" (Node: ${lost})`);
+      assert(await data('key-result', 'wouldBreak') === lost.join(' '), `${kind}: data-would-break ${await data('key-result', 'wouldBreak')}, Node ${lost}`);
+      assert(JSON.stringify(await info()) === JSON.stringify(before), `${kind}: the warning removed something`);
+      assert(await page.isVisible('#key-remove-anyway') && (await text('key-remove-anyway')).includes(ghost), `${kind}: Remove anyway is offered for ${ghost}`);
+      for (const k of added) assert(await keyOp('check', k) === 'present', `${kind}: ${k} before`);
+      assert(await page.isHidden('#key-confirm'), `${kind}: another operation withdraws the confirmation`);
+      // Keep it: nothing removed
+      assert(await keyOp('remove', ghost) === 'warn', `${kind}: warn again`);
+      // from the keyboard: Tab from Remove reaches the choice
+      await page.focus('#key-remove');
+      await page.keyboard.press('Tab');
+      assert(await page.evaluate(() => document.activeElement.id) === 'key-remove-anyway', 'Tab → Remove anyway');
+      await page.keyboard.press('Tab');
+      assert(await page.evaluate(() => document.activeElement.id) === 'key-keep', 'Tab → Keep it');
+      await page.keyboard.press('Enter');
+      assert(await data('key-result', 'state') === 'kept' && JSON.stringify(await info()) === JSON.stringify(before), `${kind}: kept: ${await text('key-result')}`);
+      // Remove anyway: the keys it broke are named, as Node says
+      assert(await keyOp('remove', ghost) === 'warn', `${kind}: warn once more`);
+      if (kind === 'cuckoo') await shot('builder-remove-warn', '#builder');
+      await page.click('#key-remove-anyway');
+      assert(twin.remove(ghost), `${kind}: remove ${ghost} in Node`);
+      assert(await data('key-result', 'state') === 'removed-unknown', `${kind}: after Remove anyway: ${await text('key-result')}`);
+      msg = await text('key-result');
+      const broken = added.filter((k) => !twin.has(k));
+      assert(/never added/.test(msg) && /now reads? as certainly absent/.test(msg) && broken.every((k) => msg.includes(k)), `${kind} message: "${msg}"`);
+      assert(await data('key-result', 'broken') === broken.join(' ') && broken.join(' ') === lost.join(' '), `${kind}: broken ${await data('key-result', 'broken')}, Node ${broken}`);
+      assert(await page.isHidden('#key-confirm'), `${kind}: the confirmation is gone`);
+      if (kind === 'cuckoo') await shot('builder-false-deletion', '#builder');
+      assert(await keyOp('check', broken[0]) === 'false-negative' && /false negative/.test(await text('key-result')), `${kind}: ${broken[0]} is a false negative now: ${await text('key-result')}`);
+      twin.free();
     }
-    twin.free();
-    assert(ghost !== null, 'found a never-added key that removes an added key\'s fingerprint');
-    assert(await keyOp('remove', ghost) === 'removed-unknown', `remove ${ghost}: ${await text('key-result')}`);
-    const msg = await text('key-result');
-    assert(/never added/.test(msg) && /now reads? as certainly absent/.test(msg) && added.some((k) => msg.includes(k)), `message: "${msg}"`);
-    await shot('builder-false-deletion', '#builder');
   });
 
   await t.check('scalable Bloom says why some random keys were not added', async () => {
