@@ -260,6 +260,43 @@ function placeholdersCut(page) {
   });
 }
 
+/**
+ * The space chart on `page`: the labels of the two theoretical curves must overlap no marker (by
+ * the chart's own geometry, and by its pixels: no marker colour inside a label's box), each other,
+ * or the plot's edges. Returns what is wrong, as text.
+ */
+async function spaceLabelTrouble(page) {
+  return page.$eval('#space-chart', (c) => {
+    const parse = (s) => (s ? s.split(';').map((t) => t.split(' ').map(Number)) : []);
+    const boxes = parse(c.dataset.labelBoxes);
+    const markers = parse(c.dataset.markers);
+    const [px, py, pw, ph] = c.dataset.plot.split(' ').map(Number);
+    const out = [];
+    if (boxes.length !== 2) out.push(`${boxes.length} label boxes`);
+    const dpr = c.width / c.getBoundingClientRect().width;
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    boxes.forEach(([x, y, w, h], i) => {
+      if (x < px - 0.5 || y < py - 0.5 || x + w > px + pw + 0.5 || y + h > py + ph + 0.5) out.push(`label ${i} [${x} ${y} ${w} ${h}] leaves the plot [${px} ${py} ${pw} ${ph}]`);
+      for (const [mx, my, r] of markers) {
+        if (mx + r > x && mx - r < x + w && my + r > y && my - r < y + h) out.push(`label ${i} [${x} ${y} ${w} ${h}] covers the marker at ${mx},${my}`);
+      }
+      boxes.forEach(([x2, y2, w2, h2], j) => {
+        if (j > i && x2 < x + w && x2 + w2 > x && y2 < y + h && y2 + h2 > y) out.push(`labels ${i} and ${j} overlap`);
+      });
+      // pixels: a saturated colour (a marker) inside the box
+      let coloured = 0;
+      for (let yy = Math.ceil(y * dpr); yy < Math.floor((y + h) * dpr); yy++) {
+        for (let xx = Math.ceil(x * dpr); xx < Math.floor((x + w) * dpr); xx++) {
+          const k = (yy * c.width + xx) * 4;
+          if (Math.max(d[k], d[k + 1], d[k + 2]) - Math.min(d[k], d[k + 1], d[k + 2]) > 90) coloured++;
+        }
+      }
+      if (coloured > 0) out.push(`label ${i}: ${coloured} marker-coloured pixels inside its box`);
+    });
+    return out;
+  });
+}
+
 /** What the page holds in a figure of cuckoo slots (data-shown): the same text from a real filter. */
 const tableText = (filter) => readCuckooTables(filter).subs.map((s) => s.slots.join(',')).join('|');
 
@@ -1080,6 +1117,8 @@ try {
     assert(await red() === 0, 'unticking Cuckoo hides its markers');
     await page.check('#space-legend input[value="cuckoo"]');
     await shot('space', '#space');
+    const trouble = await spaceLabelTrouble(page);
+    assert(trouble.length === 0, `the curves' labels at 1280 px: ${trouble.join('; ')}`);
     // a failed run clears the old chart and table
     await page.fill('#space-n', 'lots');
     await page.click('#space-run');
@@ -1488,7 +1527,9 @@ try {
     await phone.screenshot({ path: `${shots}phone.png`, fullPage: true });
     await phone.locator('#experiment').screenshot({ path: `${shots}phone-experiment.png` });
     await phone.locator('#space').screenshot({ path: `${shots}phone-space.png` });
+    const trouble = await spaceLabelTrouble(phone);
     await phone.locator('#hash').screenshot({ path: `${shots}phone-hash.png` });
+    assert(trouble.length === 0, `the space chart's curve labels at 390 px: ${trouble.join('; ')}`);
     assert(layout.scrollWidth <= layout.vw, `the page is ${layout.scrollWidth} px wide on a ${layout.vw} px screen`);
     assert(layout.off.length === 0, `controls off screen: ${layout.off.join(', ')}`);
     // the chart is drawn at its on-screen size (× devicePixelRatio), so 12 px text is 12 px
