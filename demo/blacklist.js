@@ -3,7 +3,7 @@
 import { availableKinds, parseErrorRate } from './filters.js';
 import { dropFilter, setFilter } from './store.js';
 import { sampleUrls } from './sample-urls.js';
-import { $, bytes, enterClicks, guard, int, lines, ms, showError, yieldToBrowser } from './ui.js';
+import { $, bitsPerKeyText, bytes, enterClicks, guard, int, lines, ms, showError, yieldToBrowser } from './ui.js';
 
 const CHUNK = 10_000;
 const MAX_FILE_BYTES = 256 * 1024 * 1024;
@@ -86,7 +86,7 @@ async function build() {
     setFilter('blacklist', f, spec);
     const status = $('bl-status');
     status.textContent = `${spec.label} filter built from ${int(items.length)} lines in ${ms(took)}: `
-      + `${int(f.size)} items, ${bytes(f.byteLength)}, ${((f.byteLength * 8) / items.length).toFixed(2)} bits per line.`;
+      + `${int(f.size)} items, ${bytes(f.byteLength)}, ${bitsPerKeyText((f.byteLength * 8) / items.length)} bits per line.`;
     status.dataset.items = String(f.size);
     status.dataset.lines = String(items.length);
     $('bl-progress-text').textContent = 'done';

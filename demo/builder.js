@@ -4,7 +4,7 @@ import { drawFilterMap } from './canvas.js';
 import { availableKinds, BPK_MIN_KEYS, createFilter, cuckooSubFilterBuckets, parseOptions, statsOf, touchedBy } from './filters.js';
 import { deserialize } from './lib.js';
 import { dropFilter, getEntry, setFilter, touch } from './store.js';
-import { $, bytes, describeError, enterClicks, guard, int, pct, randomHex, showError } from './ui.js';
+import { $, bitsPerKeyText, bytes, describeError, enterClicks, guard, int, pct, randomHex, showError } from './ui.js';
 
 let spec = null;          // the selected kind
 let staged = new Set();   // keys of a static (fuse) filter, rebuilt after each change
@@ -315,17 +315,19 @@ function keepIt() {
   setResult(`kept: nothing removed; “${p.key}” still reads maybe present`, 'kept');
 }
 
+const randomKeys = (n) => `${int(n)} random key${n === 1 ? '' : 's'}`;
+
 function fillRandom() {
   const n = Number($('fill-count').value);
   if (!Number.isSafeInteger(n) || n < 1 || n > 5_000_000) throw new RangeError(`random key count must be an integer from 1 to 5,000,000, got "${$('fill-count').value}"`);
   const prefix = `rnd-${randomHex(8)}-`;
   const keys = Array.from({ length: n }, (_, i) => prefix + i);
   // the marks show where one key landed: after a batch they would point at a key of the past
-  clearTouched(`— (${int(n)} random keys added; the marks show one key: add or check one)`);
+  clearTouched(`— (${randomKeys(n)} added; the marks show one key: add or check one)`);
   if (spec.static) {
     for (const k of keys) staged.add(k);
     rebuildStatic();
-    setResult(`${int(n)} random keys added; rebuilt from ${int(staged.size)} keys`, 'added');
+    setResult(`${randomKeys(n)} added; rebuilt from ${int(staged.size)} key${staged.size === 1 ? '' : 's'}`, 'added');
     return;
   }
   const f = requireFilter();
@@ -333,13 +335,13 @@ function fillRandom() {
   batches.push({ prefix, n });
   touch('builder');
   if (spec.kind === 'cuckoo' && added < n) {
-    setResult(`${int(added)} of ${int(n)} random keys added: filter full`, 'full');
+    setResult(`${int(added)} of ${randomKeys(n)} added: filter full`, 'full');
     showError(errorEl(), { code: 'FULL', message: fullMessage(added, n).replace(/^FULL: /, '') });
   } else if (spec.kind === 'scalable' && added < n) {
-    setResult(`${int(added)} of ${int(n)} random keys added: ${int(n - added)} looked present already (false positives of the `
+    setResult(`${int(added)} of ${randomKeys(n)} added: ${int(n - added)} looked present already (false positives of the `
       + 'layers so far), and a scalable filter adds a key only when it is not maybe-present', 'added');
   } else {
-    setResult(`${int(n)} random keys added`, 'added');
+    setResult(`${randomKeys(n)} added`, 'added');
   }
 }
 
@@ -362,9 +364,6 @@ function setStat(id, text, value) {
   if (value === undefined || Number.isNaN(value)) el.removeAttribute('data-value');
   else el.dataset.value = String(value);
 }
-
-/** Bits per key: "9.59", "24.58", "383", "24,576" (no decimals from 100 on). */
-const bitsFmt = (v) => (v >= 100 ? int(Math.round(v)) : v.toFixed(2));
 
 /** Redraws stats and canvas from the current filter. */
 export function refresh() {
@@ -394,10 +393,10 @@ export function refresh() {
       : int(capacity), capacity);
   $('stats').classList.toggle('over', over);
   setStat('stat-bytes', bytes(s.bytes), s.bytes);
-  if (s.items > 0 && s.items >= s.bitsPerKeyFrom) setStat('stat-bpk', bitsFmt(s.bitsPerKey), s.bitsPerKey);
+  if (s.items > 0 && s.items >= s.bitsPerKeyFrom) setStat('stat-bpk', bitsPerKeyText(s.bitsPerKey), s.bitsPerKey);
   else setStat('stat-bpk', `— until ${int(s.bitsPerKeyFrom)} key${s.bitsPerKeyFrom === 1 ? '' : 's'}`);
   $('stat-bpk-how').textContent = entrySpec.static ? 'built for these keys'
-    : Number.isFinite(s.bitsAtCapacity) ? `${bitsFmt(s.bitsAtCapacity)} at capacity (${int(Math.round(s.sizedFor))} keys)`
+    : Number.isFinite(s.bitsAtCapacity) ? `${bitsPerKeyText(s.bitsAtCapacity)} at capacity (${int(Math.round(s.sizedFor))} keys)`
       : `shown from ${BPK_MIN_KEYS} keys`;
   $('stat-fill-label').textContent = s.fillLabel;
   setStat('stat-fill', Number.isFinite(s.fill) ? `${(s.fill * 100).toFixed(2)} %` : '—', s.fill);

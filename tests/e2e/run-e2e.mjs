@@ -656,6 +656,7 @@ try {
       await fillRandom(98);
       assert((await cell()).text.startsWith('—'), `${kind}, 99 keys: ${JSON.stringify(await cell())}`);
       await fillRandom(1);
+      assert(await text('key-result') === '1 random key added', `Last: "${await text('key-result')}"`);
       c = await cell();
       const v = (bytes * 8) / 100;
       assert(c.text === fmt(v) && Math.abs(Number(c.value) - v) < 1e-9, `${kind}, 100 keys: ${JSON.stringify(c)}, want ${fmt(v)}`);
@@ -672,7 +673,7 @@ try {
       assert(v.trim() === '' ? /empty/.test(msg) : msg.includes(`"${v}"`), `${where} "${v}": "${msg}" does not quote what was typed`);
     };
     for (const kind of ['bloom', 'blocked', 'counting', 'scalable', 'cuckoo'].filter((k) => KINDS.includes(k))) {
-      for (const v of bad) {
+      for (const v of kind === 'bloom' ? bad : ['abc', '', '1.5']) {   // every class reads the field the same way
         if (kind === 'cuckoo' && v === '') continue;   // a cuckoo filter's default: 1 %
         await createWith(kind, { capacity: '1000', errorRate: v });
         const msg = await visibleError('builder-error');
@@ -686,7 +687,7 @@ try {
     await setText('bl-text', 'https://a.example/\nhttps://b.example/');
     for (const blKind of ['bloom', 'fuse'].filter((k) => KINDS.includes(k))) {
       await page.selectOption('#bl-kind', blKind);
-      for (const v of bad) {
+      for (const v of blKind === 'bloom' ? bad : ['abc', '']) {
         await page.fill('#bl-error-rate', v);
         await page.click('#bl-build');
         await page.waitForFunction(() => !document.getElementById('bl-error').hidden);
@@ -1450,6 +1451,7 @@ try {
     await page.evaluate(() => { delete document.getElementById('bl-status').dataset.items; });
     await page.click('#bl-build');
     await page.waitForFunction(() => document.getElementById('bl-status').dataset.items === '2');
+    assert(/, \d+ bits per line\.$/.test(await text('bl-status')), `bits per line of 2 lines, ≥ 100: no decimals: "${await text('bl-status')}"`);
     await page.fill('#bl-check', 'https://a.example/');
     await expect('bl-check-result', 'present', /listed \(maybe\)/);
     await page.fill('#bl-check', 'https://zzz.example/');
@@ -1560,6 +1562,51 @@ try {
     assert(layout.sw <= layout.vw && layout.canvases.every((r) => r <= layout.vw), `page ${layout.sw} px, canvases end at ${layout.canvases} on ${layout.vw} px`);
     assert(phoneErrors.length === 0, `console errors: ${phoneErrors.join(' | ')}`);
     await phone.close();
+  });
+
+  await t.check('phone (390 px): the builder\'s remove warning, bits / key, the blacklist\'s refusals and the verdicts fit', async () => {
+    const phone = await browser.context.newPage();
+    const phoneErrors = watchConsole(phone);
+    try {
+      await phone.setViewportSize({ width: 390, height: 844 });
+      await phone.goto(server.url);
+      await phone.waitForSelector('#status:text("ready")', { timeout: 20000 });
+      const fits = async (what) => {
+        const l = await phone.evaluate(() => ({ vw: document.documentElement.clientWidth, sw: document.documentElement.scrollWidth }));
+        assert(l.sw <= l.vw, `${what}: the page is ${l.sw} px wide on ${l.vw} px`);
+      };
+      // a cuckoo filter: one key (bits / key "—"), then a warning for a key never added that reads present
+      await phone.selectOption('#filter-kind', 'cuckoo');
+      for (const [k, v] of Object.entries({ capacity: '16', fingerprintBits: '8', bucketSize: '4', expansion: '0' })) await phone.fill(`#opt-${k}`, v);
+      await phone.press('#opt-expansion', 'Enter');
+      const added = ['k1', 'k2', 'k3', 'k4'];
+      for (const k of added) { await phone.fill('#key-input', k); await phone.click('#key-add'); }
+      const twin = new lib.CuckooFilter({ capacity: 16, fingerprintBits: 8, bucketSize: 4, expansion: 0 });
+      twin.addAll(added);
+      let ghost = null;
+      for (let i = 0; ghost === null && i < 100000; i++) if (twin.has(`ghost-${i}`)) ghost = `ghost-${i}`;
+      twin.free();
+      await phone.fill('#key-input', ghost);
+      await phone.click('#key-remove');
+      assert(await phone.$eval('#key-result', (el) => el.dataset.state) === 'warn', 'the warning on a phone');
+      await fits('the remove warning');
+      await phone.locator('#builder').screenshot({ path: `${shots}phone-builder-remove-warn.png` });
+      await phone.click('#key-keep');
+      // the blacklist: a refused binary file, then a small list and a verdict
+      await phone.setInputFiles('#bl-file', { name: 'random.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 2654435761) >>> 24)) });
+      await phone.waitForFunction(() => !document.getElementById('bl-error').hidden);
+      await fits('the blacklist refusal');
+      await phone.locator('#blacklist').screenshot({ path: `${shots}phone-blacklist-binary.png` });
+      await phone.$eval('#bl-text', (el) => { el.value = 'https://a.example/\nhttps://b.example/'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+      await phone.press('#bl-error-rate', 'Enter');
+      await phone.waitForFunction(() => document.getElementById('bl-status').dataset.items === '2');
+      await phone.fill('#bl-check', 'https://a.example/');
+      await fits('the blacklist verdict');
+      await phone.locator('#blacklist').screenshot({ path: `${shots}phone-blacklist.png` });
+      assert(phoneErrors.length === 0, `console errors: ${phoneErrors.join(' | ')}`);
+    } finally {
+      await phone.close();
+    }
   });
 
   await t.check('no error banner, no console errors', async () => {
