@@ -83,7 +83,9 @@ async function checkCuckooSteps(page, prefix) {
     await page.fill('#steps-key', 'alice');
     await page.click('#steps-remove');
     f.remove('alice');
-    assert((await verdict()).state === 'removed' && await shown() === tableText(f), `remove alice: ${JSON.stringify(await verdict())}`);
+    // the figure is drawn from the next animation frame on: wait for it (a busy machine may not have painted yet)
+    await page.waitForFunction(() => document.getElementById('steps-canvas').dataset.animating !== 'true');
+    assert((await verdict()).state === 'removed' && await shown() === tableText(f), `remove alice: ${JSON.stringify(await verdict())}, shown ${await shown()}, filter ${tableText(f)}`);
 
     // the duplicate limit: 2b + 1 = 9 copies on an empty table
     for (const expansion of [0, 1]) {
