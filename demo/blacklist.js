@@ -1,9 +1,9 @@
 // Section 3: the blacklist checker. A list (one item per line: pasted, uploaded or generated) is
 // built into a filter in chunks with a progress bar; URLs are then checked as you type.
-import { availableKinds } from './filters.js';
+import { availableKinds, parseErrorRate } from './filters.js';
 import { dropFilter, setFilter } from './store.js';
 import { sampleUrls } from './sample-urls.js';
-import { $, bytes, guard, int, lines, ms, showError, yieldToBrowser } from './ui.js';
+import { $, bitsPerKeyText, bytes, enterClicks, guard, int, lines, ms, showError, yieldToBrowser } from './ui.js';
 
 const CHUNK = 10_000;
 const MAX_FILE_BYTES = 256 * 1024 * 1024;
@@ -54,7 +54,7 @@ async function build() {
     const items = loaded ? loaded.items : lines($('bl-text').value);
     if (items.length === 0) throw new Error('The list is empty: paste, upload or generate one item per line first.');
     const spec = availableKinds().find((k) => k.kind === $('bl-kind').value);
-    const errorRate = Number($('bl-error-rate').value);
+    const errorRate = parseErrorRate($('bl-error-rate').value);
     const started = performance.now();
     let f;
     if (spec.static) {
@@ -86,7 +86,7 @@ async function build() {
     setFilter('blacklist', f, spec);
     const status = $('bl-status');
     status.textContent = `${spec.label} filter built from ${int(items.length)} lines in ${ms(took)}: `
-      + `${int(f.size)} items, ${bytes(f.byteLength)}, ${((f.byteLength * 8) / items.length).toFixed(2)} bits per line.`;
+      + `${int(f.size)} items, ${bytes(f.byteLength)}, ${bitsPerKeyText((f.byteLength * 8) / items.length)} bits per line.`;
     status.dataset.items = String(f.size);
     status.dataset.lines = String(items.length);
     $('bl-progress-text').textContent = 'done';
@@ -134,12 +134,48 @@ function checkNow() {
     : `· (${ms(took)})`;
 }
 
+const CONTROL_SCAN = 1 << 22;   // characters looked at for control characters
+const MAX_CONTROL_SHARE = 0.01;
+
+/**
+ * The text of an uploaded list, or an error when the bytes are not plain UTF-8 text: NUL bytes
+ * (binary files, UTF-16), invalid UTF-8, or more than 1 % control characters (other than tab,
+ * line and page breaks) among the first 4 M characters. A random file would otherwise read as
+ * thousands of "lines" of mojibake.
+ */
+export function decodeTextList(data, name) {
+  const refuse = (why) => new Error(`${name} is not a text file: ${why}. Upload plain text (UTF-8), one item per line; nothing was loaded, the list is unchanged.`);
+  const nul = data.indexOf(0);
+  if (nul !== -1) throw refuse(`it holds NUL bytes (the first at byte ${int(nul)}), as binary files and UTF-16 text do`);
+  let text;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(data);
+  } catch {
+    throw refuse('its bytes are not valid UTF-8 (a binary file, or text in another encoding such as Latin-1)');
+  }
+  const n = Math.min(text.length, CONTROL_SCAN);
+  let controls = 0;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if ((c < 32 && (c < 9 || c > 13)) || c === 127) controls++;
+  }
+  if (controls > MAX_CONTROL_SHARE * n) throw refuse(`${((100 * controls) / n).toFixed(1)} % of its characters are control characters`);
+  return text;
+}
+
 async function upload() {
-  const file = $('bl-file').files[0];
+  const input = $('bl-file');
+  const file = input.files[0];
   if (!file) return;
-  if (file.size > MAX_FILE_BYTES) throw new RangeError(`${file.name} is ${bytes(file.size)}; the page takes lists up to ${bytes(MAX_FILE_BYTES)}`);
-  setLoaded(lines(await file.text()), `uploaded ${file.name}`);
-  $('bl-progress-text').textContent = `loaded ${file.name} (${bytes(file.size)})`;
+  try {
+    if (file.size > MAX_FILE_BYTES) throw new RangeError(`${file.name} is ${bytes(file.size)}; the page takes lists up to ${bytes(MAX_FILE_BYTES)}`);
+    const text = decodeTextList(new Uint8Array(await file.arrayBuffer()), file.name);
+    setLoaded(lines(text), `uploaded ${file.name}`);
+    $('bl-progress-text').textContent = `loaded ${file.name} (${bytes(file.size)})`;
+  } catch (err) {
+    input.value = '';   // a refused file does not stay chosen
+    throw err;
+  }
 }
 
 export function setupBlacklist() {
@@ -150,6 +186,7 @@ export function setupBlacklist() {
     setLoaded(sampleUrls(), 'generated sample URLs');
   }));
   $('bl-file').addEventListener('change', () => guard(err, upload));
+  enterClicks($('bl-build').closest('.row'), $('bl-build'));
   $('bl-text').addEventListener('input', () => { loaded = null; showLineCount(); });
   $('bl-build').addEventListener('click', () => guard(err, build).then(() => {
     if (!err.hidden) forgetFilter();

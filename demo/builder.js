@@ -1,9 +1,10 @@
 // Section 1: pick a filter class and its options, add / check / remove keys, live stats, and the
 // canvas of the whole filter with what the last key touched.
 import { drawFilterMap } from './canvas.js';
-import { availableKinds, createFilter, cuckooSubFilterBuckets, parseOptions, statsOf, touchedBy } from './filters.js';
+import { availableKinds, BPK_MIN_KEYS, createFilter, cuckooSubFilterBuckets, parseOptions, statsOf, touchedBy } from './filters.js';
+import { deserialize } from './lib.js';
 import { dropFilter, getEntry, setFilter, touch } from './store.js';
-import { $, bytes, describeError, guard, int, pct, randomHex, showError } from './ui.js';
+import { $, bitsPerKeyText, bytes, describeError, enterClicks, guard, int, pct, randomHex, showError } from './ui.js';
 
 let spec = null;          // the selected kind
 let staged = new Set();   // keys of a static (fuse) filter, rebuilt after each change
@@ -13,19 +14,26 @@ let grew = null;          // a cuckoo filter's growth during the last operation:
 // prefix), so removing a key never added can be shown for what it is.
 let typed = new Map();
 let batches = [];
-const forgetKeys = () => { typed = new Map(); batches = []; };
-function wasAdded(k) {
-  if ((typed.get(k) ?? 0) > 0) return true;
+let removed = new Map();   // removals of added keys, by key
+const forgetKeys = () => { typed = new Map(); batches = []; removed = new Map(); };
+function inBatch(k) {
   const b = batches.find((x) => k.startsWith(x.prefix));
   if (!b) return false;
   const i = Number(k.slice(b.prefix.length));
   return Number.isSafeInteger(i) && i >= 0 && i < b.n;
 }
+/** Whether this page added `k` (more often than it removed it). */
+function wasAdded(k) {
+  return (typed.get(k) ?? 0) + (inBatch(k) ? 1 : 0) - (removed.get(k) ?? 0) > 0;
+}
 /** Added keys (typed ones, then up to 100,000 of the random ones) that the filter reports present. */
 function presentAddedKeys(f) {
-  const keys = [...typed.keys()];
+  const keys = [...typed.keys()].filter(wasAdded);
   for (const b of batches) {
-    for (let i = 0; i < b.n && keys.length < 100_000; i++) keys.push(b.prefix + i);
+    for (let i = 0; i < b.n && keys.length < 100_000; i++) {
+      const k = b.prefix + i;
+      if (!removed.has(k) || wasAdded(k)) keys.push(k);
+    }
   }
   const answers = f.hasAll(keys);
   return keys.filter((_, i) => answers[i] === 1);
@@ -39,6 +47,7 @@ function setResult(text, state = '') {
   el.textContent = text;
   el.dataset.state = state;
   delete el.dataset.broken;
+  delete el.dataset.wouldBreak;
 }
 
 function renderFields() {
@@ -57,6 +66,8 @@ function renderFields() {
       input.value = f.def;
       input.size = 9;
       input.placeholder = f.hint || '';
+      // a hint longer than the field widens it (a placeholder cut off is no hint)
+      if (f.hint && f.hint.length > 9) input.style.width = `calc(${f.hint.length}ch + 14px)`;
       input.inputMode = 'decimal';
     }
     input.id = `opt-${f.key}`;
@@ -85,6 +96,7 @@ function readFields() {
  */
 function create() {
   showError(errorEl(), null);
+  confirmRemove(null);
   grew = null;
   const old = getEntry('builder');
   try {
@@ -207,38 +219,103 @@ function check() {
   const k = key();
   const f = requireFilter();
   const yes = f.has(k);
-  setResult(yes ? 'maybe present' : 'definitely absent', yes ? 'present' : 'absent');
+  if (!yes && wasAdded(k)) {
+    // only a removal of a key never added (or a FULL add) can lose a key this page added
+    setResult('certainly absent, yet this page added it: a false negative (a removal took what it had stored)', 'false-negative');
+  } else {
+    setResult(yes ? 'maybe present' : 'certainly absent', yes ? 'present' : 'absent');
+  }
   showTouched(f, k);
 }
 
+/** "“a”, “b” and 3 more" */
+function someKeys(keys, n = 5) {
+  const shown = keys.slice(0, n).map((x) => `“${x}”`).join(', ');
+  return keys.length > n ? `${shown} and ${int(keys.length - n)} more` : shown;
+}
+
+/** The added keys (that read present now) which would read absent after removing `k`: asked of a copy. */
+function wouldBreak(f, k) {
+  const before = presentAddedKeys(f);
+  const copy = deserialize(f.serialize());
+  try {
+    copy.remove(k);
+    const after = new Set(presentAddedKeys(copy));
+    return before.filter((x) => !after.has(x));
+  } finally {
+    copy.free();
+  }
+}
+
+/** A removal of a key never added, waiting for "Remove anyway" (or null), and the filter it is for. */
+let pending = null;
+function confirmRemove(p) {
+  pending = p;
+  $('key-confirm').hidden = !p;
+  if (p) $('key-remove-anyway').textContent = `Remove “${p.key.length > 24 ? `${p.key.slice(0, 23)}…` : p.key}” anyway`;
+}
+
+/**
+ * Remove: a key this page added is removed at once. A key never added is checked first:
+ * certainly absent, nothing is removed (and the page says why); maybe present (a false positive),
+ * the page warns that remove() would take another key's fingerprint or counters, names the added
+ * keys that would then read absent (the library's answer on a copy), and waits for "Remove anyway".
+ */
 function remove() {
   const k = key();
   if (!spec.removable) throw new Error(`${spec.label} filters cannot remove keys.`);
   const f = requireFilter();
   if (wasAdded(k)) {
     const ok = f.remove(k);
-    if (ok && typed.has(k)) typed.set(k, typed.get(k) - 1);
+    if (ok) removed.set(k, (removed.get(k) ?? 0) + 1);
     setResult(ok ? 'removed' : 'not found: nothing removed', ok ? 'removed' : 'not-found');
+    touch('builder');
+  } else if (!f.has(k)) {
+    setResult(`not found: “${k}” reads certainly absent, so there is nothing to remove; nothing removed (it was never added)`, 'not-found');
   } else {
-    // The lesson: removing what was never added takes away whatever matches, which may be
-    // another key's fingerprint (or counters): that key then reads as certainly absent.
-    const before = presentAddedKeys(f);
-    const ok = f.remove(k);
-    if (!ok) {
-      setResult('not found: nothing removed (it was never added)', 'not-found');
-    } else {
-      const after = new Set(presentAddedKeys(f));
-      const broken = before.filter((x) => !after.has(x));
-      setResult(`“${k}” was never added, yet something matched and was removed: `
-        + (broken.length ? `${broken.slice(0, 5).join(', ')}${broken.length > 5 ? ` and ${int(broken.length - 5)} more` : ''} `
-          + `${broken.length === 1 ? 'now reads' : 'now read'} as certainly absent, a false negative. Remove only keys you added.`
-          : 'no key this page added was hit this time, but it could have been. Remove only keys you added.'), 'removed-unknown');
-      $('key-result').dataset.broken = broken.join(' ');
-    }
+    const lost = wouldBreak(f, k);
+    const what = spec.kind === 'cuckoo' ? 'the matching fingerprint, which belongs to another key' : 'its counters, which other keys set too';
+    setResult(`Careful: “${k}” was never added by this page, yet it reads maybe present (a false positive). remove() cannot tell and would take away ${what}: `
+      + (lost.length ? `${someKeys(lost)} would then read as certainly absent, a false negative.`
+        : 'this time every key this page added would still read present, but that is luck.')
+      + ' Nothing is removed unless you choose Remove anyway.', 'warn');
+    $('key-result').dataset.wouldBreak = lost.join(' ');
+    confirmRemove({ key: k, filter: f });
+  }
+  showTouched(current(), k);
+}
+
+/** "Remove anyway": the lesson, shown for what it is: the added keys it broke read absent now. */
+function removeAnyway() {
+  const p = pending;
+  confirmRemove(null);
+  const f = requireFilter();
+  if (!p || p.filter !== f) throw new Error('The filter changed since the warning: press Remove again.');
+  const k = p.key;
+  const before = presentAddedKeys(f);
+  const ok = f.remove(k);
+  if (!ok) {
+    setResult(`not found: nothing removed (“${k}” was never added)`, 'not-found');
+  } else {
+    const after = new Set(presentAddedKeys(f));
+    const broken = before.filter((x) => !after.has(x));
+    setResult(`“${k}” was never added, yet something matched and was removed: `
+      + (broken.length ? `${someKeys(broken)} ${broken.length === 1 ? 'now reads' : 'now read'} as certainly absent, a false negative. Remove only keys you added.`
+        : 'no key this page added was hit this time, but it could have been. Remove only keys you added.'), 'removed-unknown');
+    $('key-result').dataset.broken = broken.join(' ');
   }
   touch('builder');
   showTouched(current(), k);
 }
+
+function keepIt() {
+  const p = pending;
+  confirmRemove(null);
+  if (!p) return;
+  setResult(`kept: nothing removed; “${p.key}” still reads maybe present`, 'kept');
+}
+
+const randomKeys = (n) => `${int(n)} random key${n === 1 ? '' : 's'}`;
 
 function fillRandom() {
   const n = Number($('fill-count').value);
@@ -246,11 +323,11 @@ function fillRandom() {
   const prefix = `rnd-${randomHex(8)}-`;
   const keys = Array.from({ length: n }, (_, i) => prefix + i);
   // the marks show where one key landed: after a batch they would point at a key of the past
-  clearTouched(`— (${int(n)} random keys added; the marks show one key: add or check one)`);
+  clearTouched(`— (${randomKeys(n)} added; the marks show one key: add or check one)`);
   if (spec.static) {
     for (const k of keys) staged.add(k);
     rebuildStatic();
-    setResult(`${int(n)} random keys added; rebuilt from ${int(staged.size)} keys`, 'added');
+    setResult(`${randomKeys(n)} added; rebuilt from ${int(staged.size)} key${staged.size === 1 ? '' : 's'}`, 'added');
     return;
   }
   const f = requireFilter();
@@ -258,13 +335,13 @@ function fillRandom() {
   batches.push({ prefix, n });
   touch('builder');
   if (spec.kind === 'cuckoo' && added < n) {
-    setResult(`${int(added)} of ${int(n)} random keys added: filter full`, 'full');
+    setResult(`${int(added)} of ${randomKeys(n)} added: filter full`, 'full');
     showError(errorEl(), { code: 'FULL', message: fullMessage(added, n).replace(/^FULL: /, '') });
   } else if (spec.kind === 'scalable' && added < n) {
-    setResult(`${int(added)} of ${int(n)} random keys added: ${int(n - added)} looked present already (false positives of the `
+    setResult(`${int(added)} of ${randomKeys(n)} added: ${int(n - added)} looked present already (false positives of the `
       + 'layers so far), and a scalable filter adds a key only when it is not maybe-present', 'added');
   } else {
-    setResult(`${int(n)} random keys added`, 'added');
+    setResult(`${randomKeys(n)} added`, 'added');
   }
 }
 
@@ -293,6 +370,7 @@ export function refresh() {
   const f = current();
   if (!f || f.freed) {
     for (const id of ['stat-kind', 'stat-items', 'stat-capacity', 'stat-bytes', 'stat-bpk', 'stat-fill', 'stat-est-fpr', 'stat-theory-fpr']) setStat(id, '—');
+    $('stat-bpk-how').textContent = '';
     $('stats').classList.remove('over');
     $('key-grew').hidden = true;
     $('stat-info').textContent = '';
@@ -315,7 +393,11 @@ export function refresh() {
       : int(capacity), capacity);
   $('stats').classList.toggle('over', over);
   setStat('stat-bytes', bytes(s.bytes), s.bytes);
-  setStat('stat-bpk', Number.isFinite(s.bitsPerKey) ? s.bitsPerKey.toFixed(2) : '—', s.bitsPerKey);
+  if (s.items > 0 && s.items >= s.bitsPerKeyFrom) setStat('stat-bpk', bitsPerKeyText(s.bitsPerKey), s.bitsPerKey);
+  else setStat('stat-bpk', `— until ${int(s.bitsPerKeyFrom)} key${s.bitsPerKeyFrom === 1 ? '' : 's'}`);
+  $('stat-bpk-how').textContent = entrySpec.static ? 'built for these keys'
+    : Number.isFinite(s.bitsAtCapacity) ? `${bitsPerKeyText(s.bitsAtCapacity)} at capacity (${int(Math.round(s.sizedFor))} keys)`
+      : `shown from ${BPK_MIN_KEYS} keys`;
   $('stat-fill-label').textContent = s.fillLabel;
   setStat('stat-fill', Number.isFinite(s.fill) ? `${(s.fill * 100).toFixed(2)} %` : '—', s.fill);
   setStat('stat-est-fpr', pct(s.estimatedFpr), s.estimatedFpr);
@@ -361,9 +443,10 @@ function selectKind(kindName) {
  * Wraps a button handler: errors go to the section's message element, "Last:" says the operation
  * failed (FULL included), then refresh.
  */
-function action(fn) {
+function action(fn, keepPending = false) {
   return () => guard(errorEl(), () => {
     grew = null;
+    if (!keepPending) confirmRemove(null);
     try {
       return fn();
     } catch (err) {
@@ -385,8 +468,16 @@ export function setupBuilder() {
   $('key-remove').addEventListener('click', action(remove));
   $('fill-btn').addEventListener('click', action(fillRandom));
   $('filter-clear').addEventListener('click', action(clearFilter));
+  $('key-remove-anyway').addEventListener('click', action(removeAnyway, true));
+  $('key-keep').addEventListener('click', action(keepIt, true));
+  // the warning is about one key: editing it withdraws the choice
+  $('key-input').addEventListener('input', () => { if (pending) confirmRemove(null); });
   $('key-input').addEventListener('keydown', (e) => { if (e.key === 'Enter') $('key-add').click(); });
+  // Enter in an option field creates the filter (the form has no submit button, so the browser
+  // would not submit it), Enter in the count adds the random keys
+  enterClicks($('filter-options'), $('filter-create'));
   $('filter-options').addEventListener('submit', (e) => { e.preventDefault(); create(); });
+  enterClicks($('fill-count'), $('fill-btn'));
   selectKind(kinds[0].kind);
 }
 

@@ -2,7 +2,7 @@
 // in steps, probe m never-inserted keys after each step, chart measured vs theoretical FPR.
 import { drawFprChart } from './chart.js';
 import { availableKinds, statsOf } from './filters.js';
-import { $, bytes, guard, int, ms, onWidthChange, pct, randomHex, showError, yieldToBrowser } from './ui.js';
+import { $, bytes, enterClicks, guard, int, ms, onWidthChange, pct, randomHex, showError, yieldToBrowser } from './ui.js';
 
 const COLORS = { left: '#2563eb', right: '#dc2626' };
 const EXPERIMENT_KINDS = ['bloom', 'blocked', 'counting', 'cuckoo'];
@@ -185,6 +185,7 @@ export function setupExperiment() {
   const has = (k) => kinds.some((x) => x.kind === k);
   $('exp-left').value = kinds[0]?.kind ?? '';
   $('exp-right').value = has('cuckoo') ? 'cuckoo' : has('blocked') ? 'blocked' : (kinds[1] ?? kinds[0])?.kind ?? '';
+  enterClicks($('exp-n').closest('.row'), $('exp-run'));
   $('exp-run').addEventListener('click', () => {
     $('exp-status').dataset.state = 'running';
     guard($('exp-error'), run).then(() => {

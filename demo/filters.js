@@ -141,11 +141,37 @@ export function kindByName(kind) {
   return availableKinds().find((k) => k.kind === kind) ?? null;
 }
 
-/** Reads option values from strings; empty fields are left out, non-numbers passed as typed. */
+const invalid = (message) => Object.assign(new RangeError(message), { code: 'INVALID_ARGUMENT' });
+
+/**
+ * An error rate as typed: a number strictly between 0 and 1 ("0.01", "1e-3", ".5"), else an
+ * INVALID_ARGUMENT error that names the range and quotes what was typed (never "got NaN").
+ */
+export function parseErrorRate(text) {
+  const raw = String(text ?? '').trim();
+  const range = 'a number strictly between 0 and 1, e.g. 0.01 for 1 %';
+  if (raw === '') throw invalid(`The error rate (errorRate) is empty: give ${range}.`);
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0 || n >= 1) {
+    throw invalid(`The error rate (errorRate) must be ${range}; got "${raw}"${Number.isFinite(n) ? '' : ', which is not a number'}.`);
+  }
+  return n;
+}
+
+/**
+ * Reads option values from strings; empty fields are left out, non-numbers passed as typed (the
+ * library's message names them). The error rate is checked here: with a capacity it is required
+ * (except by a cuckoo filter, whose default is 1 %).
+ */
 export function parseOptions(spec, values) {
   const options = {};
   for (const f of spec.fields) {
     const raw = (values[f.key] ?? '').trim();
+    if (f.key === 'errorRate') {
+      const needed = spec.kind !== 'cuckoo' && (values.capacity ?? '').trim() !== '';
+      if (raw !== '' || needed) options.errorRate = parseErrorRate(raw);
+      continue;
+    }
     if (raw === '') continue;
     if (f.type === 'bool') {
       options[f.key] = raw === 'true';
@@ -164,6 +190,23 @@ export function createFilter(spec, options, keys = []) {
   return new spec.Class(options);
 }
 
+/**
+ * How many keys a filter's memory was sized for: its capacity (a scalable filter's layers, a grown
+ * cuckoo filter's sub-filters added up), a fuse filter's own keys; NaN when it was sized in bits.
+ */
+export function sizedFor(info) {
+  if (info.kind === 'fuse') return info.size;
+  if (info.kind === 'scalable') return (info.layers ?? []).reduce((a, l) => a + l.capacity, 0);
+  if (!(info.capacity > 0)) return NaN;
+  if (info.kind === 'cuckoo') return info.capacity * (info.buckets / cuckooSubFilterBuckets(info)[0]);
+  return info.capacity;
+}
+
+/** Bits per key is shown once a filter holds this share of what it was sized for (else "—"). */
+export const BPK_MIN_SHARE = 0.1;
+/** ... or, for a filter sized in bits (no capacity), this many keys. */
+export const BPK_MIN_KEYS = 100;
+
 /** Every number the stats panel shows, from a filter of kind `spec`. */
 export function statsOf(spec, filter) {
   const info = filter.info();
@@ -172,11 +215,17 @@ export function statsOf(spec, filter) {
   const fill = spec.fill(info);
   const theory = spec.theory(info);
   const estimate = spec.estimate(info);
+  const sized = sizedFor(info);
   return {
     info,
     items,
     bytes: byteLength,
     bitsPerKey: items > 0 ? (byteLength * 8) / items : NaN,
+    // with very few keys bits per key says little (24,576 for one key in a 3 KiB filter): it is
+    // shown from 10 % of the capacity on, and the figure at capacity next to it
+    sizedFor: sized,
+    bitsAtCapacity: info.kind !== 'fuse' && sized > 0 ? (byteLength * 8) / sized : NaN,
+    bitsPerKeyFrom: info.kind === 'fuse' ? 1 : sized > 0 ? Math.max(1, Math.ceil(BPK_MIN_SHARE * sized)) : BPK_MIN_KEYS,
     fillLabel: fill.label,
     fill: fill.value,
     estimatedFpr: typeof estimate.value === 'number' ? estimate.value : NaN,

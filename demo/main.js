@@ -20,7 +20,10 @@ function showHash() {
   const seed = Number($('hash-seed').value) >>> 0;
   const key = $('hash-input').value;
   $('hash-x86').textContent = murmur3.x86_32(key, seed).toString(16).padStart(8, '0');
-  $('hash-x64').textContent = hex(murmur3.x64_128(key, seed));
+  const out = murmur3.x64_128(key, seed);   // h1 then h2, each little-endian
+  $('hash-x64').textContent = hex(out);
+  // the two words as numbers (big-endian hex), as murmurhash3js-revisited prints them
+  $('hash-x64-words').textContent = `${hex(out.slice(0, 8).reverse())} ${hex(out.slice(8).reverse())}`;
 }
 
 // anything not caught by a section goes to the banner, so it is never only in the console

@@ -25,6 +25,72 @@ export function marker(ctx, shape, x, y, r, color, hollow = false) {
   if (hollow) { ctx.strokeStyle = color; ctx.lineWidth = 1.5; ctx.stroke(); } else { ctx.fillStyle = color; ctx.fill(); }
 }
 
+const LABEL_H = 15;
+const overlaps = (a, b) => a.x < b.x + b.w && a.x + a.w > b.x && a.y < b.y + b.h && a.y + a.h > b.y;
+
+/**
+ * Draws the labels of the two curves where they cover no marker, no other label and do not leave
+ * the plot: the first curve's label above its curve, the second's below it, as close to the curve
+ * as that allows and then as far right (sliding left along the curve); else on the other side of
+ * its curve (where it must not cross the other curve); else at the right-hand end. Each label
+ * starts with a sample of its curve's line, so it names its curve wherever it sits. Returns the
+ * boxes drawn, in CSS px.
+ */
+function placeCurveLabels(ctx, { plot, xOf, yOf, lo, hi, markers }) {
+  ctx.font = '11.5px system-ui, sans-serif';
+  const SAMPLE = 18;
+  const eOf = (x) => 10 ** (hi - ((x - plot.x) / plot.w) * (hi - lo));
+  const curveY = (c, x) => yOf(c.bits(eOf(x)));
+  // the curve's highest and lowest y (CSS px) over [x0, x1]: both curves are monotonic in x
+  const span = (c, x0, x1) => [Math.min(curveY(c, x0), curveY(c, x1)), Math.max(curveY(c, x0), curveY(c, x1))];
+  const inside = (b) => b.x >= plot.x + 2 && b.x + b.w <= plot.x + plot.w - 2 && b.y >= plot.y + 1 && b.y + b.h <= plot.y + plot.h - 1;
+  const free = (b, placed) => inside(b) && !placed.some((p) => overlaps(b, p))
+    && !markers.some((m) => overlaps(b, { x: m.x - m.r - 1, y: m.y - m.r - 1, w: 2 * m.r + 2, h: 2 * m.r + 2 }));
+  const placed = [];
+  CURVES.forEach((c, i) => {
+    const w = Math.ceil(ctx.measureText(c.label).width) + SAMPLE + 12;
+    const other = CURVES[1 - i];
+    const at = (x1, above, dy) => {
+      const x0 = x1 - w;
+      const [top, bottom] = span(c, x0, x1);
+      const b = { x: x0, y: above ? top - dy - LABEL_H : bottom + dy, w, h: LABEL_H };
+      // on the side of the other curve, the box must stay clear of it too
+      const [oTop, oBottom] = span(other, x0, x1);
+      if (b.y < oBottom + 2 && b.y + b.h > oTop - 2) return null;
+      return b;
+    };
+    let box = null;
+    for (const above of [i === 0, i !== 0]) {
+      for (const dy of [3, 6, 10, 15, 21, 28, 36, 45, 56]) {
+        for (let x1 = plot.x + plot.w - 4; x1 - w >= plot.x + 4 && !box; x1 -= 4) {
+          const b = at(x1, above, dy);
+          if (b && free(b, placed)) box = b;
+        }
+        if (box) break;
+      }
+      if (box) break;
+    }
+    box ??= at(plot.x + plot.w - 4, i === 0, 3) ?? { x: plot.x + plot.w - 4 - w, y: plot.y + 2 + i * (LABEL_H + 2), w, h: LABEL_H };
+    placed.push(box);
+    const mid = box.y + LABEL_H / 2;
+    ctx.fillStyle = 'rgba(255,255,255,0.9)';
+    ctx.fillRect(box.x, box.y, box.w, box.h);
+    ctx.strokeStyle = '#374151';
+    ctx.lineWidth = 1.5;
+    ctx.setLineDash(c.dash);
+    ctx.beginPath();
+    ctx.moveTo(box.x + 3, mid);
+    ctx.lineTo(box.x + 3 + SAMPLE, mid);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    ctx.fillStyle = '#374151';
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(c.label, box.x + SAMPLE + 7, mid + 0.5);
+  });
+  return placed;
+}
+
 /**
  * @param canvas
  * @param {{ floor: number, series: Array<{ label, color, shape, points: Array<{ fpr, bitsPerKey }> }> }} data
@@ -62,7 +128,7 @@ export function drawSpaceChart(canvas, data) {
     yTitle: 'bits per key',
   });
 
-  // the theoretical curves, labelled where they leave the plot on the right
+  // the theoretical curves, labelled (placeCurveLabels) where the labels hide no marker
   ctx.save();
   ctx.beginPath();
   ctx.rect(PAD.left, PAD.top, plotW, plotH);
@@ -80,21 +146,19 @@ export function drawSpaceChart(canvas, data) {
   }
   ctx.setLineDash([]);
   ctx.restore();
-  ctx.font = '11.5px system-ui, sans-serif';
-  ctx.textAlign = 'right';
-  const end = 10 ** lo;
-  const tag = (text, y) => {
-    const w = ctx.measureText(text).width;
-    ctx.fillStyle = 'rgba(255,255,255,0.9)';
-    ctx.fillRect(PAD.left + plotW - w - 8, y - 8, w + 6, 15);
-    ctx.fillStyle = '#374151';
-    ctx.textBaseline = 'middle';
-    ctx.fillText(text, PAD.left + plotW - 4, y);
-  };
-  tag(CURVES[0].label, yOf(CURVES[0].bits(end)) - 12);
-  tag(CURVES[1].label, yOf(CURVES[1].bits(end)) + 12);
-
+  const markers = [];
   for (const s of data.series) {
-    for (const p of s.points) marker(ctx, s.shape, xOf(p.fpr > 0 ? p.fpr : data.floor), yOf(p.bitsPerKey), 4.5, s.color, !(p.fpr > 0));
+    for (const p of s.points) {
+      const x = xOf(p.fpr > 0 ? p.fpr : data.floor);
+      const y = yOf(p.bitsPerKey);
+      markers.push({ x, y, r: 4.5 * 1.2, draw: () => marker(ctx, s.shape, x, y, 4.5, s.color, !(p.fpr > 0)) });
+    }
   }
+  const boxes = placeCurveLabels(ctx, { plot: { x: PAD.left, y: PAD.top, w: plotW, h: plotH }, xOf, yOf, lo, hi, markers });
+  for (const m of markers) m.draw();
+  // where the curve labels and the markers are, in CSS px (for tests)
+  const r = (v) => Math.round(v * 10) / 10;
+  canvas.dataset.labelBoxes = boxes.map((b) => [b.x, b.y, b.w, b.h].map(r).join(' ')).join(';');
+  canvas.dataset.markers = markers.map((m) => [m.x, m.y, m.r].map(r).join(' ')).join(';');
+  canvas.dataset.plot = [PAD.left, PAD.top, plotW, plotH].map(r).join(' ');
 }

@@ -5,7 +5,7 @@
 // and answering while it runs; the longest slice is reported.
 import { availableKinds } from './filters.js';
 import { CURVES, drawSpaceChart } from './space-chart.js';
-import { $, bytes, guard, int, ms, onWidthChange, pct, yieldToBrowser } from './ui.js';
+import { $, bytes, enterClicks, guard, int, ms, onWidthChange, pct, yieldToBrowser } from './ui.js';
 
 const CHUNK = 4096;
 const SLICE_MS = 25;
@@ -179,6 +179,7 @@ export function setupSpace() {
     legend.append(label);
   }
   legend.addEventListener('change', () => draw(results[0]?.probes ?? 0));
+  enterClicks($('space-n').closest('.row'), $('space-run'));
   $('space-run').addEventListener('click', () => {
     $('space-status').dataset.state = 'running';
     guard($('space-error'), run).then(() => {

@@ -62,7 +62,7 @@ function checkKey() {
   const out = $('import-key-result');
   if (!entry || k === '') { out.textContent = '—'; out.dataset.state = ''; return; }
   const yes = entry.filter.has(k);
-  out.textContent = yes ? 'maybe present' : 'definitely absent';
+  out.textContent = yes ? 'maybe present' : 'certainly absent';
   out.dataset.state = yes ? 'present' : 'absent';
 }
 

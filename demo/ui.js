@@ -31,6 +31,9 @@ export function pct(p) {
   return '< 0.0001 %';   // a theoretical 1e-20 reads as what it means, not as 1.10e-20 %
 }
 
+/** Bits per key: "9.59", "24.58", "383", "24,576" (no decimals from 100 on). */
+export const bitsPerKeyText = (v) => (v >= 100 ? int(Math.round(v)) : v.toFixed(2));
+
 /** Milliseconds: "0.42 ms", "12.3 ms"; below the browser timer's 0.1 ms resolution "< 0.1 ms". */
 export const ms = (t) => (t < 0.1 ? '< 0.1 ms' : `${t < 10 ? t.toFixed(2) : t.toFixed(1)} ms`);
 
@@ -65,6 +68,21 @@ export async function guard(el, fn) {
     showError(el, err);
     return undefined;
   }
+}
+
+const ENTER_FIELDS = new Set(['text', 'search', 'number', 'tel', 'url', 'email', 'password', 'select-one']);
+
+/**
+ * Enter in a field inside `container` (a text input or a select, not a textarea) clicks `button`,
+ * the way Enter submits a form: the section's options then work from the keyboard alone.
+ */
+export function enterClicks(container, button) {
+  container.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter' || e.isComposing || e.repeat || e.defaultPrevented) return;
+    if (!ENTER_FIELDS.has(e.target.type)) return;
+    e.preventDefault();
+    if (!button.disabled) button.click();
+  });
 }
 
 /** Lets the browser paint and handle input between chunks of work. */

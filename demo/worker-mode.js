@@ -89,10 +89,10 @@ async function checkKey() {
   if (seq !== keySeq) return; // a newer keystroke's answer will show
   const main = mainFilter()?.has(key);
   const a = $('worker-answer');
-  a.textContent = answer ? 'maybe present' : 'definitely absent';
+  a.textContent = answer ? 'maybe present' : 'certainly absent';
   a.dataset.state = answer ? 'present' : 'absent';
   const m = $('worker-main-answer');
-  m.textContent = main === undefined ? '—' : main ? 'maybe present' : 'definitely absent';
+  m.textContent = main === undefined ? '—' : main ? 'maybe present' : 'certainly absent';
   m.dataset.state = main === undefined ? '' : main ? 'present' : 'absent';
   const r = $('worker-rtt');
   r.textContent = ms(rtt);

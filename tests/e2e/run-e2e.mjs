@@ -11,6 +11,7 @@ import { TINY_BLOOM, TINY_CUCKOO, TINY_SEED_KEYS } from '../../demo/tiny.js';
 import { STEPS_SEED_KEYS, stepsOptions } from '../../demo/cuckoo-steps.js';
 import { assert, buildAndServe, launchBrowser, makeRunner, watchConsole } from './browser.mjs';
 import { checkZoo } from './zoo.mjs';
+import murmurhash3js from 'murmurhash3js-revisited';
 
 const { init, murmur3 } = lib;
 const demoRoot = fileURLToPath(new URL('../../demo/', import.meta.url));
@@ -82,7 +83,9 @@ async function checkCuckooSteps(page, prefix) {
     await page.fill('#steps-key', 'alice');
     await page.click('#steps-remove');
     f.remove('alice');
-    assert((await verdict()).state === 'removed' && await shown() === tableText(f), `remove alice: ${JSON.stringify(await verdict())}`);
+    // the figure is drawn from the next animation frame on: wait for it (a busy machine may not have painted yet)
+    await page.waitForFunction(() => document.getElementById('steps-canvas').dataset.animating !== 'true');
+    assert((await verdict()).state === 'removed' && await shown() === tableText(f), `remove alice: ${JSON.stringify(await verdict())}, shown ${await shown()}, filter ${tableText(f)}`);
 
     // the duplicate limit: 2b + 1 = 9 copies on an empty table
     for (const expansion of [0, 1]) {
@@ -239,6 +242,63 @@ async function checkFalseDeletion(page, prefix) {
   }
 }
 
+/**
+ * Inputs on `page` whose placeholder does not fit: the placeholder's width in the input's own font
+ * against the input's content box. Returns "id: text (needs N px, has M px)" for each.
+ */
+function placeholdersCut(page) {
+  return page.evaluate(() => {
+    const ctx = document.createElement('canvas').getContext('2d');
+    const out = [];
+    for (const el of document.querySelectorAll('input[placeholder]')) {
+      if (!el.placeholder || el.offsetParent === null) continue;
+      const cs = getComputedStyle(el);
+      ctx.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+      const need = ctx.measureText(el.placeholder).width;
+      const has = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+      if (need > has + 0.5) out.push(`${el.id}: "${el.placeholder}" (needs ${need.toFixed(0)} px, has ${has.toFixed(0)} px)`);
+    }
+    return out;
+  });
+}
+
+/**
+ * The space chart on `page`: the labels of the two theoretical curves must overlap no marker (by
+ * the chart's own geometry, and by its pixels: no marker colour inside a label's box), each other,
+ * or the plot's edges. Returns what is wrong, as text.
+ */
+async function spaceLabelTrouble(page) {
+  return page.$eval('#space-chart', (c) => {
+    const parse = (s) => (s ? s.split(';').map((t) => t.split(' ').map(Number)) : []);
+    const boxes = parse(c.dataset.labelBoxes);
+    const markers = parse(c.dataset.markers);
+    const [px, py, pw, ph] = c.dataset.plot.split(' ').map(Number);
+    const out = [];
+    if (boxes.length !== 2) out.push(`${boxes.length} label boxes`);
+    const dpr = c.width / c.getBoundingClientRect().width;
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    boxes.forEach(([x, y, w, h], i) => {
+      if (x < px - 0.5 || y < py - 0.5 || x + w > px + pw + 0.5 || y + h > py + ph + 0.5) out.push(`label ${i} [${x} ${y} ${w} ${h}] leaves the plot [${px} ${py} ${pw} ${ph}]`);
+      for (const [mx, my, r] of markers) {
+        if (mx + r > x && mx - r < x + w && my + r > y && my - r < y + h) out.push(`label ${i} [${x} ${y} ${w} ${h}] covers the marker at ${mx},${my}`);
+      }
+      boxes.forEach(([x2, y2, w2, h2], j) => {
+        if (j > i && x2 < x + w && x2 + w2 > x && y2 < y + h && y2 + h2 > y) out.push(`labels ${i} and ${j} overlap`);
+      });
+      // pixels: a saturated colour (a marker) inside the box
+      let coloured = 0;
+      for (let yy = Math.ceil(y * dpr); yy < Math.floor((y + h) * dpr); yy++) {
+        for (let xx = Math.ceil(x * dpr); xx < Math.floor((x + w) * dpr); xx++) {
+          const k = (yy * c.width + xx) * 4;
+          if (Math.max(d[k], d[k + 1], d[k + 2]) - Math.min(d[k], d[k + 1], d[k + 2]) > 90) coloured++;
+        }
+      }
+      if (coloured > 0) out.push(`label ${i}: ${coloured} marker-coloured pixels inside its box`);
+    });
+    return out;
+  });
+}
+
 /** What the page holds in a figure of cuckoo slots (data-shown): the same text from a real filter. */
 const tableText = (filter) => readCuckooTables(filter).subs.map((s) => s.slots.join(',')).join('|');
 
@@ -350,11 +410,14 @@ const started = Date.now();
 await init();
 const runner = makeRunner();
 // every check also prints how long it took (the whole run must stay well under a minute)
+// E2E_ONLY=<regex>: run only the checks whose names match (for checks that set up their own
+// state; most of the walk-through depends on the checks before it)
+const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY) : null;
 const t = {
-  check: (name, fn) => runner.check(name, async () => {
+  check: (name, fn) => (only && !only.test(name) ? undefined : runner.check(name, async () => {
     const t0 = Date.now();
     try { await fn(); } finally { if (process.env.E2E_TIMING) console.log(`       ${name}: ${Date.now() - t0} ms`); }
-  }),
+  })),
   summary: () => runner.summary(),
 };
 const server = await buildAndServe(demoRoot);
@@ -412,7 +475,6 @@ try {
     const want64 = Array.from(murmur3.x64_128('geeky ogre', 42), (b) => b.toString(16).padStart(2, '0')).join('');
     assert(x86 === murmur3.x86_32('geeky ogre', 42).toString(16).padStart(8, '0'), `x86_32 shown ${x86}`);
     assert(x64 === want64, `x64_128 shown ${x64}`);
-    await shot('hash', '#hash');
   });
 
   await t.check('MurmurHash3 in the page matches the vectors the native build is tested on', async () => {
@@ -424,6 +486,26 @@ try {
     await page.fill('#hash-seed', '42');
     assert(await text('hash-x86') === want('x86_32'), 'x86_32 differs from the native vector');
     assert(await text('hash-x64') === want('x64_128'), 'x64_128 differs from the native vector');
+  });
+
+  await t.check('MurmurHash3 x64_128: the page labels its byte order, and its h1 h2 words are what murmurhash3js-revisited prints', async () => {
+    for (const [key, seed] of [['geeky ogre', 42], ['naïve café ☕', 7], ['', 0]]) {
+      await page.fill('#hash-input', key);
+      await page.fill('#hash-seed', String(seed));
+      const bytes = await text('hash-x64');
+      const words = await text('hash-x64-words');
+      // the claim the page makes: h1 then h2, each 64-bit word little-endian in the bytes
+      const swap = (h) => h.match(/../g).reverse().join('');
+      assert(words === `${swap(bytes.slice(0, 16))} ${swap(bytes.slice(16))}`, `${key}: words ${words}, bytes ${bytes}`);
+      // and what the common JS package prints for the same UTF-8 bytes and seed
+      const theirs = murmurhash3js.x64.hash128(new TextEncoder().encode(key), seed);
+      assert(words.replace(' ', '') === theirs, `${key}: page ${words}, murmurhash3js-revisited ${theirs}`);
+    }
+    const labels = await text('hash');
+    assert(/h1 then h2/.test(labels) && /little-endian/.test(labels) && /big-endian/.test(labels) && /murmurhash3js-revisited/.test(labels), `labels: ${labels}`);
+    await page.fill('#hash-input', 'geeky ogre');
+    await page.fill('#hash-seed', '42');
+    await shot('hash', '#hash');
   });
 
   await t.check('see it work: the tiny Bloom and cuckoo filters draw what they hold, answer as the library, play a kick chain, from the keyboard', async () => {
@@ -456,6 +538,168 @@ try {
     const offered = await page.$$eval('#filter-kind option', (os) => os.map((o) => o.value));
     assert(JSON.stringify(offered.sort()) === JSON.stringify([...KINDS].sort()), `offered ${offered}, exported ${KINDS}`);
     assert(await page.getAttribute('body', 'data-kinds') === KINDS.join(' '), 'body data-kinds');
+  });
+
+  await t.check('every input placeholder fits its field, for every filter class\'s options, at 1280 and 390 px', async () => {
+    const phone = await browser.context.newPage();
+    try {
+      await phone.setViewportSize({ width: 390, height: 844 });
+      await phone.goto(server.url);
+      await phone.waitForSelector('#status:text("ready")', { timeout: 20000 });
+      const cut = [];
+      for (const [p, width] of [[page, 1280], [phone, 390]]) {
+        for (const kind of KINDS) {
+          await p.selectOption('#filter-kind', kind);
+          await p.waitForFunction(() => document.getElementById('key-result').dataset.state === 'created');
+          for (const c of await placeholdersCut(p)) cut.push(`${width} px, ${kind}: ${c}`);
+        }
+      }
+      await phone.selectOption('#filter-kind', 'bloom');
+      await phone.locator('#builder').screenshot({ path: `${shots}phone-builder-placeholders.png` });
+      await phone.locator('#transfer').screenshot({ path: `${shots}phone-transfer.png` });
+      await phone.locator('#worker').screenshot({ path: `${shots}phone-worker.png` });
+      assert(cut.length === 0, `placeholders cut off:\n      ${[...new Set(cut)].join('\n      ')}`);
+    } finally {
+      await phone.close();
+      await page.selectOption('#filter-kind', 'bloom');
+    }
+    await shot('builder-placeholders', '#builder');
+  });
+
+  await t.check('Enter in an option field runs its section\'s primary action (create, add random, build, run, measure), keyboard only', async () => {
+    const typeIn = async (id, v) => {
+      await page.focus(`#${id}`);
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type(v);
+    };
+    // 4 · builder: capacity, Tab to error rate, Enter creates
+    await selectKind('bloom');
+    assert(await keyOp('add', 'alice@example.com') === 'added', 'add');
+    await typeIn('opt-capacity', '2000');
+    await page.keyboard.press('Tab');
+    assert(await page.evaluate(() => document.activeElement.id) === 'opt-errorRate', 'Tab → error rate');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('0.02');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.getElementById('key-result').dataset.state === 'created', null, { timeout: 5000 });
+    const info = JSON.parse(await page.textContent('#stat-info'));
+    assert(info.capacity === 2000 && info.errorRate === 0.02 && info.size === 0, `Enter created ${JSON.stringify(info)}`);
+    // every kind's fields: a text field and a select
+    for (const [kind, field, v] of [['cuckoo', 'bucketSize', '2'], ['scalable', 'expansion', '4'], ['fuse', 'fingerprintBits', '16']]) {
+      if (!KINDS.includes(kind)) continue;
+      await selectKind(kind);
+      if (kind !== 'fuse') assert(await keyOp('add', 'alice@example.com') === 'added', 'add');
+      else { await page.fill('#key-input', 'alice@example.com'); await page.click('#key-add'); }
+      await page.evaluate(() => { document.getElementById('key-result').dataset.state = ''; });
+      await typeIn(`opt-${field}`, v);
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => document.getElementById('key-result').dataset.state === 'created', null, { timeout: 5000 });
+      const i = JSON.parse(await page.textContent('#stat-info'));
+      assert(String(i[field]) === v, `${kind}: Enter in ${field} created ${JSON.stringify(i)}`);
+    }
+    if (KINDS.includes('scalable')) {
+      await selectKind('scalable');
+      await page.focus('#opt-nonScaling');
+      await page.evaluate(() => { document.getElementById('key-result').dataset.state = ''; });
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => document.getElementById('key-result').dataset.state === 'created', null, { timeout: 5000 });
+    }
+    await selectKind('bloom');
+    // Add N random keys
+    await typeIn('fill-count', '300');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.getElementById('stat-items').dataset.value === '300', null, { timeout: 5000 });
+    // 7 · blacklist: Enter in the error rate builds
+    await setText('bl-text', 'https://a.example/\nhttps://b.example/\nhttps://c.example/');
+    await page.evaluate(() => { delete document.getElementById('bl-status').dataset.items; });
+    await typeIn('bl-error-rate', '0.01');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.getElementById('bl-status').dataset.items === '3', null, { timeout: 5000 });
+    // 5 · experiment: Enter in any of its fields runs it
+    const [n, m] = [await page.inputValue('#exp-n'), await page.inputValue('#exp-m')];
+    await page.fill('#exp-n', '2000');
+    await page.fill('#exp-m', '2000');
+    await page.evaluate(() => { delete document.getElementById('exp-status').dataset.state; });
+    await typeIn('exp-steps', '5');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => ['done', 'failed'].includes(document.getElementById('exp-status').dataset.state), null, { timeout: 20000 });
+    assert(await data('exp-status', 'state') === 'done', `experiment: ${await visibleError('exp-error')}`);
+    await page.fill('#exp-n', n);
+    await page.fill('#exp-m', m);
+    await page.fill('#exp-steps', '20');
+    // 6 · space against error: Enter measures
+    await page.fill('#space-m', '5000');
+    await page.evaluate(() => { delete document.getElementById('space-status').dataset.state; });
+    await typeIn('space-n', '2000');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => ['done', 'failed'].includes(document.getElementById('space-status').dataset.state), null, { timeout: 30000 });
+    assert(await data('space-status', 'state') === 'done', `space: ${await visibleError('space-error')}`);
+  });
+
+  await t.check('bits / key: "—" until a filter holds 10 % of what it is sized for, the figure at capacity always, sensibly formatted', async () => {
+    const cell = () => page.$eval('#stat-bpk', (el) => ({ text: el.textContent, value: el.dataset.value, how: el.parentElement.querySelector('#stat-bpk-how')?.textContent ?? '' }));
+    const fmt = (v) => (v >= 100 ? Math.round(v).toLocaleString('en-US') : v.toFixed(2));
+    for (const kind of ['bloom', 'counting', 'cuckoo', 'fuse'].filter((k) => KINDS.includes(k))) {
+      await selectKind(kind);
+      await page.fill('#key-input', 'alice@example.com');
+      await page.click('#key-add');
+      const bytes = await value('stat-bytes');
+      let c = await cell();
+      if (kind === 'fuse') {
+        // built for exactly its keys: the figure is the filter's own, from the first key
+        assert(c.text === fmt(bytes * 8) && Number(c.value) === bytes * 8, `fuse, 1 key: ${JSON.stringify(c)}`);
+        assert(/built for these keys/.test(c.how), `fuse how: ${JSON.stringify(c)}`);
+        continue;
+      }
+      const atCapacity = (bytes * 8) / 1000;
+      assert(c.text.startsWith('—') && c.value === undefined, `${kind}, 1 key: shows ${JSON.stringify(c)} (${bytes * 8} bits for one key)`);
+      assert(c.how.includes(`${fmt(atCapacity)} at capacity (1,000 keys)`), `${kind}: how ${JSON.stringify(c)}, want ${fmt(atCapacity)} at capacity`);
+      if (kind === 'cuckoo') await shot('builder-bpk-one-key', '#stats');
+      await fillRandom(98);
+      assert((await cell()).text.startsWith('—'), `${kind}, 99 keys: ${JSON.stringify(await cell())}`);
+      await fillRandom(1);
+      assert(await text('key-result') === '1 random key added', `Last: "${await text('key-result')}"`);
+      c = await cell();
+      const v = (bytes * 8) / 100;
+      assert(c.text === fmt(v) && Math.abs(Number(c.value) - v) < 1e-9, `${kind}, 100 keys: ${JSON.stringify(c)}, want ${fmt(v)}`);
+      if (kind === 'bloom') await shot('builder-bpk', '#builder');
+    }
+    await selectKind('bloom');
+  });
+
+  await t.check('a bad error rate ("abc", "0", "1.5", "", ...) gets a message naming the allowed range, in the builder and the blacklist', async () => {
+    const bad = ['abc', '0', '1.5', '', '-0.01', '1', 'NaN', '1 %'];
+    const clear = (msg, v, where) => {
+      assert(/strictly between 0 and 1/.test(msg) && /error ?rate/i.test(msg), `${where} "${v}": "${msg}" does not name the range`);
+      assert(!/\bNaN\b|undefined/.test(msg.replace(/"NaN"/, '')), `${where} "${v}": "${msg}"`);
+      assert(v.trim() === '' ? /empty/.test(msg) : msg.includes(`"${v}"`), `${where} "${v}": "${msg}" does not quote what was typed`);
+    };
+    for (const kind of ['bloom', 'blocked', 'counting', 'scalable', 'cuckoo'].filter((k) => KINDS.includes(k))) {
+      for (const v of kind === 'bloom' ? bad : ['abc', '', '1.5']) {   // every class reads the field the same way
+        if (kind === 'cuckoo' && v === '') continue;   // a cuckoo filter's default: 1 %
+        await createWith(kind, { capacity: '1000', errorRate: v });
+        const msg = await visibleError('builder-error');
+        clear(msg, v, kind);
+        assert(await data('builder-error', 'code') === 'INVALID_ARGUMENT', `${kind} "${v}": code ${await data('builder-error', 'code')}`);
+        if (kind === 'bloom' && v === 'abc') await shot('bad-error-rate', '#builder');
+      }
+      await createWith(kind, { capacity: '1000', errorRate: '0.01' });
+      assert(await visibleError('builder-error') === '', `${kind}: a good error rate clears the message`);
+    }
+    await setText('bl-text', 'https://a.example/\nhttps://b.example/');
+    for (const blKind of ['bloom', 'fuse'].filter((k) => KINDS.includes(k))) {
+      await page.selectOption('#bl-kind', blKind);
+      for (const v of blKind === 'bloom' ? bad : ['abc', '']) {
+        await page.fill('#bl-error-rate', v);
+        await page.click('#bl-build');
+        await page.waitForFunction(() => !document.getElementById('bl-error').hidden);
+        clear(await visibleError('bl-error'), v, `blacklist ${blKind}`);
+        if (v === 'abc' && blKind === 'bloom') await shot('bad-error-rate-blacklist', '#blacklist');
+      }
+    }
+    await page.selectOption('#bl-kind', 'bloom');
+    await page.fill('#bl-error-rate', '0.001');
+    await selectKind('bloom');
   });
 
   // ---- section 1: every class, add / check / remove / stats / canvas --------------------------
@@ -639,29 +883,77 @@ try {
     });
   }
 
-  await t.check('removing a key never added is a shown lesson: a warning, and the added keys it broke are named', async () => {
-    // a tiny cuckoo filter with 8-bit fingerprints: a never-added key that shares a fingerprint and
-    // a bucket with an added one is easy to find from Node, with the same wasm
-    await createWith('cuckoo', { capacity: '16', fingerprintBits: '8', bucketSize: '4', expansion: '0' });
-    const added = ['k1', 'k2', 'k3', 'k4'];
-    for (const k of added) assert(await keyOp('add', k) === 'added', `add ${k}`);
-    const twin = new lib.CuckooFilter({ capacity: 16, fingerprintBits: 8, bucketSize: 4, expansion: 0 });
-    twin.addAll(added);
-    let ghost = null;
-    for (let i = 0; i < 200000 && ghost === null; i++) {
-      const g = `ghost-${i}`;
-      if (!twin.has(g)) continue;
-      const copy = lib.CuckooFilter.deserialize(twin.serialize());
-      copy.remove(g);
-      if (added.some((k) => !copy.has(k))) ghost = g;
-      copy.free();
+  await t.check('builder: removing a key never added from a counting or cuckoo filter is checked first: certainly absent removes nothing, maybe present warns (naming the keys it would break) and waits for Remove anyway, then names the keys it broke', async () => {
+    const cases = [
+      // a tiny cuckoo filter with 8-bit fingerprints: a never-added key that shares a fingerprint
+      // and a bucket with an added one is easy to find from Node, with the same wasm
+      ['cuckoo', { capacity: '16', errorRate: '0.01', fingerprintBits: '8', bucketSize: '4', expansion: '0' }, { capacity: 16, errorRate: 0.01, fingerprintBits: 8, bucketSize: 4, expansion: 0 }],
+      ['counting', { capacity: '4', errorRate: '0.2' }, { capacity: 4, errorRate: 0.2 }],
+    ].filter(([kind]) => KINDS.includes(kind));
+    for (const [kind, form, options] of cases) {
+      const Cls = lib[CLASS_OF[kind]];
+      await createWith(kind, form);
+      const added = ['k1', 'k2', 'k3', 'k4'];
+      for (const k of added) assert(await keyOp('add', k) === 'added', `${kind}: add ${k}`);
+      const twin = new Cls(options);
+      for (const k of added) twin.add(k);
+      const wouldBreak = (g) => {
+        const copy = Cls.deserialize(twin.serialize());
+        copy.remove(g);
+        const lost = added.filter((k) => !copy.has(k));
+        copy.free();
+        return lost;
+      };
+      let ghost = null;
+      let absent = null;
+      for (let i = 0; i < 200000 && ghost === null; i++) {
+        const g = `ghost-${i}`;
+        if (!twin.has(g)) { absent ??= g; continue; }
+        if (wouldBreak(g).length) ghost = g;
+      }
+      assert(ghost !== null && absent !== null, `${kind}: found a never-added key that removes an added key's ${kind === 'cuckoo' ? 'fingerprint' : 'counters'}`);
+      const lost = wouldBreak(ghost);
+      const info = async () => JSON.parse(await page.textContent('#stat-info'));
+      const before = await info();
+      // certainly absent: nothing to remove, and nothing is removed
+      assert(await keyOp('remove', absent) === 'not-found', `${kind}: remove ${absent}: ${await text('key-result')}`);
+      assert(/certainly absent/.test(await text('key-result')) && /nothing removed/.test(await text('key-result')), `${kind}: "${await text('key-result')}"`);
+      assert(JSON.stringify(await info()) === JSON.stringify(before), `${kind}: a certainly-absent key changed the filter`);
+      assert(await page.isHidden('#key-confirm'), `${kind}: no confirmation for a key that is absent`);
+      // maybe present: a warning first, naming the keys it would break, and nothing removed yet
+      assert(await keyOp('remove', ghost) === 'warn', `${kind}: remove ${ghost}: ${await text('key-result')}`);
+      let msg = await text('key-result');
+      assert(/never added/.test(msg) && /maybe present/.test(msg) && lost.every((k) => msg.includes(`“${k}”`)), `${kind} warning: "${msg}" (Node: ${lost})`);
+      assert(await data('key-result', 'wouldBreak') === lost.join(' '), `${kind}: data-would-break ${await data('key-result', 'wouldBreak')}, Node ${lost}`);
+      assert(JSON.stringify(await info()) === JSON.stringify(before), `${kind}: the warning removed something`);
+      assert(await page.isVisible('#key-remove-anyway') && (await text('key-remove-anyway')).includes(ghost), `${kind}: Remove anyway is offered for ${ghost}`);
+      for (const k of added) assert(await keyOp('check', k) === 'present', `${kind}: ${k} before`);
+      assert(await page.isHidden('#key-confirm'), `${kind}: another operation withdraws the confirmation`);
+      // Keep it: nothing removed
+      assert(await keyOp('remove', ghost) === 'warn', `${kind}: warn again`);
+      // from the keyboard: Tab from Remove reaches the choice
+      await page.focus('#key-remove');
+      await page.keyboard.press('Tab');
+      assert(await page.evaluate(() => document.activeElement.id) === 'key-remove-anyway', 'Tab → Remove anyway');
+      await page.keyboard.press('Tab');
+      assert(await page.evaluate(() => document.activeElement.id) === 'key-keep', 'Tab → Keep it');
+      await page.keyboard.press('Enter');
+      assert(await data('key-result', 'state') === 'kept' && JSON.stringify(await info()) === JSON.stringify(before), `${kind}: kept: ${await text('key-result')}`);
+      // Remove anyway: the keys it broke are named, as Node says
+      assert(await keyOp('remove', ghost) === 'warn', `${kind}: warn once more`);
+      if (kind === 'cuckoo') await shot('builder-remove-warn', '#builder');
+      await page.click('#key-remove-anyway');
+      assert(twin.remove(ghost), `${kind}: remove ${ghost} in Node`);
+      assert(await data('key-result', 'state') === 'removed-unknown', `${kind}: after Remove anyway: ${await text('key-result')}`);
+      msg = await text('key-result');
+      const broken = added.filter((k) => !twin.has(k));
+      assert(/never added/.test(msg) && /now reads? as certainly absent/.test(msg) && broken.every((k) => msg.includes(k)), `${kind} message: "${msg}"`);
+      assert(await data('key-result', 'broken') === broken.join(' ') && broken.join(' ') === lost.join(' '), `${kind}: broken ${await data('key-result', 'broken')}, Node ${broken}`);
+      assert(await page.isHidden('#key-confirm'), `${kind}: the confirmation is gone`);
+      if (kind === 'cuckoo') await shot('builder-false-deletion', '#builder');
+      assert(await keyOp('check', broken[0]) === 'false-negative' && /false negative/.test(await text('key-result')), `${kind}: ${broken[0]} is a false negative now: ${await text('key-result')}`);
+      twin.free();
     }
-    twin.free();
-    assert(ghost !== null, 'found a never-added key that removes an added key\'s fingerprint');
-    assert(await keyOp('remove', ghost) === 'removed-unknown', `remove ${ghost}: ${await text('key-result')}`);
-    const msg = await text('key-result');
-    assert(/never added/.test(msg) && /now reads? as certainly absent/.test(msg) && added.some((k) => msg.includes(k)), `message: "${msg}"`);
-    await shot('builder-false-deletion', '#builder');
   });
 
   await t.check('scalable Bloom says why some random keys were not added', async () => {
@@ -828,6 +1120,8 @@ try {
     assert(await red() === 0, 'unticking Cuckoo hides its markers');
     await page.check('#space-legend input[value="cuckoo"]');
     await shot('space', '#space');
+    const trouble = await spaceLabelTrouble(page);
+    assert(trouble.length === 0, `the curves' labels at 1280 px: ${trouble.join('; ')}`);
     // a failed run clears the old chart and table
     await page.fill('#space-n', 'lots');
     await page.click('#space-run');
@@ -900,6 +1194,32 @@ try {
     assert(Number(await data('bl-status', 'items')) === 120000, `items ${await data('bl-status', 'items')}`);
     await page.fill('#bl-check', lines[777]);
     assert(await data('bl-check-result', 'state') === 'listed', 'an uploaded line is listed');
+  });
+
+  await t.check('blacklist: a binary file (random bytes, UTF-16, not UTF-8, control characters) is refused with a clear message; the list stays as it was', async () => {
+    let x = 0x9e3779b9;
+    const random = Buffer.alloc(64 * 1024);
+    for (let i = 0; i < random.length; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; random[i] = x & 0xff; }
+    const listLines = ['https://one.example/', 'https://two.example/', 'https://café.example/'];
+    await page.setInputFiles('#bl-file', { name: 'good.txt', mimeType: 'text/plain', buffer: Buffer.from(`\ufeff${listLines.join('\r\n')}\r\n`, 'utf8') });
+    await page.waitForFunction(() => document.getElementById('bl-lines').textContent === '3 lines');
+    assert((await page.inputValue('#bl-text')).split('\n')[0] === listLines[0], 'a UTF-8 list with a BOM and CRLF loads');
+    const cases = [
+      ['random.bin', random, /NUL/],
+      ['utf16.txt', Buffer.from(`\ufeff${listLines.join('\n')}\n`, 'utf16le'), /NUL/],
+      ['latin1.txt', Buffer.from('https://caf\xe9.example/\nhttps://na\xefve.example/\n', 'latin1'), /UTF-8/],
+      ['controls.txt', Buffer.from(Array.from({ length: 400 }, (_, i) => (i % 5 === 0 ? '\x01\x02\x1b' : 'abcdefgh')).join('\n')), /control/],
+    ];
+    for (const [name, buffer, why] of cases) {
+      await page.evaluate(() => { const e = document.getElementById('bl-error'); e.hidden = true; e.textContent = ''; });
+      await page.setInputFiles('#bl-file', { name, mimeType: 'application/octet-stream', buffer });
+      await page.waitForFunction(() => !document.getElementById('bl-error').hidden, null, { timeout: 5000 });
+      const msg = await visibleError('bl-error');
+      assert(msg.includes(name) && /not a text file|not (a )?(plain )?text/.test(msg) && why.test(msg) && /one item per line/.test(msg), `${name}: "${msg}"`);
+      assert(await text('bl-lines') === '3 lines', `${name}: the list changed to ${await text('bl-lines')}`);
+      assert(await page.$eval('#bl-file', (el) => el.files.length) === 0, `${name}: the refused file stays chosen`);
+      if (name === 'random.bin') await shot('blacklist-binary', '#blacklist');
+    }
   });
 
   // ---- section 4: export / import, every class ------------------------------------------------
@@ -1095,6 +1415,83 @@ try {
     await page.fill('#bl-error-rate', '0.001');
   });
 
+  await t.check('every membership verdict in the page has the coloured verdict style of sections 1-3, in a live region, and the same words', async () => {
+    // the colours of the figures' verdicts, by state
+    const ref = await page.evaluate(() => {
+      const out = {};
+      for (const st of ['present', 'absent', 'full', 'removed-unknown', 'not-found']) {
+        const p = document.createElement('p');
+        p.className = 'verdict';
+        p.dataset.state = st;
+        document.body.append(p);
+        out[st] = getComputedStyle(p).color;
+        p.remove();
+      }
+      return out;
+    });
+    assert(new Set([ref.present, ref.absent, ref.full]).size === 3, `reference colours ${JSON.stringify(ref)}`);
+    const looks = (id) => page.$eval(`#${id}`, (el) => ({ state: el.dataset.state, text: el.textContent, color: getComputedStyle(el).color,
+      weight: getComputedStyle(el).fontWeight, live: el.closest('[aria-live]')?.getAttribute('aria-live') ?? null }));
+    const expect = async (id, as, words) => {
+      const v = await looks(id);
+      assert(v.color === ref[as], `#${id} (${v.state}, "${v.text}") is ${v.color}, a ${as} verdict is ${ref[as]}`);
+      assert(Number(v.weight) >= 600, `#${id} weight ${v.weight}`);
+      assert(v.live === 'polite', `#${id} is not in a polite live region (${v.live})`);
+      if (words) assert(words.test(v.text), `#${id}: "${v.text}" lacks ${words}`);
+    };
+    // 4 · the builder
+    await createWith('bloom', { capacity: '1000', errorRate: '0.01' });
+    assert(await keyOp('add', 'alice@example.com') === 'added', 'add');
+    assert(await keyOp('check', 'alice@example.com') === 'present', 'check alice');
+    await expect('key-result', 'present', /maybe present/);
+    assert(await keyOp('check', 'nobody@example.com') === 'absent', 'check nobody');
+    await expect('key-result', 'absent', /certainly absent/);
+    // 7 · the blacklist
+    await setText('bl-text', 'https://a.example/\nhttps://b.example/');
+    await page.selectOption('#bl-kind', 'bloom');
+    await page.fill('#bl-error-rate', '0.001');
+    await page.evaluate(() => { delete document.getElementById('bl-status').dataset.items; });
+    await page.click('#bl-build');
+    await page.waitForFunction(() => document.getElementById('bl-status').dataset.items === '2');
+    assert(/, \d+ bits per line\.$/.test(await text('bl-status')), `bits per line of 2 lines, ≥ 100: no decimals: "${await text('bl-status')}"`);
+    await page.fill('#bl-check', 'https://a.example/');
+    await expect('bl-check-result', 'present', /listed \(maybe\)/);
+    await page.fill('#bl-check', 'https://zzz.example/');
+    await expect('bl-check-result', 'absent', /not listed/);
+    // 8 · an imported filter
+    const f = new lib.BloomFilter({ capacity: 100, errorRate: 0.001 });
+    f.add('bob@example.com');
+    await importBytes('bob.bin', Buffer.from(f.serialize()));
+    f.free();
+    await page.fill('#import-key', 'bob@example.com');
+    await expect('import-key-result', 'present', /maybe present/);
+    await page.fill('#import-key', 'carol@example.com');
+    await expect('import-key-result', 'absent', /certainly absent/);
+    // 9 · the worker, and the main thread's answer next to it
+    await page.selectOption('#worker-source', 'builder');
+    await page.evaluate(() => { delete document.getElementById('worker-status').dataset.items; });
+    await page.click('#worker-send');
+    await page.waitForFunction(() => document.getElementById('worker-status').dataset.items !== undefined);
+    for (const [key, as, words] of [['alice@example.com', 'present', /maybe present/], ['nobody@example.com', 'absent', /certainly absent/]]) {
+      await page.evaluate(() => { delete document.getElementById('worker-rtt').dataset.value; });
+      await page.fill('#worker-key', key);
+      await page.waitForFunction(() => document.getElementById('worker-rtt').dataset.value !== undefined);
+      await expect('worker-answer', as, words);
+      await expect('worker-main-answer', as, words);
+    }
+    // FULL, and a removal of a key never added, in the builder
+    await createWith('cuckoo', { capacity: '16', fingerprintBits: '8', bucketSize: '4', expansion: '0' });
+    await fillRandom(200);
+    await expect('key-result', 'full', /full/);
+    await createWith('cuckoo', { capacity: '1000', fingerprintBits: '', bucketSize: '4', expansion: '1' });
+    assert(await keyOp('remove', 'nobody@example.com') === 'not-found', 'remove a key never added');
+    await expect('key-result', 'not-found');
+    await shot('verdicts-builder', '#builder');
+    await shot('verdicts-blacklist', '#blacklist');
+    await shot('verdicts-transfer', '#transfer');
+    await shot('verdicts-worker', '#worker');
+  });
+
   // ---- a phone: 390 x 844 CSS px ------------------------------------------------------------------
   await t.check('phone (390 px): nothing widens the page, every button is on screen, chart text stays legible', async () => {
     const phone = await browser.context.newPage();
@@ -1134,6 +1531,9 @@ try {
     await phone.screenshot({ path: `${shots}phone.png`, fullPage: true });
     await phone.locator('#experiment').screenshot({ path: `${shots}phone-experiment.png` });
     await phone.locator('#space').screenshot({ path: `${shots}phone-space.png` });
+    const trouble = await spaceLabelTrouble(phone);
+    await phone.locator('#hash').screenshot({ path: `${shots}phone-hash.png` });
+    assert(trouble.length === 0, `the space chart's curve labels at 390 px: ${trouble.join('; ')}`);
     assert(layout.scrollWidth <= layout.vw, `the page is ${layout.scrollWidth} px wide on a ${layout.vw} px screen`);
     assert(layout.off.length === 0, `controls off screen: ${layout.off.join(', ')}`);
     // the chart is drawn at its on-screen size (× devicePixelRatio), so 12 px text is 12 px
@@ -1164,6 +1564,51 @@ try {
     assert(layout.sw <= layout.vw && layout.canvases.every((r) => r <= layout.vw), `page ${layout.sw} px, canvases end at ${layout.canvases} on ${layout.vw} px`);
     assert(phoneErrors.length === 0, `console errors: ${phoneErrors.join(' | ')}`);
     await phone.close();
+  });
+
+  await t.check('phone (390 px): the builder\'s remove warning, bits / key, the blacklist\'s refusals and the verdicts fit', async () => {
+    const phone = await browser.context.newPage();
+    const phoneErrors = watchConsole(phone);
+    try {
+      await phone.setViewportSize({ width: 390, height: 844 });
+      await phone.goto(server.url);
+      await phone.waitForSelector('#status:text("ready")', { timeout: 20000 });
+      const fits = async (what) => {
+        const l = await phone.evaluate(() => ({ vw: document.documentElement.clientWidth, sw: document.documentElement.scrollWidth }));
+        assert(l.sw <= l.vw, `${what}: the page is ${l.sw} px wide on ${l.vw} px`);
+      };
+      // a cuckoo filter: one key (bits / key "—"), then a warning for a key never added that reads present
+      await phone.selectOption('#filter-kind', 'cuckoo');
+      for (const [k, v] of Object.entries({ capacity: '16', fingerprintBits: '8', bucketSize: '4', expansion: '0' })) await phone.fill(`#opt-${k}`, v);
+      await phone.press('#opt-expansion', 'Enter');
+      const added = ['k1', 'k2', 'k3', 'k4'];
+      for (const k of added) { await phone.fill('#key-input', k); await phone.click('#key-add'); }
+      const twin = new lib.CuckooFilter({ capacity: 16, fingerprintBits: 8, bucketSize: 4, expansion: 0 });
+      twin.addAll(added);
+      let ghost = null;
+      for (let i = 0; ghost === null && i < 100000; i++) if (twin.has(`ghost-${i}`)) ghost = `ghost-${i}`;
+      twin.free();
+      await phone.fill('#key-input', ghost);
+      await phone.click('#key-remove');
+      assert(await phone.$eval('#key-result', (el) => el.dataset.state) === 'warn', 'the warning on a phone');
+      await fits('the remove warning');
+      await phone.locator('#builder').screenshot({ path: `${shots}phone-builder-remove-warn.png` });
+      await phone.click('#key-keep');
+      // the blacklist: a refused binary file, then a small list and a verdict
+      await phone.setInputFiles('#bl-file', { name: 'random.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 2654435761) >>> 24)) });
+      await phone.waitForFunction(() => !document.getElementById('bl-error').hidden);
+      await fits('the blacklist refusal');
+      await phone.locator('#blacklist').screenshot({ path: `${shots}phone-blacklist-binary.png` });
+      await phone.$eval('#bl-text', (el) => { el.value = 'https://a.example/\nhttps://b.example/'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+      await phone.press('#bl-error-rate', 'Enter');
+      await phone.waitForFunction(() => document.getElementById('bl-status').dataset.items === '2');
+      await phone.fill('#bl-check', 'https://a.example/');
+      await fits('the blacklist verdict');
+      await phone.locator('#blacklist').screenshot({ path: `${shots}phone-blacklist.png` });
+      assert(phoneErrors.length === 0, `console errors: ${phoneErrors.join(' | ')}`);
+    } finally {
+      await phone.close();
+    }
   });
 
   await t.check('no error banner, no console errors', async () => {
