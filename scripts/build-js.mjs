@@ -6,7 +6,8 @@
 //                                   to js/wasm/, so `new URL('./wasm/bloomcuckoo.wasm',
 //                                   import.meta.url)` still finds the wasm.
 //   bin/bloomcuckoo.min.js (+ .map) the CLI, built the same way, importing ../js/index.min.js.
-// Rollup bundles (it keeps class declarations and the loader's dynamic import as written); terser
+// Rollup bundles (it keeps class declarations and the loader's dynamic import as written; its wasm
+// build, @rollup/wasm-node, has no per-platform binaries for package-lock.json to miss); terser
 // minifies, keeping class names (error messages show them) and the `webpackIgnore` /
 // `@vite-ignore` comments of that import (without them webpack and Vite warn about it). The
 // source maps carry the sources. The pack suite checks the build answers as the sources do.
@@ -14,7 +15,7 @@
 //   node scripts/build-js.mjs
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { rollup } from 'rollup';
+import { rollup } from '@rollup/wasm-node';
 import { minify } from 'terser';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
