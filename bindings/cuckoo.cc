@@ -42,10 +42,6 @@ double CuckooItemsInserted(const CuckooFilter& f) {
 }
 double CuckooItemsDeleted(const CuckooFilter& f) { return static_cast<double>(f.items_deleted()); }
 double CuckooCapacity(const CuckooFilter& f) { return static_cast<double>(f.capacity()); }
-double CuckooSubFilterBuckets(const CuckooFilter& f, uint32_t i) {
-  return static_cast<double>(f.sub_filter_buckets(i));
-}
-double CuckooLastKicks(const CuckooFilter& f) { return static_cast<double>(f.last_kicks()); }
 // Writes 2 * filters() bucket indices as doubles at `out`; returns the fingerprint.
 uint32_t CuckooLocate(const CuckooFilter& f, uintptr_t key, uint32_t len, uintptr_t out) {
   uint64_t buckets[2 * CuckooFilter::kMaxFilters];
@@ -68,7 +64,6 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_cuckoo) {
       .function("loadFactor", &CuckooFilter::LoadFactor)
       .function("estimatedErrorRate", &CuckooFilter::EstimatedFpr)
       .function("buckets", &CuckooBuckets)
-      .function("subFilterBuckets", &CuckooSubFilterBuckets)
       .function("filters", &CuckooFilter::filters)
       .function("itemsInserted", &CuckooItemsInserted)
       .function("itemsDeleted", &CuckooItemsDeleted)
@@ -78,7 +73,6 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_cuckoo) {
       .function("maxIterations", &CuckooFilter::max_iterations)
       .function("capacity", &CuckooCapacity)
       .function("errorRate", &CuckooFilter::error_rate)
-      .function("lastKicks", &CuckooLastKicks)
       .function("locate", &CuckooLocate)
       .function("fillMap", &Inspect<CuckooFilter>::FillMap);
 }

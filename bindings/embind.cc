@@ -49,7 +49,6 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_core) {
   emscripten::function("setKeyRegion", &SetKeyRegion);
   emscripten::function("headerKind", &HeaderKind);
   emscripten::function("checkedKind", &CheckedKind);
-  emscripten::constant("formatVersion", static_cast<int>(kFormatVersion));
   emscripten::constant("defaultSeed", kDefaultSeed);
 }
 

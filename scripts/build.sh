@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the wasm module (js/wasm/) and the native library + tests (build/native).
+# Builds the wasm module (js/wasm/), the shipped JS (js/index.min.js, bin/bloomcuckoo.min.js) and
+# the native library + tests (build/native).
 #   BUILD_NATIVE=0 skips the native build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +20,9 @@ if [ -f js/wasm/bloomcuckoo.noeval.wasm ]; then
   cmp -s js/wasm/bloomcuckoo.wasm js/wasm/bloomcuckoo.noeval.wasm || { log "the two glues' wasm differ"; exit 1; }
   rm -f js/wasm/bloomcuckoo.noeval.wasm
 fi
+# what the package ships of our JS: js/index.min.js and bin/bloomcuckoo.min.js (scripts/build-js.mjs)
+log "js"
+node scripts/build-js.mjs
 
 if [ "${BUILD_NATIVE:-1}" = "1" ]; then
   if [ ! -f build/native/CMakeCache.txt ]; then

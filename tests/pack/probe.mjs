@@ -67,3 +67,25 @@ export async function probe(bloomcuckoo) {
   }
   return result;
 }
+
+// What a bundler of the user's may rename but the package itself must not: class names (error
+// messages show them) and some error messages. run-pack.mjs compares these between the installed
+// package (the minified build) and the readable sources in js/, in Node.
+export async function identity(bloomcuckoo) {
+  await bloomcuckoo.init();
+  const message = (fn) => {
+    try { fn(); return 'no error'; } catch (err) { return `${err?.name} ${err?.code ?? ''} ${err?.message}`; }
+  };
+  const classes = Object.entries(bloomcuckoo)
+    .filter(([, v]) => typeof v === 'function' && /^class\b/.test(Function.prototype.toString.call(v)));
+  const messages = {
+    invalid: message(() => new bloomcuckoo.BloomFilter({ capacity: -1, errorRate: 0.01 })),
+    badKey: message(() => { const f = new bloomcuckoo.BloomFilter({ bits: 1024, hashes: 3 }); try { f.add(new Map()); } finally { f.free(); } }),
+  };
+  for (const [name, make] of Object.entries(FACTORIES)) {
+    const f = make(bloomcuckoo[name]);
+    f.free();
+    messages[name] = message(() => f.has('x'));
+  }
+  return { classes: classes.map(([k, v]) => `${k}:${v.name}`).sort(), messages };
+}
