@@ -978,6 +978,23 @@ try {
     await createWith('bloom', { capacity: '1000', errorRate: '0.01' });
   });
 
+  await t.check('a fixed cuckoo filter past its capacity is flagged only when its rate leaves the target', async () => {
+    const cuckooRate = () => page.$eval('#stat-info', (el) => JSON.parse(el.textContent));
+    for (const [bits, over] of [['12', false], ['8', true]]) {
+      await createWith('cuckoo', { capacity: '64', errorRate: '0.01', fingerprintBits: bits, bucketSize: '4', expansion: '0' });
+      await page.waitForFunction(() => document.getElementById('stat-capacity').dataset.value === '64' && document.getElementById('stat-items').dataset.value === '0');
+      await fillRandom(90);
+      await page.waitForFunction(() => Number(document.getElementById('stat-items').dataset.value) >= 80);
+      const info = await cuckooRate();
+      const note = await text('stat-capacity');
+      const marked = await page.$eval('#stats', (el) => el.classList.contains('over'));
+      assert(info.itemsInserted > 64 && marked === over && marked === info.estimatedErrorRate > 0.01,
+        `${bits}-bit fingerprints, ${info.itemsInserted} keys, estimate ${info.estimatedErrorRate}: marked ${marked}, "${note}"`);
+      assert(over ? /over capacity/.test(note) : /past it/.test(note) && /still within the 1\.00 % target/.test(note), `capacity cell: "${note}"`);
+    }
+    await createWith('bloom', { capacity: '1000', errorRate: '0.01' });
+  });
+
   // ---- section 2: FPR experiment, every class that takes part, in pairs -------------------------
   await t.check('experiment: bad inputs show an error in the page', async () => {
     await page.fill('#exp-n', 'many');
