@@ -9,6 +9,10 @@ const CHUNK_KEYS = 16384;            // keys per boundary crossing
 const MIN_DATA_BYTES = 1 << 20;      // initial scratch data area
 
 let scratch = null;                  // { m, dataPtr, dataCap, offsetsPtr, outPtr }
+// The single-key fast path's view of the scratch: wasm memory as last seen (a view of a buffer
+// that memory growth detached has length 0) and the data area; set wherever the scratch is made.
+let keyHeap = new Uint8Array(0);
+let keyCap = 0;
 
 function describe(key) {
   if (key === null) return 'null';
@@ -52,6 +56,8 @@ function getScratch(minData) {
   const outPtr = base ? base.outPtr : wasmMalloc(m, CHUNK_KEYS);
   if (!offsetsPtr || !outPtr) throw new RangeError('bloomcuckoo: cannot allocate key scratch offsets');
   scratch = { m, dataPtr, dataCap: cap, offsetsPtr, outPtr };
+  keyHeap = m.HEAPU8;
+  keyCap = cap;
   return scratch;
 }
 
@@ -79,8 +85,13 @@ function writeString(heap, pos, s) {
  */
 export function encodeKey(key) {
   if (typeof key === 'string') {        // the common case first: no instanceof checks
-    const s = getScratch(3 * key.length);
-    return writeString(s.m.HEAPU8, s.dataPtr, key);
+    const n = key.length;
+    let heap = keyHeap;
+    if (3 * n > keyCap || heap.length === 0) {   // first use, a longer key, or memory grew
+      const s = getScratch(3 * n);
+      heap = keyHeap = s.m.HEAPU8;
+    }
+    return writeString(heap, scratch.dataPtr, key);
   }
   const bytes = bytesOf(key);
   const s = getScratch(bytes.length);

@@ -117,3 +117,20 @@ test('a batch whose work grows wasm memory packs its later chunks into the new m
   expect(chunks).toBe(4);
   grown.forEach((p) => m._free(p));
 });
+
+test('one key at a time after wasm memory grew: the key is written into the new memory', async () => {
+  const { requireWasm } = await import('../../js/loader.js');
+  const m = requireWasm();
+  for (const f of [new BloomFilter({ capacity: 100, errorRate: 0.001 }), new CuckooFilter({ capacity: 100 })]) {
+    f.add('aaaa');
+    expect(f.has('aaaa')).toBe(true);   // 'aaaa' is now the scratch's bytes
+    const before = m.HEAPU8.buffer;
+    const p = m._malloc(m.HEAPU8.length);   // grows the memory: HEAPU8 is a new view
+    expect(m.HEAPU8.buffer).not.toBe(before);
+    // a write lost to the old view would leave 'aaaa' in place and answer true
+    expect(f.has('bbbb')).toBe(false);
+    expect(f.has('aaaa')).toBe(true);
+    m._free(p);
+    f.free();
+  }
+});
