@@ -96,7 +96,7 @@ export function render(res) {
   out.push('');
   out.push(table(['what', 'ms'], Object.entries(res.loads).map(([k, v]) => [k, fmt(v)])));
   out.push('');
-  out.push('#### Targets (string keys)');
+  out.push('#### Targets of issue 9 (string keys; the peer measured in this shared harness)');
   out.push('');
   out.push(targets(res, res.floors));
   for (const [scenario, byName] of Object.entries(res.results)) {
