@@ -234,14 +234,19 @@ function someKeys(keys, n = 5) {
   return keys.length > n ? `${shown} and ${int(keys.length - n)} more` : shown;
 }
 
-/** The added keys (that read present now) which would read absent after removing `k`: asked of a copy. */
-function wouldBreak(f, k) {
+/** Removes `k` from `f`: { ok, broken }, broken = the added keys that read present before and absent after. */
+function removeAndDiff(f, k) {
   const before = presentAddedKeys(f);
+  const ok = f.remove(k);
+  const after = new Set(presentAddedKeys(f));
+  return { ok, broken: before.filter((x) => !after.has(x)) };
+}
+
+/** The added keys that would read absent after removing `k`: asked of a copy. */
+function wouldBreak(f, k) {
   const copy = deserialize(f.serialize());
   try {
-    copy.remove(k);
-    const after = new Set(presentAddedKeys(copy));
-    return before.filter((x) => !after.has(x));
+    return removeAndDiff(copy, k).broken;
   } finally {
     copy.free();
   }
@@ -292,13 +297,10 @@ function removeAnyway() {
   const f = requireFilter();
   if (!p || p.filter !== f) throw new Error('The filter changed since the warning: press Remove again.');
   const k = p.key;
-  const before = presentAddedKeys(f);
-  const ok = f.remove(k);
+  const { ok, broken } = removeAndDiff(f, k);
   if (!ok) {
     setResult(`not found: nothing removed (“${k}” was never added)`, 'not-found');
   } else {
-    const after = new Set(presentAddedKeys(f));
-    const broken = before.filter((x) => !after.has(x));
     setResult(`“${k}” was never added, yet something matched and was removed: `
       + (broken.length ? `${someKeys(broken)} ${broken.length === 1 ? 'now reads' : 'now read'} as certainly absent, a false negative. Remove only keys you added.`
         : 'no key this page added was hit this time, but it could have been. Remove only keys you added.'), 'removed-unknown');

@@ -4,7 +4,7 @@
 import { deserialize, kindOf } from './lib.js';
 import { availableKinds } from './filters.js';
 import { getEntry, setFilter } from './store.js';
-import { $, bytes, describeError, guard, int, lines, showError } from './ui.js';
+import { $, bytes, describeError, guard, int, lines, showError, showVerdict } from './ui.js';
 
 function exportBytes() {
   const entry = getEntry($('export-source').value);
@@ -60,10 +60,7 @@ function checkKey() {
   const entry = getEntry('imported');
   const k = $('import-key').value;
   const out = $('import-key-result');
-  if (!entry || k === '') { out.textContent = '—'; out.dataset.state = ''; return; }
-  const yes = entry.filter.has(k);
-  out.textContent = yes ? 'maybe present' : 'certainly absent';
-  out.dataset.state = yes ? 'present' : 'absent';
+  showVerdict(out, !entry || k === '' ? undefined : entry.filter.has(k));
 }
 
 function compare() {

@@ -31,6 +31,12 @@ export function pct(p) {
   return '< 0.0001 %';   // a theoretical 1e-20 reads as what it means, not as 1.10e-20 %
 }
 
+/** A membership answer in `el`: "maybe present" / "certainly absent" (data-state present / absent), "—" for none. */
+export function showVerdict(el, answer) {
+  el.textContent = answer === undefined ? '—' : answer ? 'maybe present' : 'certainly absent';
+  el.dataset.state = answer === undefined ? '' : answer ? 'present' : 'absent';
+}
+
 /** Bits per key: "9.59", "24.58", "383", "24,576" (no decimals from 100 on). */
 export const bitsPerKeyText = (v) => (v >= 100 ? int(Math.round(v)) : v.toFixed(2));
 

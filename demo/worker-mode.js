@@ -6,7 +6,7 @@
 import { getWasmModule } from './lib.js';
 import { getEntry, onChange } from './store.js';
 import { visitUrls } from './sample-urls.js';
-import { $, bytes, guard, int, lines, ms, showError } from './ui.js';
+import { $, bytes, guard, int, lines, ms, showError, showVerdict } from './ui.js';
 
 let worker = null;
 let nextId = 1;
@@ -88,12 +88,8 @@ async function checkKey() {
   const rtt = performance.now() - t0;
   if (seq !== keySeq) return; // a newer keystroke's answer will show
   const main = mainFilter()?.has(key);
-  const a = $('worker-answer');
-  a.textContent = answer ? 'maybe present' : 'certainly absent';
-  a.dataset.state = answer ? 'present' : 'absent';
-  const m = $('worker-main-answer');
-  m.textContent = main === undefined ? '—' : main ? 'maybe present' : 'certainly absent';
-  m.dataset.state = main === undefined ? '' : main ? 'present' : 'absent';
+  showVerdict($('worker-answer'), Boolean(answer));
+  showVerdict($('worker-main-answer'), main);
   const r = $('worker-rtt');
   r.textContent = ms(rtt);
   r.dataset.value = String(rtt);

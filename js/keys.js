@@ -9,10 +9,10 @@ const CHUNK_KEYS = 16384;            // keys per boundary crossing
 const MIN_DATA_BYTES = 1 << 20;      // initial scratch data area
 
 let scratch = null;                  // { m, dataPtr, dataCap, offsetsPtr, outPtr }
-// The single-key fast path's view of the scratch: wasm memory as last seen (a view of a buffer
-// that memory growth detached has length 0) and the data area; set wherever the scratch is made.
+// The single-key fast path's view of wasm memory as last seen (a view of a buffer that memory
+// growth detached has length 0, as has this one before the scratch is first made); set wherever
+// the scratch is made.
 let keyHeap = new Uint8Array(0);
-let keyCap = 0;
 
 function describe(key) {
   if (key === null) return 'null';
@@ -57,7 +57,6 @@ function getScratch(minData) {
   if (!offsetsPtr || !outPtr) throw new RangeError('bloomcuckoo: cannot allocate key scratch offsets');
   scratch = { m, dataPtr, dataCap: cap, offsetsPtr, outPtr };
   keyHeap = m.HEAPU8;
-  keyCap = cap;
   return scratch;
 }
 
@@ -87,7 +86,7 @@ export function encodeKey(key) {
   if (typeof key === 'string') {        // the common case first: no instanceof checks
     const n = key.length;
     let heap = keyHeap;
-    if (3 * n > keyCap || heap.length === 0) {   // first use, a longer key, or memory grew
+    if (heap.length === 0 || 3 * n > scratch.dataCap) {   // first use, memory grew, or a longer key
       const s = getScratch(3 * n);
       heap = keyHeap = s.m.HEAPU8;
     }
@@ -144,27 +143,19 @@ function packChunks(list, fn) {
     offsets[0] = 0;
     for (; i < end; i++) {
       const key = list[i];
-      if (typeof key === 'string') {
-        const n = key.length;
-        if (at + 3 * n > limit) {
-          if (i > start) break;                       // flush what we have first
-          s = batchScratch(3 * n);                    // one key larger than the scratch: grow
-          heap = s.m.HEAPU8;
-          offsets = new Uint32Array(heap.buffer, s.offsetsPtr, CHUNK_KEYS + 1);
-          at = s.dataPtr;
-          limit = s.dataPtr + s.dataCap;
-        }
+      const bytes = typeof key === 'string' ? null : bytesOf(key);   // throws the TypeError for a bad key
+      const need = bytes === null ? 3 * key.length : bytes.length;
+      if (at + need > limit) {
+        if (i > start) break;                         // flush what we have first
+        s = batchScratch(need);                       // one key larger than the scratch: grow
+        heap = s.m.HEAPU8;
+        offsets = new Uint32Array(heap.buffer, s.offsetsPtr, CHUNK_KEYS + 1);
+        at = s.dataPtr;
+        limit = s.dataPtr + s.dataCap;
+      }
+      if (bytes === null) {
         at += writeString(heap, at, key);
       } else {
-        const bytes = bytesOf(key);                   // throws the TypeError for a bad key
-        if (at + bytes.length > limit) {
-          if (i > start) break;
-          s = batchScratch(bytes.length);
-          heap = s.m.HEAPU8;
-          offsets = new Uint32Array(heap.buffer, s.offsetsPtr, CHUNK_KEYS + 1);
-          at = s.dataPtr;
-          limit = s.dataPtr + s.dataCap;
-        }
         heap.set(bytes, at);
         at += bytes.length;
       }

@@ -140,7 +140,7 @@ const md = [
   `The limit: writing the key's bytes into wasm memory and a bare call into wasm cost about ${f1(floor)} ns`,
   `together, before any hashing, against ${f1(peerTest)} ns for bloomfilter's whole \`test()\`, which hashes`,
   'the UTF-16 string in JS (FNV) where the wasm core must first receive the UTF-8 bytes and then run',
-  'MurmurHash3_x64_128 on them. A plain wasm export instead of the Embind method was measured within',
+  'MurmurHash3_x64_128 on them. A plain wasm export instead of the Embind method measured (by hand) within',
   '1 ns of it, so the call is not the cost. Past that the classes differ by their probes: k scattered',
   "bits (Bloom, scalable, counting, whose table is 4× a Bloom filter's), one 32-byte block (blocked),",
   'two buckets (cuckoo), three slots (fuse). Keys given in batches pay neither per-call cost (below).',
