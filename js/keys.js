@@ -2,6 +2,7 @@
 // bytes directly); Uint8Array, any ArrayBufferView and ArrayBuffer pass as their bytes; anything
 // else is a TypeError. Keys are written into one scratch region of wasm memory: single keys at
 // its start, batches as bytes back to back plus u32 offsets, so a batch crosses once per chunk.
+import { FilterError } from './errors.js';
 import { requireWasm } from './loader.js';
 
 const encoder = new TextEncoder();
@@ -43,19 +44,32 @@ export function wasmMalloc(m, bytes) {
   return m._malloc(bytes) >>> 0;
 }
 
+/**
+ * The key scratch, with a data area of at least `minData` bytes. A larger area is allocated before
+ * the old one is freed, so when wasm memory cannot hold it the old scratch stays in place (and in
+ * use) and the error is FilterError OUT_OF_MEMORY.
+ */
 function getScratch(minData) {
   const m = requireWasm();
-  if (scratch !== null && scratch.m === m && scratch.dataCap >= minData) return scratch;
-  let cap = Math.max(MIN_DATA_BYTES, scratch?.dataCap ?? 0);
+  const same = scratch !== null && scratch.m === m;
+  if (same && scratch.dataCap >= minData) return scratch;
+  let cap = Math.max(MIN_DATA_BYTES, same ? scratch.dataCap : 0);
   while (cap < minData) cap *= 2;
-  if (scratch !== null && scratch.m === m) m._free(scratch.dataPtr);
-  const base = scratch !== null && scratch.m === m ? scratch : null;
   const dataPtr = wasmMalloc(m, cap);
-  if (!dataPtr) throw new RangeError(`bloomcuckoo: cannot allocate ${cap} bytes of key scratch`);
-  const offsetsPtr = base ? base.offsetsPtr : wasmMalloc(m, 4 * (CHUNK_KEYS + 1));
-  const outPtr = base ? base.outPtr : wasmMalloc(m, CHUNK_KEYS);
-  if (!offsetsPtr || !outPtr) throw new RangeError('bloomcuckoo: cannot allocate key scratch offsets');
-  scratch = { m, dataPtr, dataCap: cap, offsetsPtr, outPtr };
+  if (!dataPtr) throw new FilterError('OUT_OF_MEMORY', `cannot allocate ${cap} bytes of wasm memory for keys (the longest key needs ${minData})`);
+  if (same) {
+    m._free(scratch.dataPtr);
+    scratch = { ...scratch, dataPtr, dataCap: cap };
+  } else {
+    const offsetsPtr = wasmMalloc(m, 4 * (CHUNK_KEYS + 1));
+    const outPtr = offsetsPtr && wasmMalloc(m, CHUNK_KEYS);
+    if (!outPtr) {
+      if (offsetsPtr) m._free(offsetsPtr);
+      m._free(dataPtr);
+      throw new FilterError('OUT_OF_MEMORY', 'cannot allocate wasm memory for key offsets');
+    }
+    scratch = { m, dataPtr, dataCap: cap, offsetsPtr, outPtr };
+  }
   keyHeap = m.HEAPU8;
   return scratch;
 }

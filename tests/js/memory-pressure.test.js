@@ -1,0 +1,214 @@
+// Issue 24, defects 1, 2 and 4: wasm memory near its 4 GiB limit. Every allocation either fits
+// entirely below 4 GiB or fails with FilterError OUT_OF_MEMORY, leaving every other filter intact;
+// a key scratch that cannot grow is OUT_OF_MEMORY and never leaves a freed block in use.
+// The tests of this file share one wasm instance and run in order: its memory grows to 4 GiB
+// once (wasm memory never shrinks) and each test leaves it with free regions high in memory,
+// where the allocator's 32-bit fit check used to wrap. About 4 GB of RSS.
+import {
+  BinaryFuseFilter, BlockedBloomFilter, BloomFilter, CountingBloomFilter, CuckooFilter, FilterError,
+  RedisBloomFilter, RedisCuckooFilter, ScalableBloomFilter, deserialize, deserializeFrom, fromRedisDump, init,
+} from '../../js/index.js';
+import { crc32 } from '../format/reader.mjs';
+
+beforeAll(() => init());
+
+const MiB = 2 ** 20;
+const GiB = 2 ** 30;
+const keysOf = (prefix, n) => Array.from({ length: n }, (_, i) => `${prefix}:${i}`);
+
+/** The FilterError code `fn` throws ('OK' when it returns; the result is freed). */
+const code = (fn) => {
+  try {
+    const r = fn();
+    r?.free?.();
+  } catch (e) {
+    if (!(e instanceof FilterError)) throw e;
+    return e.code;
+  }
+  return 'OK';
+};
+
+/** Every key of `keys` reads present in `f`, one by one and as a batch. */
+const holdsAll = (f, keys) => keys.every((k) => f.has(k)) && f.hasAll(keys).every((v) => v === 1);
+
+// Filters of about 2.25 GiB (2 GiB where the class sizes in powers of two) of each class.
+const HUGE = {
+  BloomFilter: () => new BloomFilter({ bits: 2.25 * 8 * GiB, hashes: 1 }),
+  BlockedBloomFilter: () => new BlockedBloomFilter({ blocks: (2.25 * GiB) / 32 }),
+  CountingBloomFilter: () => new CountingBloomFilter({ counters: 2 * 2.25 * GiB, hashes: 1 }),
+  ScalableBloomFilter: () => new ScalableBloomFilter({ capacity: 2e9, errorRate: 0.01, nonScaling: true }),
+  CuckooFilter: () => new CuckooFilter({ capacity: 2 ** 30, fingerprintBits: 8, bucketSize: 4 }),
+  BinaryFuseFilter: () => BinaryFuseFilter.builder().reserve((2.25 * GiB) / 8),
+  RedisBloomFilter: () => new RedisBloomFilter({ capacity: 1.75e9, errorRate: 0.01 }),
+  RedisCuckooFilter: () => new RedisCuckooFilter({ capacity: 2 ** 31, bucketSize: 2 }),
+};
+// The same classes at 64 MiB: what must still fit next to the held filter afterwards.
+const SMALL = {
+  BloomFilter: () => new BloomFilter({ bits: 64 * 8 * MiB, hashes: 3 }),
+  BlockedBloomFilter: () => new BlockedBloomFilter({ blocks: (64 * MiB) / 32 }),
+  CountingBloomFilter: () => new CountingBloomFilter({ counters: 2 * 64 * MiB, hashes: 3 }),
+  ScalableBloomFilter: () => new ScalableBloomFilter({ capacity: 5e7, errorRate: 0.01 }),
+  CuckooFilter: () => new CuckooFilter({ capacity: 2 ** 26, fingerprintBits: 8, bucketSize: 4 }),
+  BinaryFuseFilter: () => BinaryFuseFilter.build(keysOf('small', 1000)),
+  RedisBloomFilter: () => new RedisBloomFilter({ capacity: 4e7, errorRate: 0.01 }),
+  RedisCuckooFilter: () => new RedisCuckooFilter({ capacity: 2 ** 26, bucketSize: 2 }),
+};
+
+/**
+ * CRC-32 of `prefix` followed by `zeros` zero bytes, without reading them: appending a zero byte
+ * is a linear map of the CRC register over GF(2), applied `zeros` times by repeated squaring.
+ */
+function crc32WithZeros(prefix, zeros) {
+  const step = (r) => crc32Step(r);
+  const apply = (cols, v) => {
+    let out = 0;
+    for (let i = 0; v !== 0; i++, v >>>= 1) if (v & 1) out ^= cols[i];
+    return out >>> 0;
+  };
+  let cols = Array.from({ length: 32 }, (_, i) => step((1 << i) >>> 0));
+  let reg = (~crc32(prefix)) >>> 0;        // the register before the final inversion
+  for (let n = zeros; n > 0; n = Math.floor(n / 2)) {
+    if (n % 2 === 1) reg = apply(cols, reg);
+    cols = cols.map((c) => apply(cols, c));
+  }
+  return (~reg) >>> 0;
+}
+const CRC_POLY = 0xedb88320;
+/** The CRC register after one zero byte (eight shifts with the reflected polynomial). */
+function crc32Step(reg) {
+  let r = reg;
+  for (let k = 0; k < 8; k++) r = r & 1 ? (r >>> 1) ^ CRC_POLY : r >>> 1;
+  return r >>> 0;
+}
+
+describe('an allocation that would end past 4 GiB', () => {
+  const heldKeys = keysOf('held', 20000);
+  let held;
+
+  beforeAll(() => {
+    // 2 GiB held low in memory; 1.5 GiB above it created and freed: a free region high in memory
+    held = new BloomFilter({ bits: 16 * GiB, hashes: 1 });
+    held.addAll(heldKeys);
+    new BloomFilter({ bits: 12 * GiB, hashes: 1 }).free();
+  }, 120_000);
+  afterAll(() => held?.free());
+
+  test.each(Object.keys(HUGE))('%s: OUT_OF_MEMORY, the held filter intact, a smaller one still fits', (name) => {
+    expect(code(HUGE[name])).toBe('OUT_OF_MEMORY');
+    expect(holdsAll(held, heldKeys)).toBe(true);
+    const small = SMALL[name]();
+    try {
+      if (name !== 'BinaryFuseFilter') {
+        const keys = keysOf(`small-${name}`, 5000);
+        small.addAll(keys);
+        expect(holdsAll(small, keys)).toBe(true);
+      } else {
+        expect(holdsAll(small, keysOf('small', 1000))).toBe(true);
+      }
+    } finally {
+      small.free();
+    }
+    expect(holdsAll(held, heldKeys)).toBe(true);
+  }, 120_000);
+
+  // Bytes whose header announces a 2.25 GiB Bloom filter with an empty bit array and a valid
+  // checksum (deserialize checks it before it allocates), so only the allocation can fail.
+  const hugeBloomBytes = () => {
+    const header = new Uint8Array(new BloomFilter({ bits: 64, hashes: 1 }).serialize(), 0, 56);
+    const bits = 2.25 * 8 * GiB;
+    const body = 36 + bits / 8;
+    const bytes = new Uint8Array(20 + body + 4);
+    bytes.set(header);
+    const view = new DataView(bytes.buffer);
+    view.setBigUint64(12, BigInt(body), true);
+    view.setBigUint64(20, BigInt(bits), true);
+    view.setUint32(20 + body, crc32WithZeros(bytes.subarray(0, 56), bits / 8), true);
+    return bytes;
+  };
+
+  test('deserialize and deserializeFrom of a 2.25 GiB filter: OUT_OF_MEMORY, nothing overwritten', () => {
+    const bytes = hugeBloomBytes();
+    expect(code(() => deserialize(bytes))).toBe('OUT_OF_MEMORY');
+    expect(holdsAll(held, heldKeys)).toBe(true);
+    expect(code(() => deserializeFrom(bytes.length, (target, offset) => {
+      target.set(bytes.subarray(offset, offset + target.length));
+    }))).toBe('OUT_OF_MEMORY');
+    expect(holdsAll(held, heldKeys)).toBe(true);
+  }, 120_000);
+
+  test('fromRedisDump of a 2.25 GiB BF dump: OUT_OF_MEMORY, nothing overwritten', () => {
+    const small = new RedisBloomFilter({ capacity: 100, errorRate: 0.01 });
+    const [[, smallHeader]] = small.toRedisDump();
+    small.free();
+    const header = Uint8Array.from(smallHeader);
+    const bytes = 2.25 * GiB;
+    const view = new DataView(header.buffer);
+    view.setBigUint64(20, BigInt(bytes), true);          // the link's bytes
+    view.setBigUint64(28, BigInt(bytes * 8), true);      // and bits
+    const piece = new Uint8Array(16 * MiB);
+    const chunks = [[1, header]];
+    for (let at = 0; at < bytes; at += piece.length) chunks.push([1 + at + piece.length, piece]);
+    expect(code(() => fromRedisDump(chunks))).toBe('OUT_OF_MEMORY');
+    expect(code(() => RedisBloomFilter.fromRedisDump(chunks))).toBe('OUT_OF_MEMORY');
+    expect(holdsAll(held, heldKeys)).toBe(true);
+  }, 120_000);
+});
+
+test('a cuckoo filter grown by copies of one key to 2.7 GiB: the next growth is false, every copy kept', () => {
+  // expansion 4: sub-filters of 2, 8, 32, 128, 512 MiB and 2 GiB (8 copies of a key fit in each)
+  const f = new CuckooFilter({ capacity: 1.8e6, fingerprintBits: 8, bucketSize: 4, expansion: 4 });
+  const others = keysOf('other', 1000);
+  f.addAll(others);
+  let copies = 0;
+  while (f.add('same') && copies < 1000) copies++;
+  const info = f.info();
+  expect(info.filters).toBeGreaterThanOrEqual(5);     // 682 MiB or more: as far as memory allows
+  expect(f.byteLength).toBeGreaterThan(512 * MiB);
+  expect(f.count('same')).toBe(copies);
+  expect(holdsAll(f, others)).toBe(true);
+  expect(f.add('same')).toBe(false);    // again: still false, nothing changed
+  expect(f.count('same')).toBe(copies);
+  f.free();
+}, 120_000);
+
+describe('a key scratch that cannot grow', () => {
+  const fillers = [];
+  afterAll(() => fillers.forEach((f) => f.free()));
+
+  test('is OUT_OF_MEMORY on every path, and never loses a later filter\'s keys', () => {
+    for (const size of [256 * MiB, 16 * MiB, MiB]) {
+      for (;;) {
+        try {
+          fillers.push(new BloomFilter({ bits: size * 8, hashes: 1 }));
+        } catch (e) {
+          expect(e).toBeInstanceOf(FilterError);
+          expect(e.code).toBe('OUT_OF_MEMORY');
+          break;
+        }
+      }
+    }
+    const probe = fillers[0];
+    const long = 'x'.repeat(400_000);                   // needs 1.2 MB of scratch: grows it to 2 MiB
+    const longBytes = new Uint8Array(3 * MiB);
+    for (const attempt of [
+      () => probe.has(long), () => probe.add(long), () => probe.hasAll(['a', long]),
+      () => probe.addAll(['a', long]), () => probe.has(longBytes), () => probe.addAll([longBytes]),
+    ]) {
+      expect(code(attempt)).toBe('OUT_OF_MEMORY');
+    }
+    let f;
+    try {
+      f = new BloomFilter({ bits: 896 * 1024 * 8, hashes: 3 });
+    } catch (e) {
+      expect(e.code).toBe('OUT_OF_MEMORY');   // no room left: make some and try again
+      fillers.pop().free();
+      f = new BloomFilter({ bits: 896 * 1024 * 8, hashes: 3 });
+    }
+    const keys = keysOf('late', 5000);
+    for (const k of keys) f.add(k);
+    expect(keys.every((k) => f.has(k))).toBe(true);
+    fillers[1].addAll(keysOf('other', 100));            // a batch through the scratch
+    expect(keys.filter((k) => !f.has(k))).toEqual([]);
+    f.free();
+  }, 120_000);
+});
