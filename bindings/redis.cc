@@ -14,14 +14,17 @@ using RB = RedisBloomFilter;
 
 RB::Hash RHash(uintptr_t key, uint32_t len) { return RB::HashKey(Ptr<const uint8_t>(key), len); }
 
-int RBInit(RB& f, double capacity, double error_rate, uint32_t expansion, bool non_scaling) {
+RedisBloomServer RBServer(bool v8) { return v8 ? RedisBloomServer::k8 : RedisBloomServer::k2; }
+int RBInit(RB& f, double capacity, double error_rate, uint32_t expansion, bool non_scaling, bool v8) {
   RedisBloomOptions o;
+  o.server = RBServer(v8);
   o.capacity = static_cast<uint64_t>(capacity);
   o.error_rate = error_rate;
   o.expansion = expansion;
   o.non_scaling = non_scaling;
   return Report(f.Init(o));
 }
+void RBSetServer(RB& f, bool v8) { f.set_server(RBServer(v8)); }
 // 1 added, 0 may already exist, or the negated status code.
 int RBAdd(RB& f, uintptr_t key, uint32_t len) {
   bool added = false;
@@ -84,10 +87,11 @@ int RCAdd(RC& f, uintptr_t key, uint32_t len, bool unique) {
   if (!s.ok()) return -Report(s);
   return r == RC::Insert::kInserted ? 1 : r == RC::Insert::kExists ? 0 : 2;
 }
-// out[i] = 1 inserted / 0 not; (status << 16) | keys handled, as RBAddBatch.
-int RCAddBatch(RC& f, uintptr_t data, uintptr_t offsets, uint32_t count, uintptr_t out, bool unique) {
+// out[i] = 1 inserted / 0 not; (status << 16) | keys handled, as RBAddBatch. `first`: the
+// command's first batch (where the sub-filter limit is checked).
+int RCAddBatch(RC& f, uintptr_t data, uintptr_t offsets, uint32_t count, uintptr_t out, bool unique, bool first) {
   size_t n = 0;
-  const Status s = f.AddBatch(Batch(data, offsets, count), unique, Ptr<uint8_t>(out), &n);
+  const Status s = f.AddBatch(Batch(data, offsets, count), unique, first, Ptr<uint8_t>(out), &n);
   return (Report(s) << 16) | static_cast<int>(n & 0xFFFF);
 }
 bool RCContains(const RC& f, uintptr_t key, uint32_t len) { return f.Contains(CHash(key, len)); }
@@ -160,6 +164,7 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_redis) {
       .function("add", &RBAdd)
       .function("contains", &RBContains)
       .function("addBatch", &RBAddBatch)
+      .function("setServer", &RBSetServer)
       .function("containsBatch", &RBContainsBatch)
       .function("size", &RBSize)
       .function("byteLength", &RBByteLength)

@@ -686,10 +686,32 @@ export interface RedisBloomFilterOptions {
   errorRate: number;
   /** Keys the first filter of the chain holds (a positive integer). */
   capacity: number;
-  /** Each new filter of the chain holds `expansion` times the keys of the last. Default 2. */
+  /**
+   * Each new filter of the chain holds `expansion` times the keys of the last. Default 2. Given
+   * with `nonScaling`, it is stored and never used (as `BF.INSERT ... EXPANSION e NONSCALING`);
+   * with `server: '8'`, 0 means nonScaling (Redis 8's `EXPANSION 0`).
+   */
   expansion?: number;
   /** Never add filters: `add` throws `FULL` at capacity. Default false. */
   nonScaling?: boolean;
+  /** The server whose rules to follow (see {@link RedisServer}). Default `'2.6'`. */
+  server?: RedisServer;
+}
+
+/**
+ * Which RedisBloom a filter follows where releases differ: `'2.6'` (RedisBloom 2.x, e.g. on
+ * Redis 7) or `'8'` (the bloom module built into Redis 8). On `'8'` a new BF's error rate is
+ * capped at 0.25, capacities are at most 2^30 and BF expansions at most 32768; and a BF chain
+ * that cannot grow any more (its next link's error rate underflows to 0, after about 1,075 links)
+ * is left as it is, where RedisBloom 2.x keeps an empty link after which every key reads as
+ * present. Everything else (hashes, adds, lookups, removals, dumps) is the same on both.
+ */
+export type RedisServer = '2.6' | '8';
+
+/** Options of `fromRedisDump`. */
+export interface RedisDumpOptions {
+  /** The server the dump came from (see {@link RedisServer}). Default `'2.6'`. */
+  server?: RedisServer;
 }
 
 /** One filter (link) of a RedisBloom chain. */
@@ -740,7 +762,7 @@ export class RedisBloomFilter extends FilterBase {
    * A filter from `BF.SCANDUMP`'s replies, in order, with or without the final `[0, empty]`.
    * @throws FilterError `CORRUPT_DATA` for corrupt, truncated, reordered or foreign chunks.
    */
-  static fromRedisDump(chunks: Iterable<RedisDumpChunk>): RedisBloomFilter;
+  static fromRedisDump(chunks: Iterable<RedisDumpChunk>, options?: RedisDumpOptions): RedisBloomFilter;
   /** Reads the bytes of `serialize()` (kind `'redis-bloom'`). */
   static deserialize(bytes: FilterBytes): RedisBloomFilter;
   /**
@@ -773,7 +795,7 @@ export type RedisDumpChunk = readonly [number | bigint | string | Uint8Array, Ar
  * `[0, empty]`) into a filter that answers as the server does.
  * @throws FilterError `CORRUPT_DATA` for corrupt, truncated, reordered or foreign chunks.
  */
-export function fromRedisDump(chunks: Iterable<RedisDumpChunk>): RedisBloomFilter | RedisCuckooFilter;
+export function fromRedisDump(chunks: Iterable<RedisDumpChunk>, options?: RedisDumpOptions): RedisBloomFilter | RedisCuckooFilter;
 
 /**
  * Options of {@link RedisCuckooFilter}: as
@@ -788,6 +810,8 @@ export interface RedisCuckooFilterOptions {
   maxIterations?: number;
   /** Each new sub-filter has `expansion` times the buckets of the last (0 to 32768, rounded up to a power of two; 0 = never grow). Default 1. */
   expansion?: number;
+  /** The server whose rules to follow (see {@link RedisServer}): on `'8'` capacity is at most 2^30. Default `'2.6'`. */
+  server?: RedisServer;
 }
 
 /** One sub-filter of a RedisBloom cuckoo filter. */
@@ -839,18 +863,25 @@ export class RedisCuckooFilter extends FilterBase {
    * The server sends no dump for a filter with no items: that is `CORRUPT_DATA` here.
    * @throws FilterError `CORRUPT_DATA` for corrupt, truncated, reordered or foreign chunks.
    */
-  static fromRedisDump(chunks: Iterable<RedisDumpChunk>): RedisCuckooFilter;
+  static fromRedisDump(chunks: Iterable<RedisDumpChunk>, options?: RedisDumpOptions): RedisCuckooFilter;
   /** Reads the bytes of `serialize()` (kind `'redis-cuckoo'`). */
   static deserialize(bytes: FilterBytes): RedisCuckooFilter;
   /**
    * As `CF.ADD` (duplicates allowed): `true` when added; `false` when it did not fit and
    * `expansion` is 0 (the server's "Filter is full"). Nothing changes unless it returns `true`.
-   * @throws FilterError `FULL` at 32 sub-filters ("Maximum expansions reached").
+   * @throws FilterError `FULL` at 32 sub-filters or more ("Maximum expansions reached").
    */
   add(key: Key): boolean;
   /** As `CF.ADDNX`: `false` when the key may already be present (or did not fit). Throws as `add`. */
   addUnique(key: Key): boolean;
-  /** As `CF.INSERT` (`CF.INSERTNX` with `unique`); returns how many keys were added. Throws as `add`. */
+  /**
+   * As `CF.INSERT` (`CF.INSERTNX` with `unique`); returns how many keys were added. A key that
+   * does not fit (expansion 0) is skipped and the others go on, as on the server. The 32
+   * sub-filter limit is checked once, before the first key, so one call may grow the filter past
+   * it, as one `CF.INSERT` does.
+   * @throws FilterError `FULL` ("Maximum expansions reached", nothing added) when the filter
+   *   already has 32 sub-filters or more; `OUT_OF_MEMORY` when a sub-filter cannot be allocated.
+   */
   addAll(keys: Keys, options?: { unique?: boolean }): number;
   /**
    * As `CF.DEL`: removes one copy; `false` when no fingerprint matches. Removing a key never

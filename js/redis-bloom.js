@@ -3,24 +3,34 @@
 // does, and one built here loads into Redis. Keys are hashed as RedisBloom hashes them.
 import { AddableFilter, Filter, makeCore } from './filter.js';
 import { encodeKey, keyPointer } from './keys.js';
-import { booleanOption, initError, integerIn, positiveInteger, rate, readOptions } from './options.js';
+import { booleanOption, initError, integerIn, positiveInteger, rate, readOptions, serverOption } from './options.js';
 import { addAllReporting, coreError, dumpChunks, filterFromDump } from './redis-core.js';
 
-const OPTIONS = ['errorRate', 'capacity', 'expansion', 'nonScaling'];
+const OPTIONS = ['errorRate', 'capacity', 'expansion', 'nonScaling', 'server'];
+// Redis 8's bloom module (RedisBloom 8.x): the error rate a filter is made with is capped here.
+const V8_ERROR_RATE_CAP = 0.25;
+
 export class RedisBloomFilter extends AddableFilter {
   /**
-   * As BF.RESERVE key errorRate capacity [EXPANSION expansion] [NONSCALING].
-   * @param options { errorRate, capacity, expansion = 2, nonScaling = false } (expansion and
-   *   nonScaling together are INVALID_ARGUMENT, as the server refuses them)
+   * As BF.RESERVE / BF.INSERT key errorRate capacity [EXPANSION expansion] [NONSCALING] on the
+   * server named by `server` ('2.6', the default: RedisBloom 2.x; '8': Redis 8's bloom module,
+   * RedisBloom 8.x). On '8' the error rate is capped at 0.25, capacity is at most 2^30, expansion
+   * at most 32768, and expansion 0 means nonScaling. Only creation differs: adds, lookups and dumps
+   * are the same on both servers.
+   * @param options { errorRate, capacity, expansion = 2, nonScaling = false, server = '2.6' }
+   *   (expansion and nonScaling together are accepted, as BF.INSERT takes them: the expansion is
+   *   stored and never used)
    */
   constructor(options) {
     const o = readOptions('RedisBloomFilter', options, OPTIONS);
+    const v8 = serverOption(o.server) === '8';
     rate('errorRate', o.errorRate);
-    positiveInteger('capacity', o.capacity);
-    const expansion = o.expansion === undefined ? 0 : integerIn('expansion', o.expansion, 1, 2 ** 31 - 1);
-    const nonScaling = booleanOption('nonScaling', o.nonScaling, false);
+    if (v8) integerIn('capacity', o.capacity, 1, 2 ** 30); else positiveInteger('capacity', o.capacity);
+    const expansion = o.expansion === undefined ? 2 : integerIn('expansion', o.expansion, v8 ? 0 : 1, v8 ? 32768 : 2 ** 31 - 1);
+    const nonScaling = booleanOption('nonScaling', o.nonScaling, false) || expansion === 0;
+    const errorRate = v8 ? Math.min(o.errorRate, V8_ERROR_RATE_CAP) : o.errorRate;
     super(makeCore('RedisBloomFilterCore', (core) => {
-      const status = core.init(o.capacity, o.errorRate, expansion, nonScaling);
+      const status = core.init(o.capacity, errorRate, expansion, nonScaling, v8);
       if (status !== 0) throw initError('RedisBloomFilter', status, o);
     }));
   }
@@ -28,10 +38,14 @@ export class RedisBloomFilter extends AddableFilter {
   /**
    * A filter from BF.SCANDUMP's replies: [iterator, bytes] pairs in the order the server sent
    * them, with or without the final [0, empty]. Corrupt, truncated, reordered or foreign chunks
-   * throw FilterError CORRUPT_DATA.
+   * throw FilterError CORRUPT_DATA. `server` ('2.6' by default, or '8') names the server whose
+   * rules later adds follow where releases differ (a chain that can no longer grow).
    */
-  static fromRedisDump(chunks) {
-    return filterFromDump(RedisBloomFilter, 'RedisBloomFilterCore', chunks);
+  static fromRedisDump(chunks, { server } = {}) {
+    const v8 = serverOption(server) === '8';
+    const f = filterFromDump(RedisBloomFilter, 'RedisBloomFilterCore', chunks);
+    f._core.setServer(v8);
+    return f;
   }
 
   /** Reads a RedisBloomFilter from serialize() bytes (kind 'redis-bloom'). */

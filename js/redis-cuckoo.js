@@ -4,19 +4,23 @@
 // them (MurmurHash64A, one-byte fingerprints).
 import { AddableFilter, Filter, makeCore } from './filter.js';
 import { encodeKey, keyPointer } from './keys.js';
-import { initError, integerIn, positiveInteger, readOptions } from './options.js';
+import { initError, integerIn, positiveInteger, readOptions, serverOption } from './options.js';
 import { addAllReporting, coreError, dumpChunks, filterFromDump } from './redis-core.js';
 
-const OPTIONS = ['capacity', 'bucketSize', 'maxIterations', 'expansion'];
+const OPTIONS = ['capacity', 'bucketSize', 'maxIterations', 'expansion', 'server'];
 export class RedisCuckooFilter extends AddableFilter {
   /**
-   * As CF.RESERVE key capacity [BUCKETSIZE b] [MAXITERATIONS m] [EXPANSION e].
+   * As CF.RESERVE key capacity [BUCKETSIZE b] [MAXITERATIONS m] [EXPANSION e] on the server
+   * named by `server` ('2.6', the default: RedisBloom 2.x; '8': Redis 8's bloom module, which
+   * also caps capacity at 2^30). Only creation differs: adds, lookups, removals and dumps are the
+   * same on both servers.
    * @param options { capacity (≥ 2·bucketSize), bucketSize = 2 (1–255), maxIterations = 20
-   *   (1–65535), expansion = 1 (0–32768, rounded up to a power of two; 0 never grows) }
+   *   (1–65535), expansion = 1 (0–32768, rounded up to a power of two; 0 never grows),
+   *   server = '2.6' }
    */
   constructor(options) {
     const o = readOptions('RedisCuckooFilter', options, OPTIONS);
-    positiveInteger('capacity', o.capacity);
+    if (serverOption(o.server) === '8') integerIn('capacity', o.capacity, 1, 2 ** 30); else positiveInteger('capacity', o.capacity);
     const bucketSize = o.bucketSize === undefined ? 2 : integerIn('bucketSize', o.bucketSize, 1, 255);
     const maxIterations = o.maxIterations === undefined ? 20 : integerIn('maxIterations', o.maxIterations, 1, 65535);
     const expansion = o.expansion === undefined ? 1 : integerIn('expansion', o.expansion, 0, 32768);
@@ -32,7 +36,8 @@ export class RedisCuckooFilter extends AddableFilter {
    * no items (CF.SCANDUMP replies [0, empty] at once): that is CORRUPT_DATA here too, as there is
    * nothing to read the options from; create it with `new RedisCuckooFilter(options)`.
    */
-  static fromRedisDump(chunks) {
+  static fromRedisDump(chunks, { server } = {}) {
+    serverOption(server);   // the same rules on both servers once a filter exists
     return filterFromDump(RedisCuckooFilter, 'RedisCuckooFilterCore', chunks);
   }
 
@@ -51,8 +56,8 @@ export class RedisCuckooFilter extends AddableFilter {
 
   /**
    * As CF.ADD (duplicates allowed): true when added. false when it did not fit and the filter may
-   * not grow (expansion 0: the server's "Filter is full"); a filter with 32 sub-filters throws
-   * FilterError FULL ("Maximum expansions reached"). Nothing changes unless it returns true.
+   * not grow (expansion 0: the server's "Filter is full"); a filter with 32 sub-filters or more
+   * throws FilterError FULL ("Maximum expansions reached"). Nothing changes unless it returns true.
    * A key fits at most 2·bucketSize times per sub-filter.
    */
   add(key) {
@@ -66,12 +71,15 @@ export class RedisCuckooFilter extends AddableFilter {
 
   /**
    * As CF.INSERT (or CF.INSERTNX with `{ unique: true }`): adds every key in order; returns how
-   * many were added. On FULL it throws after the keys before the one that did not fit were added;
-   * the error says how many.
+   * many were added. A key that does not fit (expansion 0: the server replies -1 for it) is
+   * skipped and the rest go on, as on the server. The 32-sub-filter limit is checked once, before
+   * the first key (FilterError FULL "Maximum expansions reached", nothing added), so one call may
+   * grow the filter past 32 sub-filters, as one CF.INSERT does.
    */
   addAll(keys, { unique = false } = {}) {
     const c = this._core;
-    return addAllReporting(keys, 'RedisCuckooFilter.addAll', (data, offsets, count, out) => c.addBatch(data, offsets, count, out, unique === true));
+    return addAllReporting(keys, 'RedisCuckooFilter.addAll',
+      (data, offsets, count, out, start) => c.addBatch(data, offsets, count, out, unique === true, start === 0));
   }
 
   /**

@@ -25,9 +25,11 @@ constexpr double kErrorTightening = 0.5;
 // Sizes RedisBloom reports in BF.INFO "Size" for its chain and link structs (x86-64).
 constexpr uint64_t kInfoChainBytes = 32;
 constexpr uint64_t kInfoLinkBytes = 64;
-// A dump may describe at most this many probes per key (ceil(ln 2 * bpe) for error rates down
-// to 1e-300 is below 1000): bounds the work of a lookup in a filter read from untrusted bytes.
-constexpr uint32_t kMaxHashes = 1024;
+// The most probes per key any RedisBloom link can have: its error rates halve link by link until
+// they underflow to 0 (then BF.ADD fails), and the smallest positive double gives
+// ceil(ln 2 * -log(4.9e-324) / ln(2)^2) = 1075 (computed below, so it follows BitsPerEntry). A
+// dump may not describe more: it bounds the work of a lookup in a filter read from untrusted bytes.
+uint32_t MaxServerHashes();
 // The most links a chain may have (each is expansion times larger than the last, so real chains
 // stay far below; bounds a dump header read from untrusted bytes).
 constexpr uint32_t kMaxLinks = 4096;
@@ -43,7 +45,18 @@ double BitsPerEntry(double error) {
 
 uint32_t HashesFor(double bpe) { return static_cast<uint32_t>(std::ceil(kLn2 * bpe)); }
 
+uint32_t MaxServerHashes() {
+  static const uint32_t max = HashesFor(BitsPerEntry(std::numeric_limits<double>::denorm_min()));
+  return max;
+}
+
 Status Corrupt(const char* what) { return Status(StatusCode::kCorruptData, what); }
+
+template <typename L>
+bool IsEmptyLink(const L& l) {
+  return l.bytes == 0 && l.bits == 0 && l.size == 0 && l.error == 0 && l.bpe == 0 && l.hashes == 0 &&
+         l.entries == 0 && l.n2 == 0;
+}
 
 double ReadF64(const uint8_t* p) {
   const uint64_t bits = internal::LoadLE(p, 8);
@@ -69,7 +82,8 @@ RedisBloomFilter::RedisBloomFilter(RedisBloomFilter&& other) noexcept
       size_(other.size_),
       options_(other.options_),
       growth_(other.growth_),
-      load_next_(other.load_next_) {
+      load_next_(other.load_next_),
+      server_(other.server_) {
   internal::ResetToDefault(other);
 }
 
@@ -79,7 +93,10 @@ RedisBloomFilter& RedisBloomFilter::operator=(RedisBloomFilter&& other) noexcept
 
 Status RedisBloomFilter::InitLink(Link* link, uint64_t entries, double error, uint32_t options) {
   if (entries < 1 || !(error > 0 && error < 1)) {
-    return Status(StatusCode::kInvalidArgument, "capacity must be >= 1 and errorRate in (0, 1)");
+    // RedisBloom's BF.ADD replies "ERR problem inserting into filter" when a new link's error
+    // rate has underflowed to 0 (after about 1,075 links) or its capacity wrapped to 0.
+    return Status(StatusCode::kInvalidArgument,
+                  "problem inserting into filter: a new link needs capacity >= 1 and an error rate in (0, 1)");
   }
   Link l;
   l.error = error;
@@ -109,7 +126,6 @@ Status RedisBloomFilter::InitLink(Link* link, uint64_t entries, double error, ui
   l.bytes = bits % 64 ? (bits / 64 + 1) * 8 : bits / 8;
   l.bits = l.bytes * 8;
   l.hashes = HashesFor(l.bpe);
-  if (l.hashes > kMaxHashes) return Status(StatusCode::kInvalidArgument, "errorRate too small");
   BLOOMCUCKOO_RETURN_IF_ERROR(l.data.Allocate(l.bytes));
   *link = std::move(l);
   return Status::Ok();
@@ -122,13 +138,16 @@ Status RedisBloomFilter::Init(const RedisBloomOptions& options) {
   if (!(options.error_rate > 0 && options.error_rate < 1)) {
     return Status(StatusCode::kInvalidArgument, "errorRate must be a number between 0 and 1");
   }
-  if (options.non_scaling && options.expansion != 0) {
-    // BF.RESERVE replies "Nonscaling filters cannot expand".
-    return Status(StatusCode::kInvalidArgument, "nonScaling filters cannot expand (give no expansion)");
+  // nonScaling with an expansion is what BF.INSERT ... EXPANSION e NONSCALING makes (only
+  // BF.RESERVE refuses the pair): the expansion is stored and never used. Expansion 0 is Redis
+  // 8's way to say NONSCALING (stored as 0).
+  if (options.expansion == 0 && !options.non_scaling) {
+    return Status(StatusCode::kInvalidArgument, "expansion must be >= 1 (0 only for a nonScaling filter)");
   }
   RedisBloomFilter tmp;
   tmp.options_ = kOptNoRound | kOptForce64 | (options.non_scaling ? kOptNoScaling : 0);
-  tmp.growth_ = options.expansion == 0 ? 2 : options.expansion;  // stored as 2 when not given
+  tmp.growth_ = options.expansion;
+  tmp.server_ = options.server;
   Link first;
   const double error = options.error_rate * (options.non_scaling ? 1.0 : kErrorTightening);
   BLOOMCUCKOO_RETURN_IF_ERROR(InitLink(&first, options.capacity, error, tmp.options_));
@@ -197,7 +216,13 @@ Status RedisBloomFilter::Add(Hash h, bool* added) {
     // RedisBloom multiplies in 64-bit unsigned arithmetic (wrapping); so do we.
     const uint64_t entries = cur->entries * static_cast<uint64_t>(growth_);
     Link next;
-    BLOOMCUCKOO_RETURN_IF_ERROR(InitLink(&next, entries, cur->error * kErrorTightening, options_));
+    const Status grown = InitLink(&next, entries, cur->error * kErrorTightening, options_);
+    if (grown.code() == StatusCode::kInvalidArgument) {
+      // RedisBloom 2.x counts the link before making it: the failed one stays, all zeros.
+      if (server_ == RedisBloomServer::k2) links_.emplace_back();
+      return Status(StatusCode::kFull, grown.message());
+    }
+    BLOOMCUCKOO_RETURN_IF_ERROR(grown);
     links_.push_back(std::move(next));
     cur = &links_.back();
   }
@@ -298,12 +323,14 @@ Status RedisBloomFilter::ParseHeader(const uint8_t* header, size_t len, std::vec
     l.hashes = static_cast<uint32_t>(internal::LoadLE(p + 40, 4));
     l.entries = internal::LoadLE(p + 44, 8);
     l.n2 = p[52];
+    // The empty link RedisBloom 2.x leaves when it cannot make one (see Add): all zeros, last.
+    if (i + 1 == nfilters && i > 0 && IsEmptyLink(l)) continue;
     // RedisBloom's own checks, then ours (bounded work per lookup, sizes that fit).
     if (!(l.error > 0 && l.error < 1) || l.n2 > 63 ||
         (l.n2 != 0 && l.bits < (uint64_t{1} << l.n2)) || l.bits == 0 ||
         l.bytes > std::numeric_limits<uint64_t>::max() / 8 || l.bits != l.bytes * 8 ||
         !(l.bpe > 0 && l.bpe < 1e6) || l.hashes != HashesFor(l.bpe) || l.hashes == 0 ||
-        l.hashes > kMaxHashes || l.entries == 0) {
+        l.hashes > MaxServerHashes() || l.entries == 0) {
       return Corrupt("corrupt RedisBloom BF dump: a filter's parameters are inconsistent");
     }
     if (l.size > std::numeric_limits<uint64_t>::max() - total) {

@@ -21,8 +21,11 @@ constexpr uint64_t kAltMultiplier = 0x5bd1e995;
 // CF.INFO "Size": RedisBloom's struct sizes (x86-64): the filter, and one record per sub-filter.
 constexpr uint64_t kInfoFilterBytes = 40;
 constexpr uint64_t kInfoSubFilterBytes = 16;
-// A dump may describe at most this many sub-filters (inserts stop at 32; bounds untrusted input).
-constexpr uint64_t kMaxDumpFilters = 64;
+// The most sub-filters RedisBloom's CF can have (it counts them in 16 bits; one CF.INSERT may grow
+// a filter past the 32 at which later commands are refused): bounds a dump read from untrusted input.
+constexpr uint64_t kMaxSubFilters = 65535;
+// The most buckets a sub-filter may have (RedisBloom stores the count in 56 bits).
+constexpr uint64_t kMaxBuckets = (uint64_t{1} << 56) - 1;
 
 Status Corrupt(const char* what) { return Status(StatusCode::kCorruptData, what); }
 
@@ -41,11 +44,11 @@ uint64_t NextPow2(uint64_t n) {
 
 
 // Buckets of sub-filter k: first * expansion^k (RedisBloom: expansion^0 = 1, 0^k = 0 for k > 0);
-// false on overflow past 2^48.
+// false past RedisBloom's 56-bit bucket count.
 bool SubFilterBuckets(uint64_t first, uint32_t expansion, uint64_t k, uint64_t* out) {
   uint64_t n = first;
   for (uint64_t i = 0; i < k; ++i) {
-    if (expansion != 0 && n > (uint64_t{1} << 48) / expansion) return false;
+    if (expansion != 0 && n > kMaxBuckets / expansion) return false;
     n *= expansion;
   }
   *out = n;
@@ -104,6 +107,9 @@ Status RedisCuckooFilter::Init(const RedisCuckooOptions& o) {
 }
 
 Status RedisCuckooFilter::Grow() {
+  if (filters_.size() >= kMaxSubFilters) {
+    return Status(StatusCode::kOutOfMemory, "65535 sub-filters: RedisBloom cannot grow a filter further");
+  }
   uint64_t buckets = 0;
   if (!SubFilterBuckets(num_buckets_, expansion_, filters_.size(), &buckets)) {
     return Status(StatusCode::kOutOfMemory, "a new sub-filter would be too large to allocate");
@@ -180,25 +186,36 @@ RedisCuckooFilter::Insert RedisCuckooFilter::InsertFingerprint(const Lookup& lk,
   return InsertFingerprint(lk, status);  // the new sub-filter is empty: this finds a slot
 }
 
-Status RedisCuckooFilter::Add(uint64_t hash, bool unique, Insert* result) {
-  *result = Insert::kNoSpace;
+Status RedisCuckooFilter::CheckCanInsert() const {
   if (filters_.empty()) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
   if (filters_.size() >= kMaxFilters) return Status(StatusCode::kFull, "Maximum expansions reached");
-  const Lookup lk = MakeLookup(hash);
+  return Status::Ok();
+}
+
+Status RedisCuckooFilter::InsertHash(uint64_t hash, bool unique, Insert* result) {
   if (unique && Contains(hash)) {
     *result = Insert::kExists;
     return Status::Ok();
   }
   Status status;
-  *result = InsertFingerprint(lk, &status);
+  *result = InsertFingerprint(MakeLookup(hash), &status);
   return status;
 }
 
-Status RedisCuckooFilter::AddBatch(const KeyBatch& keys, bool unique, uint8_t* out, size_t* processed) {
+Status RedisCuckooFilter::Add(uint64_t hash, bool unique, Insert* result) {
+  *result = Insert::kNoSpace;
+  BLOOMCUCKOO_RETURN_IF_ERROR(CheckCanInsert());
+  return InsertHash(hash, unique, result);
+}
+
+Status RedisCuckooFilter::AddBatch(const KeyBatch& keys, bool unique, bool first, uint8_t* out,
+                                   size_t* processed) {
   *processed = 0;
+  // CF.INSERT checks the sub-filter limit once per command, so one command may grow past it.
+  BLOOMCUCKOO_RETURN_IF_ERROR(first ? CheckCanInsert() : Status::Ok());
   for (size_t i = 0; i < keys.count; ++i) {
     Insert r = Insert::kNoSpace;
-    BLOOMCUCKOO_RETURN_IF_ERROR(Add(HashKey(keys.key(i), keys.length(i)), unique, &r));
+    BLOOMCUCKOO_RETURN_IF_ERROR(InsertHash(HashKey(keys.key(i), keys.length(i)), unique, &r));
     out[i] = r == Insert::kInserted ? 1 : 0;
     *processed = i + 1;
   }
@@ -308,16 +325,6 @@ size_t RedisCuckooFilter::byte_length() const {
   return n;
 }
 
-uint64_t RedisCuckooFilter::CountOccupied() const {
-  uint64_t n = 0;
-  for (const SubFilter& f : filters_) {
-    const uint8_t* p = f.data.data();
-    const uint64_t bytes = f.buckets * bucket_size_;
-    for (uint64_t i = 0; i < bytes; ++i) n += p[i] != 0 ? 1 : 0;
-  }
-  return n;
-}
-
 void RedisCuckooFilter::WriteDumpHeader(uint8_t* out) const {
   internal::StoreLE(out, num_items_, 8);
   internal::StoreLE(out + 8, num_buckets_, 8);
@@ -339,8 +346,8 @@ Status RedisCuckooFilter::ParseHeader(const uint8_t* header, size_t len, RedisCu
   out->max_iterations_ = static_cast<uint32_t>(internal::LoadLE(header + 34, 2));
   out->expansion_ = static_cast<uint32_t>(internal::LoadLE(header + 36, 2));
   if (out->bucket_size_ < 1 || out->bucket_size_ > 255 || out->max_iterations_ < 1 ||
-      (out->expansion_ != 0 && !internal::IsPowerOfTwo(out->expansion_)) || !internal::IsPowerOfTwo(out->num_buckets_) ||
-      out->num_buckets_ > (uint64_t{1} << 48) || filters < 1 || filters > kMaxDumpFilters ||
+      !internal::IsPowerOfTwo(out->num_buckets_) || out->num_buckets_ > kMaxBuckets || filters < 1 ||
+      filters > kMaxSubFilters ||
       (out->expansion_ == 0 && filters != 1)) {
     return Corrupt("not a RedisBloom CF dump: invalid header fields");
   }
@@ -348,12 +355,11 @@ Status RedisCuckooFilter::ParseHeader(const uint8_t* header, size_t len, RedisCu
   for (uint64_t k = 0; k < filters; ++k) {
     uint64_t buckets = 0;
     if (!SubFilterBuckets(out->num_buckets_, out->expansion_, k, &buckets) ||
-        buckets * out->bucket_size_ > (uint64_t{1} << 56) - total) {
+        buckets > kMaxBuckets / out->bucket_size_ || buckets * out->bucket_size_ > (uint64_t{1} << 62) - total) {
       return Corrupt("not a RedisBloom CF dump: sub-filters too large");
     }
     total += buckets * out->bucket_size_;
   }
-  if (out->num_items_ > total) return Corrupt("corrupt RedisBloom CF dump: more items than slots");
   *data_bytes = total;
   return Status::Ok();
 }
@@ -396,10 +402,9 @@ uint8_t* RedisCuckooFilter::DumpChunkTarget(uint64_t iterator, size_t len, Statu
 }
 
 Status RedisCuckooFilter::FinishDumpLoad() {
+  // The item count is not checked against the stored fingerprints: the server never does, and
+  // serves filters where they differ (a LOADCHUNK of data over a filter, a load of the header only).
   if (load_next_ != byte_length()) return Corrupt("RedisBloom CF dump: truncated (data chunks missing)");
-  if (CountOccupied() != num_items_) {
-    return Corrupt("corrupt RedisBloom CF dump: the stored fingerprints do not match the item count");
-  }
   return Status::Ok();
 }
 

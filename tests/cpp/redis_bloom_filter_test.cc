@@ -48,7 +48,7 @@ std::vector<Fixture> ReadFixtures() {
         f.options.error_rate = e;
         f.options.capacity = cap;
         f.options.non_scaling = ns == 1;
-        f.options.expansion = ns == 1 ? 0 : exp;
+        f.options.expansion = exp;
       } else if (tag == "add") {
         std::string key, reply;
         ss >> key;

@@ -139,8 +139,13 @@ test('options are validated like BF.RESERVE', () => {
   expect(codeOf(() => new RedisBloomFilter({ errorRate: 0, capacity: 10 }))).toBe('INVALID_ARGUMENT');
   expect(codeOf(() => new RedisBloomFilter({ errorRate: 1, capacity: 10 }))).toBe('INVALID_ARGUMENT');
   expect(codeOf(() => new RedisBloomFilter({ errorRate: 0.01, capacity: 10, expansion: 0 }))).toBe('INVALID_ARGUMENT');
-  // BF.RESERVE: "Nonscaling filters cannot expand"
-  expect(codeOf(() => new RedisBloomFilter({ errorRate: 0.01, capacity: 10, expansion: 2, nonScaling: true }))).toBe('INVALID_ARGUMENT');
+  // BF.RESERVE refuses EXPANSION with NONSCALING ("Nonscaling filters cannot expand"), BF.INSERT
+  // takes the pair (the expansion is stored, never used): so do we (redis-server-limits.test.js)
+  expect(codeOf(() => new RedisBloomFilter({ errorRate: 0.01, capacity: 10, expansion: 2, nonScaling: true }))).toBe('no error');
+  // Redis 8 rules: EXPANSION 0 is NONSCALING, capacity at most 2^30, an unknown server is refused
+  expect(new RedisBloomFilter({ errorRate: 0.01, capacity: 10, expansion: 0, server: '8' }).info().nonScaling).toBe(true);
+  expect(codeOf(() => new RedisBloomFilter({ errorRate: 0.01, capacity: 2 ** 30 + 1, server: '8' }))).toBe('INVALID_ARGUMENT');
+  expect(codeOf(() => new RedisBloomFilter({ errorRate: 0.01, capacity: 10, server: '7' }))).toBe('INVALID_ARGUMENT');
   expect(codeOf(() => new RedisBloomFilter({ errorRate: 0.01, capacity: 10, nonScaling: 'yes' }))).toBe('INVALID_ARGUMENT');
   expect(codeOf(() => new RedisBloomFilter({ errorRate: 0.01, capacity: 10, seed: 1 }))).toBe('INVALID_ARGUMENT');
   expect(codeOf(() => new RedisBloomFilter({ errorRate: 0.01, capacity: 1e15 }))).toBe('OUT_OF_MEMORY');

@@ -30,11 +30,18 @@
 
 namespace bloomcuckoo {
 
+// Which RedisBloom a filter follows where releases differ after creation: when a new link cannot
+// be made (its error rate has underflowed to 0), RedisBloom 2.x keeps an empty link of zeros in
+// the chain (after which every key reads as present; measured on 2.6.12), RedisBloom 8 does not.
+enum class RedisBloomServer : uint8_t { k2, k8 };
+
 struct RedisBloomOptions {
   uint64_t capacity = 0;      // BF.RESERVE capacity (>= 1)
   double error_rate = 0;      // BF.RESERVE error_rate, in (0, 1)
-  uint32_t expansion = 0;     // BF.RESERVE EXPANSION (>= 1); 0: not given (2)
-  bool non_scaling = false;   // BF.RESERVE NONSCALING (refused together with an expansion)
+  uint32_t expansion = 2;     // EXPANSION (>= 1; stored also when non_scaling, as BF.INSERT does);
+                              // 0 only with non_scaling (Redis 8's EXPANSION 0)
+  bool non_scaling = false;   // NONSCALING
+  RedisBloomServer server = RedisBloomServer::k2;
 };
 
 class RedisBloomFilter {
@@ -67,6 +74,8 @@ class RedisBloomFilter {
 
   // As BF.RESERVE. kInvalidArgument names the bad option; kOutOfMemory when too large.
   Status Init(const RedisBloomOptions& options);
+  // The server whose rules later adds follow (a filter read from a dump or bytes has k2's).
+  void set_server(RedisBloomServer server) { server_ = server; }
 
   // As BF.ADD: *added = true when the key was added, false when it may already be present.
   // kFull when a NONSCALING filter is full (nothing changes); kOutOfMemory when a new link
@@ -153,6 +162,7 @@ class RedisBloomFilter {
   uint32_t options_ = 0;
   uint32_t growth_ = 0;
   uint64_t load_next_ = 0;  // the data offset the next dump chunk must start at
+  RedisBloomServer server_ = RedisBloomServer::k2;
 };
 
 }  // namespace bloomcuckoo

@@ -10,8 +10,9 @@
 //    first * expansion^k (expansion rounded up to a power of two; 0 = never grow).
 //  - CF.ADD: the first free slot in the two buckets, newest sub-filter first; else kicks in the
 //    newest sub-filter (up to max_iterations, victim slot 0, 1, 2, ... in turn, rolled back on
-//    failure); else a new sub-filter ("Filter is full" when expansion is 0). With 32 sub-filters
-//    every insert is refused ("Maximum expansions reached").
+//    failure); else a new sub-filter ("Filter is full" when expansion is 0). A CF.ADD on a filter
+//    of 32 sub-filters is refused ("Maximum expansions reached"); CF.INSERT checks that once per
+//    command, so one CF.INSERT may grow a filter past 32 (up to 65535, RedisBloom's 16-bit count).
 //  - CF.DEL removes one copy, newest sub-filter first, and compacts (moves fingerprints of newer
 //    sub-filters into older ones, dropping emptied newest sub-filters) once deletions exceed 10%
 //    of the items.
@@ -64,9 +65,11 @@ class RedisCuckooFilter {
   // "Maximum expansions reached" at 32 sub-filters; kOutOfMemory when a sub-filter cannot be
   // allocated. Nothing changes on any error or kNoSpace.
   Status Add(uint64_t hash, bool unique, Insert* result);
-  // As CF.INSERT (unique = false) / CF.INSERTNX (true) without NOCREATE: out[i] = 1 inserted,
-  // 0 not (exists, or no space). Stops at the first error with *processed = keys handled.
-  Status AddBatch(const KeyBatch& keys, bool unique, uint8_t* out, size_t* processed);
+  // As CF.INSERT (unique = false) / CF.INSERTNX (true) without NOCREATE, in batches: out[i] = 1
+  // inserted, 0 not (exists, or no space: the server replies -1 and goes on). The sub-filter
+  // limit is checked only when `first` (the command's first batch), as the server checks it once
+  // per command. Stops at the first error with *processed = keys handled.
+  Status AddBatch(const KeyBatch& keys, bool unique, bool first, uint8_t* out, size_t* processed);
   // As CF.EXISTS / CF.COUNT / CF.DEL.
   bool Contains(uint64_t hash) const;
   uint64_t Count(uint64_t hash) const;
@@ -126,13 +129,16 @@ class RedisCuckooFilter {
   };
   static Lookup MakeLookup(uint64_t hash);
   Status Grow();
+  // Refuses inserts into an un-initialised filter, or one of kMaxFilters sub-filters or more.
+  Status CheckCanInsert() const;
+  // Inserts (CF.ADD / CF.ADDNX) without the sub-filter limit check.
+  Status InsertHash(uint64_t hash, bool unique, Insert* result);
   uint8_t* FindAvailable(SubFilter& f, uint64_t h1, uint64_t h2);
   bool KickInsert(SubFilter& f, const Lookup& lk);
   Insert InsertFingerprint(const Lookup& lk, Status* status);
   bool CompactOne(uint32_t index);
   Status ParseHeader(const uint8_t* header, size_t len, RedisCuckooFilter* out,
                      uint64_t* data_bytes) const;
-  uint64_t CountOccupied() const;
 
   std::vector<SubFilter> filters_;
   uint64_t num_buckets_ = 0;
