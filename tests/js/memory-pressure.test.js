@@ -3,7 +3,7 @@
 // a key scratch that cannot grow is OUT_OF_MEMORY and never leaves a freed block in use.
 // The tests of this file share one wasm instance and run in order: its memory grows to 4 GiB
 // once (wasm memory never shrinks) and each test leaves it with free regions high in memory,
-// where the allocator's 32-bit fit check used to wrap. About 4 GB of RSS.
+// where the allocator's 32-bit fit check used to wrap. About 50 s and 6 GB of RSS.
 import {
   BinaryFuseFilter, BlockedBloomFilter, BloomFilter, CountingBloomFilter, CuckooFilter, FilterError,
   RedisBloomFilter, RedisCuckooFilter, ScalableBloomFilter, deserialize, deserializeFrom, fromRedisDump, init,
@@ -210,5 +210,117 @@ describe('a key scratch that cannot grow', () => {
     fillers[1].addAll(keysOf('other', 100));            // a batch through the scratch
     expect(keys.filter((k) => !f.has(k))).toEqual([]);
     f.free();
+  }, 120_000);
+});
+
+// Memory filled to the limit with each class in turn (big filters, then 16 MiB and 1 MiB fillers
+// until even those fail), with small filters of the class that grow by large factors made first.
+// Then every operation that may allocate: batch adds and queries, a key larger than the scratch,
+// growth, serialize and deserialize, a fuse build; then every filter is checked against the keys
+// it acknowledged, and after one big filter is freed, bytes read back equal.
+const BIG = {
+  BloomFilter: () => new BloomFilter({ bits: 448 * 8 * MiB, hashes: 3 }),
+  BlockedBloomFilter: () => new BlockedBloomFilter({ blocks: (448 * MiB) / 32 }),
+  CountingBloomFilter: () => new CountingBloomFilter({ counters: 2 * 448 * MiB, hashes: 3 }),
+  ScalableBloomFilter: () => new ScalableBloomFilter({ capacity: 3.7e8, errorRate: 0.01, nonScaling: true }),
+  CuckooFilter: () => new CuckooFilter({ capacity: 2 ** 27, fingerprintBits: 8, bucketSize: 4 }),
+  BinaryFuseFilter: () => new BlockedBloomFilter({ blocks: (448 * MiB) / 32 }),   // a fuse filter is built, not filled
+  RedisBloomFilter: () => new RedisBloomFilter({ capacity: 3.5e8, errorRate: 0.01 }),
+  RedisCuckooFilter: () => new RedisCuckooFilter({ capacity: 2 ** 28, bucketSize: 2 }),
+};
+// A small filter of each class, made first: those that can grow do so by large factors.
+const GROWABLE = {
+  BloomFilter: () => new BloomFilter({ capacity: 1000, errorRate: 0.01 }),
+  BlockedBloomFilter: () => new BlockedBloomFilter({ capacity: 1000, errorRate: 0.01 }),
+  CountingBloomFilter: () => new CountingBloomFilter({ capacity: 1000, errorRate: 0.01 }),
+  BinaryFuseFilter: () => BinaryFuseFilter.build(keysOf('BinaryFuseFilter:grow:0', 300)),
+  ScalableBloomFilter: () => new ScalableBloomFilter({ capacity: 1000, errorRate: 0.01, expansion: 65536 }),
+  CuckooFilter: () => new CuckooFilter({ capacity: 1000, expansion: 65536 }),
+  RedisBloomFilter: () => new RedisBloomFilter({ capacity: 1000, errorRate: 0.01, expansion: 1e6 }),
+  RedisCuckooFilter: () => new RedisCuckooFilter({ capacity: 1000, expansion: 32768 }),
+};
+
+/** Runs fn; a FilterError OUT_OF_MEMORY (or FULL, where growth is refused) is returned as its code. */
+const outcome = (fn, allowed = ['OUT_OF_MEMORY']) => {
+  try {
+    return { value: fn() };
+  } catch (e) {
+    if (!(e instanceof FilterError) || !allowed.includes(e.code)) throw e;
+    return { code: e.code };
+  }
+};
+
+describe('memory filled to the limit', () => {
+  test.each(Object.keys(BIG))('with %s: every operation fails cleanly or works, no key lost', (name) => {
+    const live = [];        // [filter, keys it acknowledged]
+    const fillers = [];
+    const track = (f, prefix) => {
+      const keys = keysOf(`${name}:${prefix}:${live.length}`, 300);
+      if (name !== 'BinaryFuseFilter' || !(f instanceof BinaryFuseFilter)) f.addAll(keys);
+      live.push([f, keys]);
+      return f;
+    };
+    try {
+      const growable = track(GROWABLE[name](), 'grow');
+      for (;;) {
+        const r = outcome(BIG[name]);
+        if (r.code) break;
+        track(r.value, 'big');
+      }
+      expect(live.length).toBeGreaterThan(2);
+      for (const bytes of [16 * MiB, MiB]) {
+        for (;;) {
+          const r = outcome(() => new BloomFilter({ bits: bytes * 8, hashes: 1 }));
+          if (r.code) break;
+          fillers.push(r.value);
+        }
+      }
+      const [big, bigKeys] = live[live.length - 1];
+      // batches and single keys on a full memory
+      const more = keysOf(`${name}:more`, 20000);
+      big.addAll(more);
+      bigKeys.push(...more);
+      expect(holdsAll(big, bigKeys)).toBe(true);
+      // a key longer than the scratch: it grows, or it is OUT_OF_MEMORY
+      const long = 'y'.repeat(3 * MiB);
+      const hasLong = outcome(() => big.has(long));
+      if (hasLong.code === undefined) expect(typeof hasLong.value).toBe('boolean');
+      // growth: keys one by one, each acknowledged key kept
+      if (!(growable instanceof BinaryFuseFilter)) {
+        const keys = live[0][1];
+        for (let i = 0; i < 3000; i++) {
+          const key = `${name}:grown:${i}`;
+          const r = outcome(() => growable.add(key), ['OUT_OF_MEMORY', 'FULL']);
+          // a Bloom-type add that returns false found the key present already; a cuckoo one did not fit
+          const cuckoo = growable instanceof CuckooFilter || growable instanceof RedisCuckooFilter;
+          if (r.code !== undefined || (cuckoo && r.value === false)) break;
+          keys.push(key);
+        }
+      }
+      // a fuse build: OUT_OF_MEMORY or a filter that answers for every key
+      const fuseKeys = keysOf(`${name}:fuse`, 100000);
+      const fuse = outcome(() => BinaryFuseFilter.build(fuseKeys));
+      if (fuse.value) live.push([fuse.value, fuseKeys]);
+      // serialize works (the bytes go to JS); reading them back may not fit, and fails cleanly
+      const [small] = live[0];
+      const smallBytes = small.serialize();
+      const back = outcome(() => deserialize(smallBytes));
+      if (back.value) {
+        expect(new Uint8Array(back.value.serialize())).toEqual(new Uint8Array(smallBytes));
+        back.value.free();
+      }
+      // every filter still holds every key it acknowledged
+      for (const [f, keys] of live) expect(holdsAll(f, keys)).toBe(true);
+      // with room made, the bytes read back equal
+      big.free();
+      live.splice(live.length - (fuse.value ? 2 : 1), 1);
+      const again = deserialize(smallBytes);
+      expect(new Uint8Array(again.serialize())).toEqual(new Uint8Array(smallBytes));
+      expect(holdsAll(again, live[0][1])).toBe(true);
+      again.free();
+    } finally {
+      for (const [f] of live) if (!f.freed) f.free();
+      for (const f of fillers) f.free();
+    }
   }, 120_000);
 });
