@@ -59,8 +59,10 @@ inline KeyBatch Batch(uintptr_t data, uintptr_t offsets, uint32_t count) {
   return batch;
 }
 
-inline Hash128 HashAt(uintptr_t key, uint32_t len, uint32_t seed) {
-  return HashKey(Ptr<const uint8_t>(key), len, seed);
+// The hash of the key at `key` (`len` bytes) under filter f's own hash policy (F::KeyHashing).
+template <typename F>
+inline auto KeyHash(const F& f, uintptr_t key, uint32_t len) {
+  return f.HashOf(Ptr<const uint8_t>(key), len);
 }
 
 // The verbs every filter shares, as Embind methods with the same JS names on every class
@@ -69,7 +71,7 @@ inline Hash128 HashAt(uintptr_t key, uint32_t len, uint32_t seed) {
 template <typename F>
 struct Common {
   static bool Contains(const F& f, uintptr_t key, uint32_t len) {
-    return f.Contains(HashAt(key, len, f.seed()));
+    return f.Contains(KeyHash(f, key, len));
   }
   static void ContainsBatch(const F& f, uintptr_t data, uintptr_t offsets, uint32_t count,
                             uintptr_t out) {
@@ -96,7 +98,7 @@ template <typename F>
 struct Inspect {
   static uint32_t Positions(const F& f, uintptr_t key, uint32_t len, uintptr_t out) {
     uint64_t pos[64];
-    f.Positions(HashAt(key, len, f.seed()), pos);
+    f.Positions(KeyHash(f, key, len), pos);
     const uint32_t n = PositionCount(f, 0);
     for (uint32_t i = 0; i < n; ++i) Ptr<double>(out)[i] = static_cast<double>(pos[i]);
     return n;

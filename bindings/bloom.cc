@@ -14,7 +14,7 @@ namespace {
 // Verbs shared by BloomFilter and BlockedBloomFilter.
 template <typename F>
 struct BloomLike {
-  static bool Add(F& f, uintptr_t key, uint32_t len) { return f.Add(HashAt(key, len, f.seed())); }
+  static bool Add(F& f, uintptr_t key, uint32_t len) { return f.Add(KeyHash(f, key, len)); }
   static uint32_t AddBatch(F& f, uintptr_t data, uintptr_t offsets, uint32_t count) {
     return static_cast<uint32_t>(f.AddBatch(Batch(data, offsets, count)));
   }
@@ -75,21 +75,21 @@ int CountingInit(CountingBloomFilter& f, double capacity, double error_rate, dou
   return Report(f.Init(o));
 }
 bool CountingAdd(CountingBloomFilter& f, uintptr_t key, uint32_t len) {
-  return f.Add(HashAt(key, len, f.seed()));
+  return f.Add(KeyHash(f, key, len));
 }
 uint32_t CountingAddBatch(CountingBloomFilter& f, uintptr_t data, uintptr_t offsets,
                           uint32_t count) {
   return static_cast<uint32_t>(f.AddBatch(Batch(data, offsets, count)));
 }
 bool CountingRemove(CountingBloomFilter& f, uintptr_t key, uint32_t len) {
-  return f.Remove(HashAt(key, len, f.seed()));
+  return f.Remove(KeyHash(f, key, len));
 }
 uint32_t CountingRemoveBatch(CountingBloomFilter& f, uintptr_t data, uintptr_t offsets,
                              uint32_t count) {
   return static_cast<uint32_t>(f.RemoveBatch(Batch(data, offsets, count)));
 }
 uint32_t CountingCount(const CountingBloomFilter& f, uintptr_t key, uint32_t len) {
-  return f.Count(HashAt(key, len, f.seed()));
+  return f.Count(KeyHash(f, key, len));
 }
 double CountingCounters(const CountingBloomFilter& f) { return static_cast<double>(f.counters()); }
 double CountingNonzero(const CountingBloomFilter& f) {
@@ -113,7 +113,7 @@ int ScalableInit(ScalableBloomFilter& f, double capacity, double error_rate, uin
 // 1 added, 0 may already be present, or minus the status code.
 int ScalableAdd(ScalableBloomFilter& f, uintptr_t key, uint32_t len) {
   bool added = false;
-  const Status s = f.Add(HashAt(key, len, f.seed()), &added);
+  const Status s = f.Add(KeyHash(f, key, len), &added);
   return s.ok() ? (added ? 1 : 0) : -Report(s);
 }
 // Writes [added, processed] as u32 at `out`; returns the status code.

@@ -21,16 +21,16 @@ int CuckooInit(CuckooFilter& f, double capacity, double error_rate, uint32_t fin
   return Report(f.Init(o));
 }
 bool CuckooAdd(CuckooFilter& f, uintptr_t key, uint32_t len) {
-  return f.Add(HashAt(key, len, f.seed()));
+  return f.Add(KeyHash(f, key, len));
 }
 bool CuckooAddUnique(CuckooFilter& f, uintptr_t key, uint32_t len) {
-  return f.AddUnique(HashAt(key, len, f.seed()));
+  return f.AddUnique(KeyHash(f, key, len));
 }
 bool CuckooRemove(CuckooFilter& f, uintptr_t key, uint32_t len) {
-  return f.Remove(HashAt(key, len, f.seed()));
+  return f.Remove(KeyHash(f, key, len));
 }
 uint32_t CuckooCount(const CuckooFilter& f, uintptr_t key, uint32_t len) {
-  return f.Count(HashAt(key, len, f.seed()));
+  return f.Count(KeyHash(f, key, len));
 }
 uint32_t CuckooAddBatch(CuckooFilter& f, uintptr_t data, uintptr_t offsets, uint32_t count,
                         uintptr_t results) {
@@ -45,7 +45,7 @@ double CuckooCapacity(const CuckooFilter& f) { return static_cast<double>(f.capa
 // Writes 2 * filters() bucket indices as doubles at `out`; returns the fingerprint.
 uint32_t CuckooLocate(const CuckooFilter& f, uintptr_t key, uint32_t len, uintptr_t out) {
   uint64_t buckets[2 * CuckooFilter::kMaxFilters];
-  const uint32_t fp = f.Locate(HashAt(key, len, f.seed()), buckets);
+  const uint32_t fp = f.Locate(KeyHash(f, key, len), buckets);
   for (uint32_t i = 0; i < 2 * f.filters(); ++i) Ptr<double>(out)[i] = static_cast<double>(buckets[i]);
   return fp;
 }

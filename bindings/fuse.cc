@@ -10,7 +10,7 @@ namespace bloomcuckoo {
 namespace bindings {
 namespace {
 
-// Writes the 64-bit key hash BinaryFuseFilter::Build uses (HashKey(...).h1) of each key to out[i].
+// Writes the 64-bit key hash BinaryFuseFilter::Build uses (Murmur3KeyHash(...).h1) of each key to out[i].
 void HashKeysForFuse(uintptr_t data, uintptr_t offsets, uint32_t count, uint32_t seed,
                      uintptr_t out) {
   uint64_t* hashes = Ptr<uint64_t>(out);

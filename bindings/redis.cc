@@ -1,5 +1,6 @@
 // Embind adapters for the RedisBloom-compatible filters. Thin: argument conversion and
-// Status → int only. Keys are hashed as RedisBloom does (RedisBloomFilter::HashKey).
+// Status → int only. Keys are hashed by each class's own policy (RedisBfHashing, RedisCfHashing);
+// the verbs every filter shares come from BindFilter (binding_util.h).
 #include <emscripten/bind.h>
 
 #include "binding_util.h"
@@ -11,8 +12,6 @@ namespace bindings {
 namespace {
 
 using RB = RedisBloomFilter;
-
-RB::Hash RHash(uintptr_t key, uint32_t len) { return RB::HashKey(Ptr<const uint8_t>(key), len); }
 
 RedisBloomServer RBServer(bool v8) { return v8 ? RedisBloomServer::k8 : RedisBloomServer::k2; }
 int RBInit(RB& f, double capacity, double error_rate, uint32_t expansion, bool non_scaling, bool v8) {
@@ -28,10 +27,9 @@ void RBSetServer(RB& f, bool v8) { f.set_server(RBServer(v8)); }
 // 1 added, 0 may already exist, or the negated status code.
 int RBAdd(RB& f, uintptr_t key, uint32_t len) {
   bool added = false;
-  const Status s = f.Add(RHash(key, len), &added);
+  const Status s = f.Add(KeyHash(f, key, len), &added);
   return s.ok() ? (added ? 1 : 0) : -Report(s);
 }
-bool RBContains(const RB& f, uintptr_t key, uint32_t len) { return f.Contains(RHash(key, len)); }
 // out[i] = 1 added / 0 may exist, for the keys handled. Returns (status << 16) | keys handled
 // (a chunk holds at most 16,384 keys, so both fit).
 int RBAddBatch(RB& f, uintptr_t data, uintptr_t offsets, uint32_t count, uintptr_t out) {
@@ -39,12 +37,6 @@ int RBAddBatch(RB& f, uintptr_t data, uintptr_t offsets, uint32_t count, uintptr
   const Status s = f.AddBatch(Batch(data, offsets, count), Ptr<uint8_t>(out), &n);
   return (Report(s) << 16) | static_cast<int>(n & 0xFFFF);
 }
-void RBContainsBatch(const RB& f, uintptr_t data, uintptr_t offsets, uint32_t count,
-                     uintptr_t out) {
-  f.ContainsBatch(Batch(data, offsets, count), Ptr<uint8_t>(out));
-}
-double RBSize(const RB& f) { return static_cast<double>(f.size()); }
-double RBByteLength(const RB& f) { return static_cast<double>(f.byte_length()); }
 double RBCapacity(const RB& f) { return static_cast<double>(f.capacity()); }
 double RBInfoSize(const RB& f) { return static_cast<double>(f.info_size()); }
 double RBLinkEntries(const RB& f, uint32_t i) { return static_cast<double>(f.link_entries(i)); }
@@ -65,11 +57,8 @@ uintptr_t RBDumpChunkTarget(RB& f, double iterator, uint32_t len) {
   return reinterpret_cast<uintptr_t>(p);
 }
 int RBFinishDumpLoad(const RB& f) { return Report(f.FinishDumpLoad()); }
-double RBSerializedSize(const RB& f) { return static_cast<double>(f.SerializedSize()); }
 
 using RC = RedisCuckooFilter;
-
-uint64_t CHash(uintptr_t key, uint32_t len) { return RC::HashKey(Ptr<const uint8_t>(key), len); }
 
 int RCInit(RC& f, double capacity, uint32_t bucket_size, uint32_t max_iterations, uint32_t expansion) {
   RedisCuckooOptions o;
@@ -83,7 +72,7 @@ int RCInit(RC& f, double capacity, uint32_t bucket_size, uint32_t max_iterations
 // kNoSpace is 2 so callers can tell it from "exists".
 int RCAdd(RC& f, uintptr_t key, uint32_t len, bool unique) {
   RC::Insert r;
-  const Status s = f.Add(CHash(key, len), unique, &r);
+  const Status s = f.Add(KeyHash(f, key, len), unique, &r);
   if (!s.ok()) return -Report(s);
   return r == RC::Insert::kInserted ? 1 : r == RC::Insert::kExists ? 0 : 2;
 }
@@ -94,17 +83,11 @@ int RCAddBatch(RC& f, uintptr_t data, uintptr_t offsets, uint32_t count, uintptr
   const Status s = f.AddBatch(Batch(data, offsets, count), unique, first, Ptr<uint8_t>(out), &n);
   return (Report(s) << 16) | static_cast<int>(n & 0xFFFF);
 }
-bool RCContains(const RC& f, uintptr_t key, uint32_t len) { return f.Contains(CHash(key, len)); }
-double RCCount(const RC& f, uintptr_t key, uint32_t len) { return static_cast<double>(f.Count(CHash(key, len))); }
-bool RCDelete(RC& f, uintptr_t key, uint32_t len) { return f.Delete(CHash(key, len)); }
-void RCContainsBatch(const RC& f, uintptr_t data, uintptr_t offsets, uint32_t count, uintptr_t out) {
-  f.ContainsBatch(Batch(data, offsets, count), Ptr<uint8_t>(out));
-}
-double RCNumItems(const RC& f) { return static_cast<double>(f.num_items()); }
+double RCCount(const RC& f, uintptr_t key, uint32_t len) { return static_cast<double>(f.Count(KeyHash(f, key, len))); }
+bool RCDelete(RC& f, uintptr_t key, uint32_t len) { return f.Delete(KeyHash(f, key, len)); }
 double RCNumDeletes(const RC& f) { return static_cast<double>(f.num_deletes()); }
 double RCNumBuckets(const RC& f) { return static_cast<double>(f.num_buckets()); }
 double RCInfoSize(const RC& f) { return static_cast<double>(f.info_size()); }
-double RCByteLength(const RC& f) { return static_cast<double>(f.byte_length()); }
 double RCFilterBuckets(const RC& f, uint32_t i) { return static_cast<double>(f.filter_buckets(i)); }
 double RCFilterBytes(const RC& f, uint32_t i) { return static_cast<double>(f.filter_bytes(i)); }
 uintptr_t RCFilterData(const RC& f, uint32_t i) { return reinterpret_cast<uintptr_t>(f.filter_data(i)); }
@@ -121,22 +104,17 @@ uintptr_t RCDumpChunkTarget(RC& f, double iterator, uint32_t len) {
 }
 int RCFinishDumpLoad(RC& f) { return Report(f.FinishDumpLoad()); }
 void RCCompact(RC& f) { f.Compact(true); }
-double RCSerializedSize(const RC& f) { return static_cast<double>(f.SerializedSize()); }
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(bloomcuckoo_redis) {
-  emscripten::class_<RC>("RedisCuckooFilterCore")
-      .constructor<>()
+  BindFilter<RC>("RedisCuckooFilterCore")
       .function("init", &RCInit)
       .function("add", &RCAdd)
-      .function("contains", &RCContains)
       .function("addBatch", &RCAddBatch)
       .function("count", &RCCount)
       .function("remove", &RCDelete)
       .function("compact", &RCCompact)
-      .function("containsBatch", &RCContainsBatch)
-      .function("size", &RCNumItems)
       .function("itemsDeleted", &RCNumDeletes)
       .function("buckets", &RCNumBuckets)
       .function("filters", &RC::num_filters)
@@ -144,9 +122,6 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_redis) {
       .function("expansion", &RC::expansion)
       .function("maxIterations", &RC::max_iterations)
       .function("infoSize", &RCInfoSize)
-      .function("byteLength", &RCByteLength)
-      .function("seed", &RC::seed)
-      .function("clear", &RC::Clear)
       .function("filterBuckets", &RCFilterBuckets)
       .function("filterBytes", &RCFilterBytes)
       .function("filterData", &RCFilterData)
@@ -154,22 +129,12 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_redis) {
       .function("writeDumpHeader", &RCWriteDumpHeader)
       .function("loadDumpHeader", &RCLoadDumpHeader)
       .function("dumpChunkTarget", &RCDumpChunkTarget)
-      .function("finishDumpLoad", &RCFinishDumpLoad)
-      .function("serializedSize", &RCSerializedSize)
-      .function("serialize", &Common<RC>::Serialize)
-      .function("deserialize", &Common<RC>::Deserialize);
-  emscripten::class_<RB>("RedisBloomFilterCore")
-      .constructor<>()
+      .function("finishDumpLoad", &RCFinishDumpLoad);
+  BindFilter<RB>("RedisBloomFilterCore")
       .function("init", &RBInit)
       .function("add", &RBAdd)
-      .function("contains", &RBContains)
       .function("addBatch", &RBAddBatch)
       .function("setServer", &RBSetServer)
-      .function("containsBatch", &RBContainsBatch)
-      .function("size", &RBSize)
-      .function("byteLength", &RBByteLength)
-      .function("seed", &RB::seed)
-      .function("clear", &RB::Clear)
       .function("capacity", &RBCapacity)
       .function("infoSize", &RBInfoSize)
       .function("links", &RB::num_links)
@@ -186,10 +151,7 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_redis) {
       .function("writeDumpHeader", &RBWriteDumpHeader)
       .function("loadDumpHeader", &RBLoadDumpHeader)
       .function("dumpChunkTarget", &RBDumpChunkTarget)
-      .function("finishDumpLoad", &RBFinishDumpLoad)
-      .function("serializedSize", &RBSerializedSize)
-      .function("serialize", &Common<RB>::Serialize)
-      .function("deserialize", &Common<RB>::Deserialize);
+      .function("finishDumpLoad", &RBFinishDumpLoad);
 }
 
 }  // namespace bindings

@@ -72,7 +72,7 @@ void WriteF64(uint8_t* p, double d) {
 
 }  // namespace
 
-RedisBloomFilter::Hash RedisBloomFilter::HashKey(const uint8_t* key, size_t len) {
+RedisBfHashing::Hash RedisBfHashing::Of(const void* key, size_t len, uint32_t /*seed*/) {
   const uint64_t a = MurmurHash64A(key, len, kHashSeed);
   return Hash{a, MurmurHash64A(key, len, a)};
 }
@@ -238,7 +238,7 @@ Status RedisBloomFilter::AddBatch(const KeyBatch& keys, uint8_t* out, size_t* pr
   *processed = 0;
   for (size_t i = 0; i < keys.count; ++i) {
     bool added = false;
-    BLOOMCUCKOO_RETURN_IF_ERROR(Add(HashKey(keys.key(i), keys.length(i)), &added));
+    BLOOMCUCKOO_RETURN_IF_ERROR(Add(HashOf(keys.key(i), keys.length(i)), &added));
     out[i] = added ? 1 : 0;
     *processed = i + 1;
   }
@@ -247,7 +247,7 @@ Status RedisBloomFilter::AddBatch(const KeyBatch& keys, uint8_t* out, size_t* pr
 
 void RedisBloomFilter::ContainsBatch(const KeyBatch& keys, uint8_t* out) const {
   for (size_t i = 0; i < keys.count; ++i) {
-    out[i] = Contains(HashKey(keys.key(i), keys.length(i))) ? 1 : 0;
+    out[i] = Contains(HashOf(keys.key(i), keys.length(i))) ? 1 : 0;
   }
 }
 

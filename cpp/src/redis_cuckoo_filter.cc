@@ -57,7 +57,7 @@ bool SubFilterBuckets(uint64_t first, uint32_t expansion, uint64_t k, uint64_t* 
 
 }  // namespace
 
-uint64_t RedisCuckooFilter::HashKey(const uint8_t* key, size_t len) { return MurmurHash64A(key, len, 0); }
+uint64_t RedisCfHashing::Of(const void* key, size_t len, uint32_t /*seed*/) { return MurmurHash64A(key, len, 0); }
 
 RedisCuckooFilter::RedisCuckooFilter(RedisCuckooFilter&& other) noexcept
     : filters_(std::move(other.filters_)),
@@ -215,7 +215,7 @@ Status RedisCuckooFilter::AddBatch(const KeyBatch& keys, bool unique, bool first
   BLOOMCUCKOO_RETURN_IF_ERROR(first ? CheckCanInsert() : Status::Ok());
   for (size_t i = 0; i < keys.count; ++i) {
     Insert r = Insert::kNoSpace;
-    BLOOMCUCKOO_RETURN_IF_ERROR(InsertHash(HashKey(keys.key(i), keys.length(i)), unique, &r));
+    BLOOMCUCKOO_RETURN_IF_ERROR(InsertHash(HashOf(keys.key(i), keys.length(i)), unique, &r));
     out[i] = r == Insert::kInserted ? 1 : 0;
     *processed = i + 1;
   }
@@ -304,7 +304,7 @@ void RedisCuckooFilter::Compact(bool keep_going) {
 }
 
 void RedisCuckooFilter::ContainsBatch(const KeyBatch& keys, uint8_t* out) const {
-  for (size_t i = 0; i < keys.count; ++i) out[i] = Contains(HashKey(keys.key(i), keys.length(i))) ? 1 : 0;
+  for (size_t i = 0; i < keys.count; ++i) out[i] = Contains(HashOf(keys.key(i), keys.length(i))) ? 1 : 0;
 }
 
 void RedisCuckooFilter::Clear() {

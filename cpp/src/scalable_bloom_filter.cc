@@ -121,7 +121,7 @@ Status ScalableBloomFilter::AddBatch(const KeyBatch& keys, size_t* added, size_t
   *processed = 0;
   for (size_t i = 0; i < keys.count; ++i) {
     bool fresh = false;
-    BLOOMCUCKOO_RETURN_IF_ERROR(Add(HashKey(keys.key(i), keys.length(i), seed_), &fresh));
+    BLOOMCUCKOO_RETURN_IF_ERROR(Add(HashOf(keys.key(i), keys.length(i)), &fresh));
     *added += fresh ? 1 : 0;
     ++*processed;
   }

@@ -2,7 +2,7 @@
 //
 // Two groups, both over n keys (BC_BENCH_NS, default "1000000,10000000"):
 //  - batch/<filter>/<keys>/<n>/<op>: the library's own path, the one the wasm build runs: keys
-//    packed in one buffer (KeyBatch), hashed with HashKey (MurmurHash3_x64_128) inside
+//    packed in one buffer (KeyBatch), hashed with Murmur3KeyHash (MurmurHash3_x64_128) inside
 //    AddBatch/ContainsBatch/Build. keys: u64 (8-byte little-endian random 64-bit integers,
 //    splitmix64) or str ("key:" + i). tests/bench/wasm-core.mjs does the same work in wasm.
 //  - mix/<filter>/u64/<n>/<op>: the shape of FastFilter's bulk-insert-and-query: random 64-bit

@@ -84,7 +84,7 @@ inline std::vector<std::string> MakeKeys(const std::string& prefix, uint64_t n) 
 }
 
 inline Hash128 H(const std::string& key, uint32_t seed = kDefaultSeed) {
-  return HashKey(key.data(), key.size(), seed);
+  return Murmur3KeyHash(key.data(), key.size(), seed);
 }
 
 template <typename F>

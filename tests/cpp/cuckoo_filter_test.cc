@@ -21,7 +21,7 @@ using testing_util::MakeKeys;
 using testing_util::SerializeToVector;
 
 Hash128 H(const CuckooFilter& f, const std::string& key) {
-  return HashKey(key.data(), key.size(), f.seed());
+  return Murmur3KeyHash(key.data(), key.size(), f.seed());
 }
 
 CuckooOptions Opts(uint64_t capacity) {
@@ -137,7 +137,7 @@ TEST(CuckooTable, TwelveBitFingerprintsArePacked) {
 // count and the load of an un-initialised filter.
 TEST(CuckooFilter, UninitialisedHasNoSubFilters) {
   CuckooFilter f;
-  Hash128 h = HashKey("x", 1, kDefaultSeed);
+  Hash128 h = Murmur3KeyHash("x", 1, kDefaultSeed);
   EXPECT_FALSE(f.AddUnique(h));
   EXPECT_EQ(f.filters(), 0u);
   EXPECT_EQ(f.LoadFactor(), 0.0);
@@ -670,7 +670,7 @@ struct CuckooAdapter {
                        const std::vector<std::string>& keys) {
     BLOOMCUCKOO_RETURN_IF_ERROR(f->Init(testing_util::Sized<Options>(capacity, error_rate, seed)));
     for (const auto& k : keys) {
-      if (!f->Add(HashKey(k.data(), k.size(), seed))) {
+      if (!f->Add(Murmur3KeyHash(k.data(), k.size(), seed))) {
         return Status(StatusCode::kFull, "cuckoo filter full");
       }
     }
@@ -850,13 +850,13 @@ TEST(CuckooFilter, DeserializeAllocatesWhatTheInputDescribes) {
   uint64_t added = 0;
   for (uint64_t i = 0; i < 10000; ++i) {
     const std::string k = "k" + std::to_string(i);
-    if (!h.Add(HashKey(k.data(), k.size(), h.seed()))) break;
+    if (!h.Add(Murmur3KeyHash(k.data(), k.size(), h.seed()))) break;
     ++added;
   }
   EXPECT_GE(h.allocated_bytes(), before + 8 * 1000);
   for (uint64_t i = 0; i < added; ++i) {
     const std::string k = "k" + std::to_string(i);
-    EXPECT_TRUE(h.Contains(HashKey(k.data(), k.size(), h.seed()))) << i;
+    EXPECT_TRUE(h.Contains(Murmur3KeyHash(k.data(), k.size(), h.seed()))) << i;
   }
 }
 

@@ -73,7 +73,7 @@ void RunSequence(uint64_t seed, Stats* stats) {
   for (uint32_t i = 0; i < kKeySpace; ++i) keys.push_back("prop:" + std::to_string(i));
   std::vector<uint32_t> oracle(kKeySpace, 0);
   uint64_t total = 0;
-  auto hash = [&](uint32_t k) { return HashKey(keys[k].data(), keys[k].size(), o.seed); };
+  auto hash = [&](uint32_t k) { return Murmur3KeyHash(keys[k].data(), keys[k].size(), o.seed); };
 
   CuckooFilter copy;  // the deserialized twin, once taken
   bool have_copy = false;
@@ -236,7 +236,7 @@ TEST(CuckooProperty, FixedSizeFiltersPastFullLoseNothing) {
       uint64_t refused = 0;
       for (int i = 0; i < 2000; ++i) {
         const std::string k = "full:" + std::to_string(i);
-        const Hash128 h = HashKey(k.data(), k.size(), o.seed);
+        const Hash128 h = Murmur3KeyHash(k.data(), k.size(), o.seed);
         if (f.Add(h)) {
           stored.push_back(k);
         } else {
@@ -244,14 +244,14 @@ TEST(CuckooProperty, FixedSizeFiltersPastFullLoseNothing) {
         }
         if (i % 100 == 0) {
           for (const auto& s : stored) {
-            ASSERT_TRUE(f.Contains(HashKey(s.data(), s.size(), o.seed))) << "b=" << b << " i=" << i;
+            ASSERT_TRUE(f.Contains(Murmur3KeyHash(s.data(), s.size(), o.seed))) << "b=" << b << " i=" << i;
           }
         }
       }
       EXPECT_GT(refused, 1000u);
       EXPECT_EQ(f.size(), stored.size());
       EXPECT_LE(stored.size(), f.buckets() * b);
-      for (const auto& s : stored) ASSERT_TRUE(f.Contains(HashKey(s.data(), s.size(), o.seed)));
+      for (const auto& s : stored) ASSERT_TRUE(f.Contains(Murmur3KeyHash(s.data(), s.size(), o.seed)));
     }
   }
 }

@@ -59,7 +59,7 @@ std::vector<uint8_t> ReadFile(const std::string& name) {
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
 }
 
-Hash128 H(const std::string& k, uint32_t seed) { return HashKey(k.data(), k.size(), seed); }
+Hash128 H(const std::string& k, uint32_t seed) { return Murmur3KeyHash(k.data(), k.size(), seed); }
 
 // Builds the recipe natively, then checks rebuilt bytes == golden and golden reads back.
 template <typename F, typename Fill>
@@ -141,7 +141,7 @@ TEST(Golden, EveryRecipeMatchesItsFileByteForByte) {
       const auto keys = testing_util::MakeKeys("golden:", r.n);
       for (const auto& k : keys) {
         bool added = false;
-        ASSERT_TRUE(f.Add(RedisBloomFilter::HashKey(reinterpret_cast<const uint8_t*>(k.data()), k.size()), &added).ok());
+        ASSERT_TRUE(f.Add(RedisBfHashing::Of(reinterpret_cast<const uint8_t*>(k.data()), k.size()), &added).ok());
       }
       const std::vector<uint8_t> golden = ReadFile(r.file);
       EXPECT_EQ(testing_util::SerializeToVector(f), golden);
@@ -149,7 +149,7 @@ TEST(Golden, EveryRecipeMatchesItsFileByteForByte) {
       ASSERT_TRUE(g.Deserialize(golden.data(), golden.size()).ok());
       EXPECT_EQ(testing_util::SerializeToVector(g), golden);
       for (const auto& k : keys) {
-        EXPECT_TRUE(g.Contains(RedisBloomFilter::HashKey(reinterpret_cast<const uint8_t*>(k.data()), k.size())));
+        EXPECT_TRUE(g.Contains(RedisBfHashing::Of(reinterpret_cast<const uint8_t*>(k.data()), k.size())));
       }
     } else if (r.kind == "redis-cuckoo") {
       RedisCuckooFilter f;
@@ -161,7 +161,7 @@ TEST(Golden, EveryRecipeMatchesItsFileByteForByte) {
       ASSERT_TRUE(f.Init(o).ok());
       const auto keys = testing_util::MakeKeys("golden:", r.n);
       const auto hash = [](const std::string& k) {
-        return RedisCuckooFilter::HashKey(reinterpret_cast<const uint8_t*>(k.data()), k.size());
+        return RedisCfHashing::Of(reinterpret_cast<const uint8_t*>(k.data()), k.size());
       };
       for (const auto& k : keys) {
         RedisCuckooFilter::Insert result;

@@ -14,7 +14,7 @@ namespace {
 // With one key added and one cell per slot, the fill map is 1 exactly at the key's positions.
 template <typename F>
 void CheckOneKey(F& f, uint64_t slots, uint32_t k) {
-  const Hash128 h = HashKey("visual", 6, f.seed());
+  const Hash128 h = Murmur3KeyHash("visual", 6, f.seed());
   f.Add(h);
   std::vector<uint64_t> pos(k);
   f.Positions(h, pos.data());
@@ -71,7 +71,7 @@ TEST(Introspection, CuckooLocateAndFillMap) {
   o.bucket_size = 4;
   o.fingerprint_bits = 8;
   ASSERT_TRUE(f.Init(o).ok());
-  const Hash128 h = HashKey("visual", 6, f.seed());
+  const Hash128 h = Murmur3KeyHash("visual", 6, f.seed());
   ASSERT_TRUE(f.Add(h));
   uint64_t buckets[64];
   const uint32_t fp = f.Locate(h, buckets);

@@ -73,7 +73,7 @@ std::vector<Fixture> ReadFixtures() {
 }
 
 RedisBloomFilter::Hash H(const std::vector<uint8_t>& k) {
-  return RedisBloomFilter::HashKey(k.data(), k.size());
+  return RedisBfHashing::Of(k.data(), k.size());
 }
 
 std::vector<std::vector<uint8_t>> Probes(const Fixture& f) {

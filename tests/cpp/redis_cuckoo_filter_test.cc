@@ -89,7 +89,7 @@ std::vector<Fixture> ReadFixtures() {
   return out;
 }
 
-uint64_t H(const Bytes& k) { return RedisCuckooFilter::HashKey(k.data(), k.size()); }
+uint64_t H(const Bytes& k) { return RedisCfHashing::Of(k.data(), k.size()); }
 
 // One operation, written as the capture script writes the server's reply.
 std::string Apply(RedisCuckooFilter& f, const Op& o) {

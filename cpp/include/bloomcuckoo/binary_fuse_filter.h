@@ -57,13 +57,13 @@ class BinaryFuseFilter {
   BinaryFuseFilter(const BinaryFuseFilter&) = delete;
   BinaryFuseFilter& operator=(const BinaryFuseFilter&) = delete;
 
-  // Builds the filter from every key of `keys` (hashed with HashKey(key, len, options.seed)).
+  // Builds the filter from every key of `keys` (hashed with Murmur3KeyHash(key, len, options.seed)).
   // Duplicate keys are fine; size() counts distinct key hashes. Deterministic for a given seed
   // and key set (independent of key order and of repeats). kInvalidArgument for bad options
   // ("fingerprintBits must be 8 or 16") or when no construction seed works within
   // kMaxAttempts; kOutOfMemory when it cannot allocate. On failure *this is unchanged.
   Status Build(const KeyBatch& keys, const BinaryFuseOptions& options);
-  // Same from n precomputed 64-bit key hashes (Build uses HashKey(...).h1). `hashes` is only
+  // Same from n precomputed 64-bit key hashes (Build uses Murmur3KeyHash(...).h1). `hashes` is only
   // read, never kept; it may be null when n == 0.
   Status BuildFromHashes(const uint64_t* hashes, size_t n, const BinaryFuseOptions& options);
   // Same, building in `hashes` itself instead of a copy: 8 bytes per key less at the peak
@@ -89,6 +89,9 @@ class BinaryFuseFilter {
   }
   // The key hashing seed (stored in the frame).
   uint32_t seed() const { return seed_; }
+  // This class's hash policy, and the hash of a key under it (what Contains/Add take).
+  using KeyHashing = Murmur3Hashing;
+  Hash128 HashOf(const void* key, size_t len) const { return KeyHashing::Of(key, len, seed_); }
   uint32_t fingerprint_bits() const { return fingerprint_bits_; }
   // The construction seed the successful peel used (0 for an empty filter).
   uint64_t construction_seed() const { return construction_seed_; }

@@ -56,7 +56,7 @@ class BlockedBloomFilter {
   // message names the bad option.
   Status Init(const BlockedBloomOptions& options);
 
-  // Inserts the key hashed as `h` (HashKey(key, len, seed())). Returns true when at least one
+  // Inserts the key hashed as `h` (HashOf(key, len)). Returns true when at least one
   // bit changed, i.e. the key was certainly not in the filter before.
   bool Add(Hash128 h);
   // Hashes and inserts every key of `keys`; returns how many were certainly new.
@@ -102,6 +102,9 @@ class BlockedBloomFilter {
   uint64_t size() const { return size_; }
   size_t byte_length() const { return words_.bytes(); }
   uint32_t seed() const { return seed_; }
+  // This class's hash policy, and the hash of a key under it (what Contains/Add take).
+  using KeyHashing = Murmur3Hashing;
+  Hash128 HashOf(const void* key, size_t len) const { return KeyHashing::Of(key, len, seed_); }
   bool initialized() const { return blocks_ != 0; }
 
   // Exact serialized size (frame included); 0 for an un-initialised filter.

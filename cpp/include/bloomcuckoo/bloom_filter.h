@@ -55,7 +55,7 @@ class BloomFilter {
   // message names the bad option. kOutOfMemory when the filter is too large to allocate.
   Status Init(const BloomOptions& options);
 
-  // Inserts the key hashed as `h` (use HashKey(key, len, seed())). Returns true when at least
+  // Inserts the key hashed as `h` (HashOf(key, len)). Returns true when at least
   // one bit changed, i.e. the key was certainly not in the filter before.
   bool Add(Hash128 h);
   // Hashes and inserts every key of `keys`; returns how many were certainly new.
@@ -102,6 +102,9 @@ class BloomFilter {
   // Bytes of filter storage (whole 64-bit words).
   size_t byte_length() const { return words_.bytes(); }
   uint32_t seed() const { return seed_; }
+  // This class's hash policy, and the hash of a key under it (what Contains/Add take).
+  using KeyHashing = Murmur3Hashing;
+  Hash128 HashOf(const void* key, size_t len) const { return KeyHashing::Of(key, len, seed_); }
   bool initialized() const { return bits_ != 0; }
 
   // Exact serialized size (frame included); 0 for an un-initialised filter.

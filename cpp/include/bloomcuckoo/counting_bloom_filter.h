@@ -96,6 +96,9 @@ class CountingBloomFilter {
   // Bytes of counter storage: ceil(counters / 2).
   size_t byte_length() const { return table_.bytes(); }
   uint32_t seed() const { return seed_; }
+  // This class's hash policy, and the hash of a key under it (what Contains/Add take).
+  using KeyHashing = Murmur3Hashing;
+  Hash128 HashOf(const void* key, size_t len) const { return KeyHashing::Of(key, len, seed_); }
   bool initialized() const { return counters_ != 0; }
 
   // Exact serialized size (frame included); 0 for an un-initialised filter.

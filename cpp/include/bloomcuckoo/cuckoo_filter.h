@@ -172,6 +172,9 @@ class CuckooFilter {
   // The effective error rate option (0.01 when 0 was given).
   double error_rate() const { return error_rate_; }
   uint32_t seed() const { return seed_; }
+  // This class's hash policy, and the hash of a key under it (what Contains/Add take).
+  using KeyHashing = Murmur3Hashing;
+  Hash128 HashOf(const void* key, size_t len) const { return KeyHashing::Of(key, len, seed_); }
   // Kicks used by the last Add/AddUnique (including rolled-back ones); 0 if it found a slot.
   uint64_t last_kicks() const { return last_kicks_; }
   bool initialized() const { return num_filters_ != 0; }

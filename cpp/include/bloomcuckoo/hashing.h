@@ -18,9 +18,22 @@ inline constexpr uint8_t kHashMurmur3x64_128 = 1;
 // Hash id of the RedisBloom-compatible kinds (7, 8): RedisBloom's MurmurHash64A scheme.
 inline constexpr uint8_t kHashMurmur64A = 2;
 
-inline Hash128 HashKey(const void* key, size_t len, uint32_t seed) {
+// The key hash of our own filters (kinds 1-6): MurmurHash3_x64_128 of the key's bytes with the
+// filter's seed.
+inline Hash128 Murmur3KeyHash(const void* key, size_t len, uint32_t seed) {
   return MurmurHash3_x64_128(key, len, seed);
 }
+
+// A hash policy says how a class's keys become the hash its structure takes, and the id its
+// serialized bytes carry. Every class names its own (`using KeyHashing = ...`) and offers
+// `HashOf(key, len)`, so the bindings, the fuzz target and the tests hash a key through the class
+// and never need to know which function it uses. The RedisBloom-compatible classes have theirs
+// in their headers.
+struct Murmur3Hashing {
+  using Hash = Hash128;
+  static constexpr uint8_t kId = kHashMurmur3x64_128;
+  static Hash Of(const void* key, size_t len, uint32_t seed) { return Murmur3KeyHash(key, len, seed); }
+};
 
 // Many keys packed back to back: key i is data[offsets[i], offsets[i + 1]).
 // `offsets` has count + 1 entries, non-decreasing. This is how keys cross the JS→wasm boundary.
@@ -52,7 +65,7 @@ inline void ForEachHash(const KeyBatch& batch, uint32_t seed, Fn&& fn) {
   Hash128 hashes[kGroup];
   for (size_t base = 0; base < batch.count; base += kGroup) {
     const size_t n = batch.count - base < kGroup ? batch.count - base : kGroup;
-    for (size_t j = 0; j < n; ++j) hashes[j] = HashKey(batch.key(base + j), batch.length(base + j), seed);
+    for (size_t j = 0; j < n; ++j) hashes[j] = Murmur3KeyHash(batch.key(base + j), batch.length(base + j), seed);
     for (size_t j = 0; j < n; ++j) fn(base + j, hashes[j]);
   }
 }

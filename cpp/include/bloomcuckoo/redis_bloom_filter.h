@@ -44,6 +44,17 @@ struct RedisBloomOptions {
   RedisBloomServer server = RedisBloomServer::k2;
 };
 
+// RedisBloom's BF key hash (hash id 2): a = MurmurHash64A(key, 0xc6a4a7935bd1e995),
+// b = MurmurHash64A(key, a); probe i is a + i * b. No seed: `seed` is ignored.
+struct RedisBfHashing {
+  struct Hash {
+    uint64_t a;
+    uint64_t b;
+  };
+  static constexpr uint8_t kId = kHashMurmur64A;
+  static Hash Of(const void* key, size_t len, uint32_t seed = 0);
+};
+
 class RedisBloomFilter {
  public:
   // RedisBloom's option bits, as stored in its dump header.
@@ -57,12 +68,8 @@ class RedisBloomFilter {
   static constexpr size_t kDumpHeaderBytes = 20;
   static constexpr size_t kDumpLinkBytes = 53;
 
-  struct Hash {
-    uint64_t a;
-    uint64_t b;
-  };
-  // RedisBloom's 64-bit key hash.
-  static Hash HashKey(const uint8_t* key, size_t len);
+  using KeyHashing = RedisBfHashing;
+  using Hash = RedisBfHashing::Hash;
 
   // An un-initialised filter: Contains() is false, it holds nothing.
   RedisBloomFilter() = default;
@@ -138,6 +145,7 @@ class RedisBloomFilter {
   Status Serialize(ByteSink& sink) const;
   Status Deserialize(ByteSource& source);
   uint32_t seed() const { return 0; }
+  Hash HashOf(const void* key, size_t len) const { return KeyHashing::Of(key, len); }
 
  private:
   struct Link {

@@ -39,6 +39,14 @@ struct RedisCuckooOptions {
   uint32_t expansion = 1;        // EXPANSION, 0..32768 (rounded up to a power of two)
 };
 
+// RedisBloom's CF key hash (hash id 2): MurmurHash64A(key, seed 0); the fingerprint is
+// hash % 255 + 1. No seed of ours: `seed` is ignored.
+struct RedisCfHashing {
+  using Hash = uint64_t;
+  static constexpr uint8_t kId = kHashMurmur64A;
+  static Hash Of(const void* key, size_t len, uint32_t seed = 0);
+};
+
 class RedisCuckooFilter {
  public:
   // Sub-filters at which every insert is refused (RedisBloom's CFMaxExpansions default).
@@ -48,8 +56,7 @@ class RedisCuckooFilter {
 
   enum class Insert { kInserted, kExists, kNoSpace };
 
-  // RedisBloom's CF key hash.
-  static uint64_t HashKey(const uint8_t* key, size_t len);
+  using KeyHashing = RedisCfHashing;
 
   RedisCuckooFilter() = default;
   // Moves leave `other` un-initialised, as if default-constructed.
@@ -86,6 +93,7 @@ class RedisCuckooFilter {
   uint64_t num_buckets() const { return num_buckets_; }  // "Number of buckets" (first sub-filter)
   uint32_t num_filters() const { return static_cast<uint32_t>(filters_.size()); }
   uint64_t num_items() const { return num_items_; }      // "Number of items inserted"
+  uint64_t size() const { return num_items_; }           // the same, under every filter's name
   uint64_t num_deletes() const { return num_deletes_; }  // "Number of items deleted"
   uint32_t bucket_size() const { return bucket_size_; }
   uint32_t expansion() const { return expansion_; }
@@ -95,6 +103,7 @@ class RedisCuckooFilter {
   const uint8_t* filter_data(uint32_t i) const { return filters_[i].data.data(); }
   uint64_t filter_bytes(uint32_t i) const { return filters_[i].buckets * bucket_size_; }
   uint32_t seed() const { return 0; }
+  uint64_t HashOf(const void* key, size_t len) const { return KeyHashing::Of(key, len); }
   // Empties the filter: back to one empty first sub-filter, as CF.RESERVE made it.
   void Clear();
 

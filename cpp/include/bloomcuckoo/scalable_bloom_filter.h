@@ -49,7 +49,7 @@ class ScalableBloomFilter {
   // message names the bad option (kOutOfMemory when the first layer cannot be allocated).
   Status Init(const ScalableBloomOptions& options);
 
-  // Adds the key hashed as `h` (HashKey(key, len, seed())), like BF.ADD:
+  // Adds the key hashed as `h` (HashOf(key, len)), like BF.ADD:
   //  - the key may already be present in some layer: *added = false, Ok, nothing changes;
   //  - else it goes into the newest layer, after adding a layer when the newest is full:
   //    *added = true, Ok.
@@ -81,6 +81,9 @@ class ScalableBloomFilter {
   // Bytes of filter storage, all layers.
   size_t byte_length() const;
   uint32_t seed() const { return seed_; }
+  // This class's hash policy, and the hash of a key under it (what Contains/Add take).
+  using KeyHashing = Murmur3Hashing;
+  Hash128 HashOf(const void* key, size_t len) const { return KeyHashing::Of(key, len, seed_); }
   // The capacity of the first layer and the overall target error rate given to Init.
   uint64_t capacity() const { return capacity_; }
   double error_rate() const { return error_rate_; }
