@@ -477,7 +477,7 @@ Status BinaryFuseFilter::Serialize(uint8_t* out, size_t capacity) const {
 
 Status BinaryFuseFilter::Serialize(ByteSink& sink) const {
   return internal::WriteFrame(
-      sink, FilterKind::kBinaryFuse, seed_, kHashMurmur3x64_128, BodySize(),
+      sink, kKind, seed_, KeyHashing::kId, BodySize(),
       [&](internal::ByteWriter& w) {
         w.U32(fingerprint_bits_);
         w.U32(segment_length_);
@@ -558,7 +558,7 @@ Status BinaryFuseFilter::Deserialize(ByteSource& source) {
     result = std::move(tmp);
     return Status::Ok();
   };
-  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, FilterKind::kBinaryFuse, read_body));
+  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, kKind, read_body));
   *this = std::move(result);
   return Status::Ok();
 }

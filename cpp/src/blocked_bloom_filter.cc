@@ -351,8 +351,8 @@ Status BlockedBloomFilter::Serialize(uint8_t* out, size_t capacity) const {
 
 Status BlockedBloomFilter::Serialize(ByteSink& sink) const {
   if (blocks_ == 0) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
-  return internal::WriteFrame(sink, FilterKind::kBlockedBloom, seed_,
-                              kHashMurmur3x64_128, BodySize(), [&](internal::ByteWriter& w) {
+  return internal::WriteFrame(sink, kKind, seed_,
+                              KeyHashing::kId, BodySize(), [&](internal::ByteWriter& w) {
                                 w.U64(blocks_);
                                 w.U64(capacity_);
                                 w.F64(error_rate_);
@@ -398,7 +398,7 @@ Status BlockedBloomFilter::Deserialize(ByteSource& source) {
     result = std::move(tmp);
     return Status::Ok();
   };
-  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, FilterKind::kBlockedBloom, read_body));
+  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, kKind, read_body));
   *this = std::move(result);
   return Status::Ok();
 }

@@ -261,7 +261,7 @@ Status BloomFilter::Serialize(uint8_t* out, size_t capacity) const {
 
 Status BloomFilter::Serialize(ByteSink& sink) const {
   if (bits_ == 0) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
-  return internal::WriteFrame(sink, FilterKind::kBloom, seed_, kHashMurmur3x64_128,
+  return internal::WriteFrame(sink, kKind, seed_, KeyHashing::kId,
                               BodySize(), [&](internal::ByteWriter& w) { WriteBody(w); });
 }
 
@@ -280,7 +280,7 @@ Status BloomFilter::Deserialize(ByteSource& source) {
     result = std::move(tmp);
     return Status::Ok();
   };
-  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, FilterKind::kBloom, read_body));
+  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, kKind, read_body));
   *this = std::move(result);
   return Status::Ok();
 }

@@ -234,8 +234,8 @@ Status CountingBloomFilter::Serialize(uint8_t* out, size_t capacity) const {
 
 Status CountingBloomFilter::Serialize(ByteSink& sink) const {
   if (counters_ == 0) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
-  return internal::WriteFrame(sink, FilterKind::kCountingBloom, seed_,
-                              kHashMurmur3x64_128, BodySize(), [&](internal::ByteWriter& w) {
+  return internal::WriteFrame(sink, kKind, seed_,
+                              KeyHashing::kId, BodySize(), [&](internal::ByteWriter& w) {
                                 w.U64(counters_);
                                 w.U32(hashes_);
                                 w.U64(capacity_);
@@ -293,7 +293,7 @@ Status CountingBloomFilter::Deserialize(ByteSource& source) {
     result = std::move(tmp);
     return Status::Ok();
   };
-  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, FilterKind::kCountingBloom, read_body));
+  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, kKind, read_body));
   *this = std::move(result);
   return Status::Ok();
 }

@@ -492,7 +492,7 @@ Status CuckooFilter::Serialize(ByteSink& sink) const {
   if (num_filters_ == 0) {
     return Status(StatusCode::kInvalidArgument, "cuckoo filter is not initialised");
   }
-  return internal::WriteFrame(sink, FilterKind::kCuckoo, seed_, kHashMurmur3x64_128,
+  return internal::WriteFrame(sink, kKind, seed_, KeyHashing::kId,
                               static_cast<size_t>(BodySize()), [&](internal::ByteWriter& w) {
                                 w.U64(capacity_);
                                 w.F64(error_rate_);
@@ -606,7 +606,7 @@ Status CuckooFilter::Deserialize(ByteSource& source) {
     result = std::move(tmp);
     return Status::Ok();
   };
-  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, FilterKind::kCuckoo, read_body));
+  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, kKind, read_body));
   *this = std::move(result);
   return Status::Ok();
 }

@@ -417,7 +417,7 @@ Status RedisBloomFilter::Serialize(uint8_t* out, size_t capacity) const {
 Status RedisBloomFilter::Serialize(ByteSink& sink) const {
   if (links_.empty()) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
   const size_t header = DumpHeaderSize();
-  return internal::WriteFrame(sink, FilterKind::kRedisBloom, 0, kHashMurmur64A,
+  return internal::WriteFrame(sink, kKind, 0, KeyHashing::kId,
                               header + byte_length(), [&](internal::ByteWriter& w) {
                                 std::vector<uint8_t> head(header);
                                 WriteDumpHeader(head.data());
@@ -458,7 +458,7 @@ Status RedisBloomFilter::Deserialize(ByteSource& source) {
     result = std::move(tmp);
     return Status::Ok();
   };
-  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, FilterKind::kRedisBloom, read_body));
+  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, kKind, read_body));
   *this = std::move(result);
   return Status::Ok();
 }

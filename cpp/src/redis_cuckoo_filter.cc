@@ -420,7 +420,7 @@ Status RedisCuckooFilter::Serialize(uint8_t* out, size_t capacity) const {
 
 Status RedisCuckooFilter::Serialize(ByteSink& sink) const {
   if (filters_.empty()) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
-  return internal::WriteFrame(sink, FilterKind::kRedisCuckoo, 0, kHashMurmur64A,
+  return internal::WriteFrame(sink, kKind, 0, KeyHashing::kId,
                               kDumpHeaderBytes + byte_length(), [&](internal::ByteWriter& w) {
                                 uint8_t head[kDumpHeaderBytes];
                                 WriteDumpHeader(head);
@@ -453,7 +453,7 @@ Status RedisCuckooFilter::Deserialize(ByteSource& source) {
     result = std::move(tmp);
     return Status::Ok();
   };
-  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, FilterKind::kRedisCuckoo, read_body));
+  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, kKind, read_body));
   *this = std::move(result);
   return Status::Ok();
 }

@@ -195,8 +195,8 @@ Status ScalableBloomFilter::Serialize(uint8_t* out, size_t capacity) const {
 
 Status ScalableBloomFilter::Serialize(ByteSink& sink) const {
   if (num_layers_ == 0) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
-  return internal::WriteFrame(sink, FilterKind::kScalableBloom, seed_,
-                              kHashMurmur3x64_128, BodySize(), [&](internal::ByteWriter& w) {
+  return internal::WriteFrame(sink, kKind, seed_,
+                              KeyHashing::kId, BodySize(), [&](internal::ByteWriter& w) {
                                 w.U64(capacity_);
                                 w.F64(error_rate_);
                                 w.U32(expansion_);
@@ -253,7 +253,7 @@ Status ScalableBloomFilter::Deserialize(ByteSource& source) {
     result = std::move(tmp);
     return Status::Ok();
   };
-  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, FilterKind::kScalableBloom, read_body));
+  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, kKind, read_body));
   *this = std::move(result);
   return Status::Ok();
 }

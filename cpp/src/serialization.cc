@@ -34,25 +34,29 @@ const CrcTables& Crc() {
   return tables;
 }
 
-bool KnownKind(uint8_t k) { return k >= 1 && k <= 8; }
-// The hash id each kind is written with: the RedisBloom-compatible kinds hash as RedisBloom.
-uint8_t HashIdOf(uint8_t kind) { return kind >= 7 ? kHashMurmur64A : kHashMurmur3x64_128; }
-
 }  // namespace
 
 const char* FilterKindName(FilterKind kind) {
   switch (kind) {
-    case FilterKind::kBloom: return "bloom";
-    case FilterKind::kBlockedBloom: return "blocked";
-    case FilterKind::kCountingBloom: return "counting";
-    case FilterKind::kScalableBloom: return "scalable";
-    case FilterKind::kCuckoo: return "cuckoo";
-    case FilterKind::kBinaryFuse: return "fuse";
-    case FilterKind::kRedisBloom: return "redis-bloom";
-    case FilterKind::kRedisCuckoo: return "redis-cuckoo";
+#define BLOOMCUCKOO_KIND_NAME(number, enumerator, name, cls, hash_id) \
+  case FilterKind::enumerator: return name;
+    BLOOMCUCKOO_FILTER_KINDS(BLOOMCUCKOO_KIND_NAME)
+#undef BLOOMCUCKOO_KIND_NAME
   }
   return "unknown";
 }
+
+uint8_t FilterKindHashId(uint8_t number) {
+  switch (number) {
+#define BLOOMCUCKOO_KIND_HASH_ID(number, enumerator, name, cls, hash_id) \
+  case number: return hash_id;
+    BLOOMCUCKOO_FILTER_KINDS(BLOOMCUCKOO_KIND_HASH_ID)
+#undef BLOOMCUCKOO_KIND_HASH_ID
+  }
+  return 0;
+}
+
+bool IsFilterKind(uint8_t number) { return FilterKindHashId(number) != 0; }
 
 uint32_t Crc32Extend(uint32_t crc, const uint8_t* data, size_t size) {
   const CrcTables& kCrc = Crc();
@@ -125,8 +129,8 @@ Status ReadHeader(ByteReader& r, const ByteSource& source, FrameInfo* info) {
 
 Status CheckKind(const FrameInfo& info, FilterKind expected, bool any_kind) {
   const uint8_t kind = static_cast<uint8_t>(info.kind);
-  if (!KnownKind(kind)) return Status(StatusCode::kCorruptData, "unknown filter kind");
-  if (info.hash_id != HashIdOf(kind)) {
+  if (!IsFilterKind(kind)) return Status(StatusCode::kCorruptData, "unknown filter kind");
+  if (info.hash_id != FilterKindHashId(kind)) {
     return Status(StatusCode::kUnsupportedVersion, "unknown hash function id");
   }
   if (!any_kind && info.kind != expected) {

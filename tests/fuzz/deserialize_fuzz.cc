@@ -84,14 +84,9 @@ void ExerciseRedisDump(const uint8_t* data, size_t size) {
 void ExerciseAll(const uint8_t* data, size_t size) {
   FilterKind kind;
   (void)PeekFilterKind(data, size, &kind);
-  Exercise<BloomFilter>(data, size);
-  Exercise<BlockedBloomFilter>(data, size);
-  Exercise<CountingBloomFilter>(data, size);
-  Exercise<CuckooFilter>(data, size);
-  Exercise<BinaryFuseFilter>(data, size);
-  Exercise<ScalableBloomFilter>(data, size);
-  Exercise<RedisBloomFilter>(data, size);
-  Exercise<RedisCuckooFilter>(data, size);
+#define BLOOMCUCKOO_EXERCISE(number, enumerator, name, cls, hash_id) Exercise<cls>(data, size);
+  BLOOMCUCKOO_FILTER_KINDS(BLOOMCUCKOO_EXERCISE)
+#undef BLOOMCUCKOO_EXERCISE
 }
 
 // Random mutations almost never pass the CRC, so each input is also tried with its body-length

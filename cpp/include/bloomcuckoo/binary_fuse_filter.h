@@ -90,6 +90,8 @@ class BinaryFuseFilter {
   // The key hashing seed (stored in the frame).
   uint32_t seed() const { return seed_; }
   // This class's hash policy, and the hash of a key under it (what Contains/Add take).
+  // Its row of the kind table (serialization.h).
+  static constexpr FilterKind kKind = FilterKind::kBinaryFuse;
   using KeyHashing = Murmur3Hashing;
   Hash128 HashOf(const void* key, size_t len) const { return KeyHashing::Of(key, len, seed_); }
   uint32_t fingerprint_bits() const { return fingerprint_bits_; }

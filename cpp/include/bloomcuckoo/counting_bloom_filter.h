@@ -97,6 +97,8 @@ class CountingBloomFilter {
   size_t byte_length() const { return table_.bytes(); }
   uint32_t seed() const { return seed_; }
   // This class's hash policy, and the hash of a key under it (what Contains/Add take).
+  // Its row of the kind table (serialization.h).
+  static constexpr FilterKind kKind = FilterKind::kCountingBloom;
   using KeyHashing = Murmur3Hashing;
   Hash128 HashOf(const void* key, size_t len) const { return KeyHashing::Of(key, len, seed_); }
   bool initialized() const { return counters_ != 0; }

@@ -173,6 +173,8 @@ class CuckooFilter {
   double error_rate() const { return error_rate_; }
   uint32_t seed() const { return seed_; }
   // This class's hash policy, and the hash of a key under it (what Contains/Add take).
+  // Its row of the kind table (serialization.h).
+  static constexpr FilterKind kKind = FilterKind::kCuckoo;
   using KeyHashing = Murmur3Hashing;
   Hash128 HashOf(const void* key, size_t len) const { return KeyHashing::Of(key, len, seed_); }
   // Kicks used by the last Add/AddUnique (including rolled-back ones); 0 if it found a slot.

@@ -68,6 +68,8 @@ class RedisBloomFilter {
   static constexpr size_t kDumpHeaderBytes = 20;
   static constexpr size_t kDumpLinkBytes = 53;
 
+  // Its row of the kind table (serialization.h).
+  static constexpr FilterKind kKind = FilterKind::kRedisBloom;
   using KeyHashing = RedisBfHashing;
   using Hash = RedisBfHashing::Hash;
 

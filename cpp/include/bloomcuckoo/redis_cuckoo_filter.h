@@ -56,6 +56,8 @@ class RedisCuckooFilter {
 
   enum class Insert { kInserted, kExists, kNoSpace };
 
+  // Its row of the kind table (serialization.h).
+  static constexpr FilterKind kKind = FilterKind::kRedisCuckoo;
   using KeyHashing = RedisCfHashing;
 
   RedisCuckooFilter() = default;

@@ -82,6 +82,8 @@ class ScalableBloomFilter {
   size_t byte_length() const;
   uint32_t seed() const { return seed_; }
   // This class's hash policy, and the hash of a key under it (what Contains/Add take).
+  // Its row of the kind table (serialization.h).
+  static constexpr FilterKind kKind = FilterKind::kScalableBloom;
   using KeyHashing = Murmur3Hashing;
   Hash128 HashOf(const void* key, size_t len) const { return KeyHashing::Of(key, len, seed_); }
   // The capacity of the first layer and the overall target error rate given to Init.

@@ -17,15 +17,24 @@ inline constexpr uint16_t kFormatVersion = 1;
 inline constexpr size_t kHeaderSize = 20;   // magic .. body length
 inline constexpr size_t kTrailerSize = 4;   // CRC-32
 
+// Every kind of filter, one row each: its number in the frame, its enumerator, its name (in
+// messages, the JS layer and docs/FORMAT.md), its class and the hash id its bytes carry (the
+// class's KeyHashing::kId). Everything that dispatches on a kind reads this table; adding a kind
+// is one row here, and tests/cpp/kind_table_test.cc fails until every dispatch knows it.
+#define BLOOMCUCKOO_FILTER_KINDS(X)                                             \
+  X(1, kBloom, "bloom", BloomFilter, kHashMurmur3x64_128)                       \
+  X(2, kBlockedBloom, "blocked", BlockedBloomFilter, kHashMurmur3x64_128)       \
+  X(3, kCountingBloom, "counting", CountingBloomFilter, kHashMurmur3x64_128)    \
+  X(4, kScalableBloom, "scalable", ScalableBloomFilter, kHashMurmur3x64_128)    \
+  X(5, kCuckoo, "cuckoo", CuckooFilter, kHashMurmur3x64_128)                    \
+  X(6, kBinaryFuse, "fuse", BinaryFuseFilter, kHashMurmur3x64_128)              \
+  X(7, kRedisBloom, "redis-bloom", RedisBloomFilter, kHashMurmur64A)            \
+  X(8, kRedisCuckoo, "redis-cuckoo", RedisCuckooFilter, kHashMurmur64A)
+
 enum class FilterKind : uint8_t {
-  kBloom = 1,
-  kBlockedBloom = 2,
-  kCountingBloom = 3,
-  kScalableBloom = 4,
-  kCuckoo = 5,
-  kBinaryFuse = 6,
-  kRedisBloom = 7,   // RedisBloom's BF chain (RedisBloomFilter), hash id 2
-  kRedisCuckoo = 8,  // RedisBloom's CF (RedisCuckooFilter), hash id 2
+#define BLOOMCUCKOO_KIND_ENUMERATOR(number, enumerator, name, cls, hash_id) enumerator = number,
+  BLOOMCUCKOO_FILTER_KINDS(BLOOMCUCKOO_KIND_ENUMERATOR)
+#undef BLOOMCUCKOO_KIND_ENUMERATOR
 };
 
 // Where a filter's serialized bytes go, front to back, in pieces (a buffer, a file, JS memory).
@@ -52,6 +61,9 @@ class ByteSource {
 
 // Name of a kind as used in messages and by the JS layer ("bloom", "cuckoo", ...).
 const char* FilterKindName(FilterKind kind);
+// True for a number the kind table has; the hash id its bytes carry (0 for an unknown kind).
+bool IsFilterKind(uint8_t number);
+uint8_t FilterKindHashId(uint8_t number);
 
 // Checks the frame of `data` (magic, version, body length, checksum, known kind) and reports its
 // kind. Used to pick the class to deserialize into. Reads nothing past `size`.

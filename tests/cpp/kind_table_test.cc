@@ -1,0 +1,103 @@
+// The kind table (BLOOMCUCKOO_FILTER_KINDS in serialization.h) against everything that dispatches
+// on a kind: a row whose class, name, hash id, golden file, fuzz seed or spec section is missing
+// fails here, at compile time where it can.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bloomcuckoo/binary_fuse_filter.h"
+#include "bloomcuckoo/blocked_bloom_filter.h"
+#include "bloomcuckoo/bloom_filter.h"
+#include "bloomcuckoo/counting_bloom_filter.h"
+#include "bloomcuckoo/cuckoo_filter.h"
+#include "bloomcuckoo/redis_bloom_filter.h"
+#include "bloomcuckoo/redis_cuckoo_filter.h"
+#include "bloomcuckoo/scalable_bloom_filter.h"
+#include "bloomcuckoo/serialization.h"
+
+namespace bloomcuckoo {
+namespace {
+
+// Each row's class knows its row, and hashes as the row says its bytes do.
+#define BLOOMCUCKOO_CHECK_ROW(number, enumerator, name, cls, hash_id)                         \
+  static_assert(cls::kKind == FilterKind::enumerator, #cls "::kKind is not its row's kind");   \
+  static_assert(cls::KeyHashing::kId == hash_id, #cls "'s hash policy is not its row's hash"); \
+  static_assert(static_cast<int>(FilterKind::enumerator) == number, #enumerator);
+BLOOMCUCKOO_FILTER_KINDS(BLOOMCUCKOO_CHECK_ROW)
+#undef BLOOMCUCKOO_CHECK_ROW
+
+struct Row {
+  int number;
+  FilterKind kind;
+  std::string name;
+  uint8_t hash_id;
+};
+
+std::vector<Row> Rows() {
+  return {
+#define BLOOMCUCKOO_ROW(number, enumerator, name, cls, hash_id) \
+  Row{number, FilterKind::enumerator, name, hash_id},
+      BLOOMCUCKOO_FILTER_KINDS(BLOOMCUCKOO_ROW)
+#undef BLOOMCUCKOO_ROW
+  };
+}
+
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+const std::string kFixtures = BLOOMCUCKOO_FIXTURES_DIR;
+
+TEST(KindTable, NumbersAndNamesAreDistinctAndTheFrameKnowsEachRow) {
+  std::set<int> numbers;
+  std::set<std::string> names;
+  for (const Row& r : Rows()) {
+    EXPECT_TRUE(numbers.insert(r.number).second) << r.number;
+    EXPECT_TRUE(names.insert(r.name).second) << r.name;
+    EXPECT_EQ(FilterKindName(r.kind), r.name);
+    EXPECT_TRUE(IsFilterKind(static_cast<uint8_t>(r.number))) << r.name;
+    EXPECT_EQ(FilterKindHashId(static_cast<uint8_t>(r.number)), r.hash_id) << r.name;
+  }
+  EXPECT_FALSE(IsFilterKind(0));
+  EXPECT_FALSE(IsFilterKind(static_cast<uint8_t>(*numbers.rbegin() + 1)));
+}
+
+TEST(KindTable, EveryKindHasAGoldenFile) {
+  const std::string manifest = ReadText(kFixtures + "/golden/MANIFEST.txt");
+  ASSERT_FALSE(manifest.empty());
+  for (const Row& r : Rows()) {
+    EXPECT_NE(manifest.find(" " + r.name + " "), std::string::npos) << "no golden file of kind " << r.name;
+  }
+}
+
+TEST(KindTable, EveryKindHasAFuzzSeed) {
+  std::set<int> seeded;
+  for (const auto& entry : std::filesystem::directory_iterator(kFixtures + "/../fuzz/corpus")) {
+    std::ifstream in(entry.path(), std::ios::binary);
+    char head[7] = {};
+    if (in.read(head, sizeof head) && std::string(head, 4) == "BCFL") seeded.insert(static_cast<uint8_t>(head[6]));
+  }
+  for (const Row& r : Rows()) EXPECT_EQ(seeded.count(r.number), 1u) << "no fuzz seed of kind " << r.name;
+}
+
+TEST(KindTable, EveryKindHasASectionInTheSpec) {
+  const std::string spec = ReadText(kFixtures + "/../../docs/FORMAT.md");
+  ASSERT_FALSE(spec.empty());
+  for (const Row& r : Rows()) {
+    EXPECT_NE(spec.find("## Body of kind " + std::to_string(r.number) + ":"), std::string::npos) << r.name;
+    EXPECT_NE(spec.find(std::to_string(r.number) + " " + r.name), std::string::npos)
+        << "the frame's kind list in docs/FORMAT.md misses " << r.name;
+  }
+}
+
+}  // namespace
+}  // namespace bloomcuckoo
