@@ -26,7 +26,9 @@ inline int Report(Status s) {
 }
 
 template <typename T>
-inline T* Ptr(uintptr_t p) { return reinterpret_cast<T*>(p); }
+inline T* Ptr(uintptr_t p) {
+  return reinterpret_cast<T*>(p);
+}
 
 // Where the JS layer packs key batches (js/keys.js registers it with setKeyRegion before each
 // batch operation): key bytes at `data` (data_size bytes) and u32 offsets from `offsets`
@@ -103,12 +105,18 @@ struct Inspect {
     for (uint32_t i = 0; i < n; ++i) Ptr<double>(out)[i] = static_cast<double>(pos[i]);
     return n;
   }
-  static void FillMap(const F& f, uint32_t cells, uintptr_t out) { f.FillMap(cells, Ptr<float>(out)); }
+  static void FillMap(const F& f, uint32_t cells, uintptr_t out) {
+    f.FillMap(cells, Ptr<float>(out));
+  }
   // k probes for filters with hashes(); 8 (one per word of a block) for the blocked filter.
   template <typename G>
-  static auto PositionCount(const G& g, int) -> decltype(g.hashes()) { return g.hashes(); }
+  static auto PositionCount(const G& g, int) -> decltype(g.hashes()) {
+    return g.hashes();
+  }
   template <typename G>
-  static uint32_t PositionCount(const G&, long) { return 8; }
+  static uint32_t PositionCount(const G&, long) {
+    return 8;
+  }
 };
 
 template <typename F>

@@ -126,8 +126,11 @@ int ScalableAddBatch(ScalableBloomFilter& f, uintptr_t data, uintptr_t offsets, 
   return code;
 }
 double ScalableCapacity(const ScalableBloomFilter& f) { return static_cast<double>(f.capacity()); }
-uint32_t ScalableLayers(const ScalableBloomFilter& f) { return static_cast<uint32_t>(f.num_layers()); }
-// The layer's own parameters (0 past the last layer, as for its size and bits: no layer is invented).
+uint32_t ScalableLayers(const ScalableBloomFilter& f) {
+  return static_cast<uint32_t>(f.num_layers());
+}
+// The layer's own parameters (0 past the last layer, as for its size and bits: no layer is
+// invented).
 double LayerCapacity(const ScalableBloomFilter& f, uint32_t i) {
   return i < f.num_layers() ? static_cast<double>(f.layer(i).capacity()) : 0;
 }
@@ -148,18 +151,21 @@ uint32_t LayerHashes(const ScalableBloomFilter& f, uint32_t i) {
 double BloomShapeBits(double capacity, double error_rate) {
   uint64_t bits = 0;
   uint32_t hashes = 0;
-  const Status s = BloomFilter::OptimalShape(static_cast<uint64_t>(capacity), error_rate, &bits, &hashes);
+  const Status s =
+      BloomFilter::OptimalShape(static_cast<uint64_t>(capacity), error_rate, &bits, &hashes);
   return s.ok() ? static_cast<double>(bits) : -Report(s);
 }
 double BloomShapeHashes(double capacity, double error_rate) {
   uint64_t bits = 0;
   uint32_t hashes = 0;
-  const Status s = BloomFilter::OptimalShape(static_cast<uint64_t>(capacity), error_rate, &bits, &hashes);
+  const Status s =
+      BloomFilter::OptimalShape(static_cast<uint64_t>(capacity), error_rate, &bits, &hashes);
   return s.ok() ? hashes : -Report(s);
 }
 double BlockedShapeBlocks(double capacity, double error_rate) {
   uint64_t blocks = 0;
-  const Status s = BlockedBloomFilter::BlocksFor(static_cast<uint64_t>(capacity), error_rate, &blocks);
+  const Status s =
+      BlockedBloomFilter::BlocksFor(static_cast<uint64_t>(capacity), error_rate, &blocks);
   return s.ok() ? static_cast<double>(blocks) : -Report(s);
 }
 

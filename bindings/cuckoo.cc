@@ -20,9 +20,7 @@ int CuckooInit(CuckooFilter& f, double capacity, double error_rate, uint32_t fin
   o.seed = seed;
   return Report(f.Init(o));
 }
-bool CuckooAdd(CuckooFilter& f, uintptr_t key, uint32_t len) {
-  return f.Add(KeyHash(f, key, len));
-}
+bool CuckooAdd(CuckooFilter& f, uintptr_t key, uint32_t len) { return f.Add(KeyHash(f, key, len)); }
 bool CuckooAddUnique(CuckooFilter& f, uintptr_t key, uint32_t len) {
   return f.AddUnique(KeyHash(f, key, len));
 }
@@ -46,7 +44,8 @@ double CuckooCapacity(const CuckooFilter& f) { return static_cast<double>(f.capa
 uint32_t CuckooLocate(const CuckooFilter& f, uintptr_t key, uint32_t len, uintptr_t out) {
   uint64_t buckets[2 * CuckooFilter::kMaxFilters];
   const uint32_t fp = f.Locate(KeyHash(f, key, len), buckets);
-  for (uint32_t i = 0; i < 2 * f.filters(); ++i) Ptr<double>(out)[i] = static_cast<double>(buckets[i]);
+  for (uint32_t i = 0; i < 2 * f.filters(); ++i)
+    Ptr<double>(out)[i] = static_cast<double>(buckets[i]);
   return fp;
 }
 

@@ -10,7 +10,8 @@ namespace bloomcuckoo {
 namespace bindings {
 namespace {
 
-// Writes the 64-bit key hash BinaryFuseFilter::Build uses (Murmur3KeyHash(...).h1) of each key to out[i].
+// Writes the 64-bit key hash BinaryFuseFilter::Build uses (Murmur3KeyHash(...).h1) of each key to
+// out[i].
 void HashKeysForFuse(uintptr_t data, uintptr_t offsets, uint32_t count, uint32_t seed,
                      uintptr_t out) {
   uint64_t* hashes = Ptr<uint64_t>(out);
@@ -25,7 +26,8 @@ int FuseBuild(BinaryFuseFilter& f, uintptr_t hashes, uint32_t n, uint32_t finger
   return Report(f.BuildFromHashesInPlace(Ptr<uint64_t>(hashes), n, o));
 }
 double FusePeakBuildBytes(double n) {
-  return static_cast<double>(BinaryFuseFilter::PeakBuildBytes(static_cast<uint64_t>(n), /*in_place=*/true));
+  return static_cast<double>(
+      BinaryFuseFilter::PeakBuildBytes(static_cast<uint64_t>(n), /*in_place=*/true));
 }
 
 }  // namespace

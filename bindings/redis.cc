@@ -14,7 +14,8 @@ namespace {
 using RB = RedisBloomFilter;
 
 RedisBloomServer RBServer(bool v8) { return v8 ? RedisBloomServer::k8 : RedisBloomServer::k2; }
-int RBInit(RB& f, double capacity, double error_rate, uint32_t expansion, bool non_scaling, bool v8) {
+int RBInit(RB& f, double capacity, double error_rate, uint32_t expansion, bool non_scaling,
+           bool v8) {
   RedisBloomOptions o;
   o.server = RBServer(v8);
   o.capacity = static_cast<uint64_t>(capacity);
@@ -43,11 +44,14 @@ double RBLinkEntries(const RB& f, uint32_t i) { return static_cast<double>(f.lin
 double RBLinkBits(const RB& f, uint32_t i) { return static_cast<double>(f.link_bits(i)); }
 double RBLinkSize(const RB& f, uint32_t i) { return static_cast<double>(f.link_size(i)); }
 double RBLinkBytes(const RB& f, uint32_t i) { return static_cast<double>(f.link_bytes(i)); }
-uintptr_t RBLinkData(const RB& f, uint32_t i) { return reinterpret_cast<uintptr_t>(f.link_data(i)); }
+uintptr_t RBLinkData(const RB& f, uint32_t i) {
+  return reinterpret_cast<uintptr_t>(f.link_data(i));
+}
 double RBDumpHeaderSize(const RB& f) { return static_cast<double>(f.DumpHeaderSize()); }
 void RBWriteDumpHeader(const RB& f, uintptr_t out) { f.WriteDumpHeader(Ptr<uint8_t>(out)); }
 int RBLoadDumpHeader(RB& f, uintptr_t header, uint32_t len, double data_bytes) {
-  return Report(f.LoadDumpHeader(Ptr<const uint8_t>(header), len, static_cast<uint64_t>(data_bytes)));
+  return Report(
+      f.LoadDumpHeader(Ptr<const uint8_t>(header), len, static_cast<uint64_t>(data_bytes)));
 }
 // The wasm address the chunk's bytes go to, or 0 (lastStatusMessage says why).
 uintptr_t RBDumpChunkTarget(RB& f, double iterator, uint32_t len) {
@@ -60,7 +64,8 @@ int RBFinishDumpLoad(const RB& f) { return Report(f.FinishDumpLoad()); }
 
 using RC = RedisCuckooFilter;
 
-int RCInit(RC& f, double capacity, uint32_t bucket_size, uint32_t max_iterations, uint32_t expansion) {
+int RCInit(RC& f, double capacity, uint32_t bucket_size, uint32_t max_iterations,
+           uint32_t expansion) {
   RedisCuckooOptions o;
   o.capacity = static_cast<uint64_t>(capacity);
   o.bucket_size = bucket_size;
@@ -78,23 +83,29 @@ int RCAdd(RC& f, uintptr_t key, uint32_t len, bool unique) {
 }
 // out[i] = 1 inserted / 0 not; (status << 16) | keys handled, as RBAddBatch. `first`: the
 // command's first batch (where the sub-filter limit is checked).
-int RCAddBatch(RC& f, uintptr_t data, uintptr_t offsets, uint32_t count, uintptr_t out, bool unique, bool first) {
+int RCAddBatch(RC& f, uintptr_t data, uintptr_t offsets, uint32_t count, uintptr_t out, bool unique,
+               bool first) {
   size_t n = 0;
   const Status s = f.AddBatch(Batch(data, offsets, count), unique, first, Ptr<uint8_t>(out), &n);
   return (Report(s) << 16) | static_cast<int>(n & 0xFFFF);
 }
-double RCCount(const RC& f, uintptr_t key, uint32_t len) { return static_cast<double>(f.Count(KeyHash(f, key, len))); }
+double RCCount(const RC& f, uintptr_t key, uint32_t len) {
+  return static_cast<double>(f.Count(KeyHash(f, key, len)));
+}
 bool RCDelete(RC& f, uintptr_t key, uint32_t len) { return f.Delete(KeyHash(f, key, len)); }
 double RCNumDeletes(const RC& f) { return static_cast<double>(f.num_deletes()); }
 double RCNumBuckets(const RC& f) { return static_cast<double>(f.num_buckets()); }
 double RCInfoSize(const RC& f) { return static_cast<double>(f.info_size()); }
 double RCFilterBuckets(const RC& f, uint32_t i) { return static_cast<double>(f.filter_buckets(i)); }
 double RCFilterBytes(const RC& f, uint32_t i) { return static_cast<double>(f.filter_bytes(i)); }
-uintptr_t RCFilterData(const RC& f, uint32_t i) { return reinterpret_cast<uintptr_t>(f.filter_data(i)); }
+uintptr_t RCFilterData(const RC& f, uint32_t i) {
+  return reinterpret_cast<uintptr_t>(f.filter_data(i));
+}
 double RCDumpHeaderSize(const RC& f) { return static_cast<double>(f.DumpHeaderSize()); }
 void RCWriteDumpHeader(const RC& f, uintptr_t out) { f.WriteDumpHeader(Ptr<uint8_t>(out)); }
 int RCLoadDumpHeader(RC& f, uintptr_t header, uint32_t len, double data_bytes) {
-  return Report(f.LoadDumpHeader(Ptr<const uint8_t>(header), len, static_cast<uint64_t>(data_bytes)));
+  return Report(
+      f.LoadDumpHeader(Ptr<const uint8_t>(header), len, static_cast<uint64_t>(data_bytes)));
 }
 uintptr_t RCDumpChunkTarget(RC& f, double iterator, uint32_t len) {
   Status s;

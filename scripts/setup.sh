@@ -15,6 +15,8 @@ command -v emcc >/dev/null 2>&1 || need_apt+=(emscripten)
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 command -v cmake >/dev/null 2>&1 || need_apt+=(cmake)
 command -v clang++ >/dev/null 2>&1 || need_apt+=(clang)
+# the C++ style check of npm test (.clang-format)
+command -v clang-format >/dev/null 2>&1 || need_apt+=(clang-format)
 # the RedisBloom interop tests load ../shared/redisbloom/redisbloom.so into Debian's redis-server
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
 [ -f /usr/include/gtest/gtest.h ] || need_apt+=(libgtest-dev)

@@ -1,15 +1,14 @@
 #include "bloomcuckoo/binary_fuse_filter.h"
 
-#include "checks.h"
-#include "bloomcuckoo/internal/move.h"
-
 #include <algorithm>
 #include <cstring>
 #include <utility>
 
-#include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/internal/buffer.h"
+#include "bloomcuckoo/internal/move.h"
+#include "bloomcuckoo/serialization.h"
 #include "byte_io.h"
+#include "checks.h"
 #include "frame.h"
 
 namespace bloomcuckoo {
@@ -19,7 +18,6 @@ namespace {
 inline uint64_t Remix(uint64_t key_hash, uint64_t construction_seed) {
   return MurmurHash3Fmix64(key_hash + construction_seed);
 }
-
 
 // The three slots of remixed hash h (one per consecutive segment; always distinct).
 struct Slots {
@@ -40,7 +38,7 @@ inline uint64_t Fingerprint(uint64_t h) { return h ^ (h >> 32); }
 // The construction seed of attempt `attempt`: a fixed sequence derived from the user seed.
 inline uint64_t ConstructionSeed(uint32_t seed, uint32_t attempt) {
   return MurmurHash3Fmix64((uint64_t{seed} << 32 | 0x5bd1e995u) +
-                (uint64_t{attempt} + 1) * 0x9e3779b97f4a7c15ULL);
+                           (uint64_t{attempt} + 1) * 0x9e3779b97f4a7c15ULL);
 }
 
 // log2(n) for n >= 1 in 32.32 fixed point, by repeated squaring (integer only, so native and
@@ -73,8 +71,8 @@ struct Layout {
 // (segment length 2^floor(log_3.33(n) + 2.25), at most 2^18) is the paper's (Graf & Lemire 2022,
 // section 5 and its reference implementation).
 constexpr uint64_t kSegmentLengthThreshold[] = {
-    3,       9,        28,       92,        304,       1010,      3362,     11193,
-    37273,   124118,   413310,   1376322,   4583150,   15261887,  50822082, 169237530};
+    3,     9,      28,     92,      304,     1010,     3362,     11193,
+    37273, 124118, 413310, 1376322, 4583150, 15261887, 50822082, 169237530};
 
 // The paper's layout for n >= 1 keys: segment length from the formula above, array of at least
 // n * max(1.125, 0.875 + 0.25 * ln(10^6) / ln(n)) slots (n < 2 counts as 2), rounded up to
@@ -257,10 +255,8 @@ void Assign(const Scratch& scratch, size_t n, const Layout& layout, F* fp) {
 template <typename F>
 inline bool Query(const F* fp, uint64_t h, uint64_t scl, uint64_t len) {
   const Slots s = Locate(h, scl, len);
-  return static_cast<F>(static_cast<F>(Fingerprint(h)) ^ fp[s.p[0]] ^ fp[s.p[1]] ^ fp[s.p[2]]) ==
-         0;
+  return static_cast<F>(static_cast<F>(Fingerprint(h)) ^ fp[s.p[0]] ^ fp[s.p[1]] ^ fp[s.p[2]]) == 0;
 }
-
 
 constexpr size_t kBodyHeaderSize = 4 + 4 + 4 + 4 + 8 + 8;
 
@@ -277,8 +273,7 @@ struct Built {
   uint64_t size = 0;
 };
 
-Status BuildCore(uint64_t* keys, size_t n, uint32_t fingerprint_bits,
-                 uint32_t seed, Built* out) {
+Status BuildCore(uint64_t* keys, size_t n, uint32_t fingerprint_bits, uint32_t seed, Built* out) {
   if (n == 0) return Status::Ok();
   bool deduplicated = false;
   uint32_t attempt = 0;
@@ -345,7 +340,9 @@ BinaryFuseFilter::BinaryFuseFilter(BinaryFuseFilter&& other) noexcept
   internal::ResetToDefault(other);
 }
 
-BinaryFuseFilter& BinaryFuseFilter::operator=(BinaryFuseFilter&& other) noexcept { return internal::MoveAssign(*this, std::move(other)); }
+BinaryFuseFilter& BinaryFuseFilter::operator=(BinaryFuseFilter&& other) noexcept {
+  return internal::MoveAssign(*this, std::move(other));
+}
 
 namespace {
 
@@ -476,21 +473,20 @@ Status BinaryFuseFilter::Serialize(uint8_t* out, size_t capacity) const {
 }
 
 Status BinaryFuseFilter::Serialize(ByteSink& sink) const {
-  return internal::WriteFrame(
-      sink, kKind, seed_, KeyHashing::kId, BodySize(),
-      [&](internal::ByteWriter& w) {
-        w.U32(fingerprint_bits_);
-        w.U32(segment_length_);
-        w.U32(segment_count_);
-        w.U32(array_length_);
-        w.U64(size_);
-        w.U64(construction_seed_);
-        if (fingerprint_bits_ == 8) {
-          w.Bytes(fp8_.data(), array_length_);
-        } else {
-          w.Words(fp16_.data(), array_length_);
-        }
-      });
+  return internal::WriteFrame(sink, kKind, seed_, KeyHashing::kId, BodySize(),
+                              [&](internal::ByteWriter& w) {
+                                w.U32(fingerprint_bits_);
+                                w.U32(segment_length_);
+                                w.U32(segment_count_);
+                                w.U32(array_length_);
+                                w.U64(size_);
+                                w.U64(construction_seed_);
+                                if (fingerprint_bits_ == 8) {
+                                  w.Bytes(fp8_.data(), array_length_);
+                                } else {
+                                  w.Words(fp16_.data(), array_length_);
+                                }
+                              });
 }
 
 Status BinaryFuseFilter::Deserialize(const uint8_t* data, size_t size) {

@@ -3,7 +3,6 @@
 #ifndef BLOOMCUCKOO_SRC_BIT_ARRAY_H_
 #define BLOOMCUCKOO_SRC_BIT_ARRAY_H_
 
-#include <cstddef>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -59,15 +58,17 @@ inline bool ForEachProbe(Hash128 h, uint64_t m, uint32_t k, Fn&& fn) {
 template <typename Occupied>
 inline void FillMapOf(uint64_t slots, uint32_t cells, float* out, Occupied&& occupied) {
   for (uint32_t c = 0; c < cells; ++c) {
-    const uint64_t begin = static_cast<uint64_t>(
-        static_cast<double>(slots) * c / static_cast<double>(cells));
-    uint64_t end = static_cast<uint64_t>(
-        static_cast<double>(slots) * (c + 1.0) / static_cast<double>(cells));
+    const uint64_t begin =
+        static_cast<uint64_t>(static_cast<double>(slots) * c / static_cast<double>(cells));
+    uint64_t end =
+        static_cast<uint64_t>(static_cast<double>(slots) * (c + 1.0) / static_cast<double>(cells));
     if (end <= begin) end = begin + 1;
     if (end > slots) end = slots;
     uint64_t used = 0;
     for (uint64_t i = begin; i < end; ++i) used += occupied(i) ? 1 : 0;
-    out[c] = end > begin ? static_cast<float>(static_cast<double>(used) / static_cast<double>(end - begin)) : 0.0f;
+    out[c] = end > begin
+                 ? static_cast<float>(static_cast<double>(used) / static_cast<double>(end - begin))
+                 : 0.0f;
   }
 }
 
@@ -77,7 +78,8 @@ inline void FillMapOf(uint64_t slots, uint32_t cells, float* out, Occupied&& occ
 template <typename W>
 uint64_t CountSetBits(const W* w, size_t n) {
   uint64_t x = 0;
-  for (size_t i = 0; i < n; ++i) x += static_cast<uint64_t>(__builtin_popcountll(static_cast<uint64_t>(w[i])));
+  for (size_t i = 0; i < n; ++i)
+    x += static_cast<uint64_t>(__builtin_popcountll(static_cast<uint64_t>(w[i])));
   return x;
 }
 // a |= b / a &= b over n words (union / intersection of same-shaped filters).

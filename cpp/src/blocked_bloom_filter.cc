@@ -1,13 +1,13 @@
 #include "bloomcuckoo/blocked_bloom_filter.h"
 
-#include "checks.h"
-#include "bloomcuckoo/internal/move.h"
-#include "exact_math.h"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <utility>
+
+#include "bloomcuckoo/internal/move.h"
+#include "checks.h"
+#include "exact_math.h"
 
 #ifdef __wasm_simd128__
 #include <wasm_simd128.h>
@@ -16,8 +16,8 @@
 #endif
 
 #include "bit_array.h"
-#include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/internal/buffer.h"
+#include "bloomcuckoo/serialization.h"
 #include "byte_io.h"
 #include "frame.h"
 
@@ -35,7 +35,6 @@ constexpr size_t kBodyFixedSize = 8 + 8 + 8 + 8;
 // error rate this loose is met by this load (SplitBlockFpr(600) ~ 1 - 1e-14).
 constexpr double kMaxKeysPerBlock = 600.0;
 constexpr double kMinKeysPerBlock = 1e-12;
-
 
 // The block of a key: from the high half of h1, multiply-shift onto [0, blocks).
 inline uint32_t BlockOf(Hash128 h, uint64_t blocks) {
@@ -141,7 +140,9 @@ BlockedBloomFilter::BlockedBloomFilter(BlockedBloomFilter&& other) noexcept
   internal::ResetToDefault(other);
 }
 
-BlockedBloomFilter& BlockedBloomFilter::operator=(BlockedBloomFilter&& other) noexcept { return internal::MoveAssign(*this, std::move(other)); }
+BlockedBloomFilter& BlockedBloomFilter::operator=(BlockedBloomFilter&& other) noexcept {
+  return internal::MoveAssign(*this, std::move(other));
+}
 
 double BlockedBloomFilter::SplitBlockFpr(double keys_per_block) {
   const double lambda = keys_per_block;
@@ -152,7 +153,7 @@ double BlockedBloomFilter::SplitBlockFpr(double keys_per_block) {
   const int last = static_cast<int>(lambda + 12.0 * std::sqrt(lambda) + 40.0);
   const double q = 1.0 - 1.0 / 32.0;
   double pmf = internal::ExactExp(-lambda);  // Pois(0)
-  double q_pow = 1.0;              // q^j
+  double q_pow = 1.0;                        // q^j
   double fpr = 0.0;
   for (int j = 1; j <= last; ++j) {
     pmf *= lambda / j;
@@ -232,14 +233,14 @@ Status BlockedBloomFilter::Init(const BlockedBloomOptions& options) {
                   "give either capacity and errorRate, or blocks, not both");
   }
   if (!sized && !direct) {
-    return Status(StatusCode::kInvalidArgument,
-                  "capacity and errorRate (or blocks) are required");
+    return Status(StatusCode::kInvalidArgument, "capacity and errorRate (or blocks) are required");
   }
   if (direct) {
     if (options.blocks > kMaxBlocks) {
       return Status(StatusCode::kInvalidArgument, "blocks must be an integer from 1 to 2^32 - 1");
     }
-    return Allocate(options.blocks, options.seed, "blocks too large: the filter cannot be allocated");
+    return Allocate(options.blocks, options.seed,
+                    "blocks too large: the filter cannot be allocated");
   }
   uint64_t blocks = 0;
   BLOOMCUCKOO_RETURN_IF_ERROR(BlocksFor(options.capacity, options.error_rate, &blocks));
@@ -296,7 +297,9 @@ Status BlockedBloomFilter::CheckSameShape(const BlockedBloomFilter& other) const
   return Status::Ok();
 }
 
-void BlockedBloomFilter::RecountSetBits() { set_bits_ = internal::CountSetBits(words_.data(), words_.size()); }
+void BlockedBloomFilter::RecountSetBits() {
+  set_bits_ = internal::CountSetBits(words_.data(), words_.size());
+}
 
 Status BlockedBloomFilter::Union(const BlockedBloomFilter& other) {
   return internal::MergeSameShape(*this, other, /*intersect=*/false);
@@ -351,8 +354,8 @@ Status BlockedBloomFilter::Serialize(uint8_t* out, size_t capacity) const {
 
 Status BlockedBloomFilter::Serialize(ByteSink& sink) const {
   if (blocks_ == 0) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
-  return internal::WriteFrame(sink, kKind, seed_,
-                              KeyHashing::kId, BodySize(), [&](internal::ByteWriter& w) {
+  return internal::WriteFrame(sink, kKind, seed_, KeyHashing::kId, BodySize(),
+                              [&](internal::ByteWriter& w) {
                                 w.U64(blocks_);
                                 w.U64(capacity_);
                                 w.F64(error_rate_);
@@ -374,7 +377,8 @@ Status BlockedBloomFilter::Deserialize(ByteSource& source) {
     const uint64_t count = r.U64();
     if (!r.ok()) return Status(StatusCode::kCorruptData, "serialized blocked filter is truncated");
     if (blocks == 0 || blocks > kMaxBlocks) {
-      return Status(StatusCode::kCorruptData, "serialized blocked filter has an invalid block count");
+      return Status(StatusCode::kCorruptData,
+                    "serialized blocked filter has an invalid block count");
     }
     const bool direct = capacity == 0 && error_rate == 0.0;
     if (!direct && !(capacity != 0 && internal::ValidErrorRate(error_rate))) {

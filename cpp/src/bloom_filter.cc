@@ -1,18 +1,17 @@
 #include "bloomcuckoo/bloom_filter.h"
 
-#include "checks.h"
-#include "bloomcuckoo/internal/move.h"
-#include "exact_math.h"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <utility>
 
 #include "bit_array.h"
-#include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/internal/buffer.h"
+#include "bloomcuckoo/internal/move.h"
+#include "bloomcuckoo/serialization.h"
 #include "byte_io.h"
+#include "checks.h"
+#include "exact_math.h"
 #include "frame.h"
 
 namespace bloomcuckoo {
@@ -21,7 +20,6 @@ namespace {
 constexpr double kLn2 = 0.69314718055994530942;
 // Fixed part of the body: bits u64, hashes u32, capacity u64, error_rate f64, size u64.
 constexpr size_t kBodyFixedSize = 8 + 4 + 8 + 8 + 8;
-
 
 }  // namespace
 
@@ -37,7 +35,9 @@ BloomFilter::BloomFilter(BloomFilter&& other) noexcept
   internal::ResetToDefault(other);
 }
 
-BloomFilter& BloomFilter::operator=(BloomFilter&& other) noexcept { return internal::MoveAssign(*this, std::move(other)); }
+BloomFilter& BloomFilter::operator=(BloomFilter&& other) noexcept {
+  return internal::MoveAssign(*this, std::move(other));
+}
 
 Status BloomFilter::OptimalShape(uint64_t capacity, double error_rate, uint64_t* bits,
                                  uint32_t* hashes) {
@@ -72,8 +72,8 @@ Status BloomFilter::OptimalShape(uint64_t capacity, double error_rate, uint64_t*
   return Status::Ok();
 }
 
-Status BloomFilter::Allocate(uint64_t bits, uint32_t hashes, uint32_t seed,
-                             const char* too_large, bool zeroed) {
+Status BloomFilter::Allocate(uint64_t bits, uint32_t hashes, uint32_t seed, const char* too_large,
+                             bool zeroed) {
   BloomFilter tmp;
   const uint64_t words = internal::WordsForBits(bits);
   if (words > internal::kMaxAllocationBytes / 8) return Status(StatusCode::kOutOfMemory, too_large);
@@ -147,7 +147,8 @@ void BloomFilter::Positions(Hash128 h, uint64_t* out) const {
 }
 
 void BloomFilter::FillMap(uint32_t cells, float* out) const {
-  internal::FillMapOf(bits_, cells, out, [&](uint64_t i) { return internal::TestBit(words_.data(), i); });
+  internal::FillMapOf(bits_, cells, out,
+                      [&](uint64_t i) { return internal::TestBit(words_.data(), i); });
 }
 
 bool BloomFilter::Contains(Hash128 h) const {
@@ -169,7 +170,9 @@ Status BloomFilter::CheckSameShape(const BloomFilter& other) const {
   return Status::Ok();
 }
 
-void BloomFilter::RecountSetBits() { set_bits_ = internal::CountSetBits(words_.data(), words_.size()); }
+void BloomFilter::RecountSetBits() {
+  set_bits_ = internal::CountSetBits(words_.data(), words_.size());
+}
 
 Status BloomFilter::Union(const BloomFilter& other) {
   return internal::MergeSameShape(*this, other, /*intersect=*/false);
@@ -190,7 +193,9 @@ double BloomFilter::fill_ratio() const {
   return static_cast<double>(set_bits_) / static_cast<double>(bits_);
 }
 
-double BloomFilter::EstimatedSize() const { return internal::EstimatedKeys(bits_, hashes_, set_bits_); }
+double BloomFilter::EstimatedSize() const {
+  return internal::EstimatedKeys(bits_, hashes_, set_bits_);
+}
 
 double BloomFilter::EstimatedErrorRate() const {
   if (bits_ == 0) return 0.0;
@@ -261,8 +266,8 @@ Status BloomFilter::Serialize(uint8_t* out, size_t capacity) const {
 
 Status BloomFilter::Serialize(ByteSink& sink) const {
   if (bits_ == 0) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
-  return internal::WriteFrame(sink, kKind, seed_, KeyHashing::kId,
-                              BodySize(), [&](internal::ByteWriter& w) { WriteBody(w); });
+  return internal::WriteFrame(sink, kKind, seed_, KeyHashing::kId, BodySize(),
+                              [&](internal::ByteWriter& w) { WriteBody(w); });
 }
 
 Status BloomFilter::Deserialize(const uint8_t* data, size_t size) {
@@ -271,7 +276,8 @@ Status BloomFilter::Deserialize(const uint8_t* data, size_t size) {
 
 Status BloomFilter::Deserialize(ByteSource& source) {
   BloomFilter result;
-  const auto read_body = [&](internal::ByteReader& body, const internal::FrameInfo& info) -> Status {
+  const auto read_body = [&](internal::ByteReader& body,
+                             const internal::FrameInfo& info) -> Status {
     BloomFilter tmp;
     BLOOMCUCKOO_RETURN_IF_ERROR(tmp.ReadBody(body, info.seed));
     if (!body.AtEnd()) {

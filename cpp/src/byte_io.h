@@ -250,7 +250,8 @@ class ByteReader {
     std::memmove(stage_, stage_ + stage_pos_, left);
     stage_pos_ = 0;
     stage_len_ = left;
-    const size_t more = static_cast<size_t>(std::min<uint64_t>(kStageSize - left, limit_ - pulled_));
+    const size_t more =
+        static_cast<size_t>(std::min<uint64_t>(kStageSize - left, limit_ - pulled_));
     Pull(stage_ + left, more);
     if (ok_) stage_len_ += more;
   }

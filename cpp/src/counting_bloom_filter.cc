@@ -1,8 +1,5 @@
 #include "bloomcuckoo/counting_bloom_filter.h"
 
-#include "checks.h"
-#include "bloomcuckoo/internal/move.h"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -10,9 +7,11 @@
 
 #include "bit_array.h"
 #include "bloomcuckoo/bloom_filter.h"
-#include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/internal/buffer.h"
+#include "bloomcuckoo/internal/move.h"
+#include "bloomcuckoo/serialization.h"
 #include "byte_io.h"
+#include "checks.h"
 #include "frame.h"
 
 namespace bloomcuckoo {
@@ -20,7 +19,6 @@ namespace {
 
 // Fixed part of the body: counters u64, hashes u32, capacity u64, error_rate f64, size u64.
 constexpr size_t kBodyFixedSize = 8 + 4 + 8 + 8 + 8;
-
 
 uint64_t BytesForCounters(uint64_t counters) { return counters / 2 + (counters % 2); }
 
@@ -48,7 +46,9 @@ CountingBloomFilter::CountingBloomFilter(CountingBloomFilter&& other) noexcept
   internal::ResetToDefault(other);
 }
 
-CountingBloomFilter& CountingBloomFilter::operator=(CountingBloomFilter&& other) noexcept { return internal::MoveAssign(*this, std::move(other)); }
+CountingBloomFilter& CountingBloomFilter::operator=(CountingBloomFilter&& other) noexcept {
+  return internal::MoveAssign(*this, std::move(other));
+}
 
 Status CountingBloomFilter::Allocate(uint64_t counters, uint32_t hashes, uint32_t seed,
                                      const char* too_large, bool zeroed) {
@@ -210,7 +210,9 @@ double CountingBloomFilter::fill_ratio() const {
   return static_cast<double>(nonzero_) / static_cast<double>(counters_);
 }
 
-double CountingBloomFilter::EstimatedSize() const { return internal::EstimatedKeys(counters_, hashes_, nonzero_); }
+double CountingBloomFilter::EstimatedSize() const {
+  return internal::EstimatedKeys(counters_, hashes_, nonzero_);
+}
 
 double CountingBloomFilter::EstimatedErrorRate() const {
   if (counters_ == 0) return 0.0;
@@ -234,8 +236,8 @@ Status CountingBloomFilter::Serialize(uint8_t* out, size_t capacity) const {
 
 Status CountingBloomFilter::Serialize(ByteSink& sink) const {
   if (counters_ == 0) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
-  return internal::WriteFrame(sink, kKind, seed_,
-                              KeyHashing::kId, BodySize(), [&](internal::ByteWriter& w) {
+  return internal::WriteFrame(sink, kKind, seed_, KeyHashing::kId, BodySize(),
+                              [&](internal::ByteWriter& w) {
                                 w.U64(counters_);
                                 w.U32(hashes_);
                                 w.U64(capacity_);
@@ -262,7 +264,8 @@ Status CountingBloomFilter::Deserialize(ByteSource& source) {
       return Status(StatusCode::kCorruptData, "serialized counting filter has 0 counters");
     }
     if (hashes < 1 || hashes > kMaxHashes) {
-      return Status(StatusCode::kCorruptData, "serialized counting filter has hashes outside 1..64");
+      return Status(StatusCode::kCorruptData,
+                    "serialized counting filter has hashes outside 1..64");
     }
     const bool direct = capacity == 0 && error_rate == 0.0;
     if (!direct && !(capacity != 0 && internal::ValidErrorRate(error_rate))) {
@@ -276,9 +279,8 @@ Status CountingBloomFilter::Deserialize(ByteSource& source) {
     }
     const size_t nbytes = static_cast<size_t>(bytes);
     CountingBloomFilter tmp;
-    BLOOMCUCKOO_RETURN_IF_ERROR(
-        tmp.Allocate(counters, hashes, info.seed, "serialized counting filter too large to allocate",
-                     false));
+    BLOOMCUCKOO_RETURN_IF_ERROR(tmp.Allocate(
+        counters, hashes, info.seed, "serialized counting filter too large to allocate", false));
     if (!r.Read(tmp.table_.data(), nbytes)) {
       return Status(StatusCode::kCorruptData, "serialized counting filter is truncated");
     }

@@ -1,17 +1,16 @@
 #include "bloomcuckoo/cuckoo_filter.h"
 
-#include "checks.h"
-#include "bloomcuckoo/internal/move.h"
-
 #include <cmath>
 #include <cstring>
 #include <new>
 #include <utility>
 
-#include "bloomcuckoo/serialization.h"
 #include "bit_array.h"
 #include "bloomcuckoo/internal/buffer.h"
+#include "bloomcuckoo/internal/move.h"
+#include "bloomcuckoo/serialization.h"
 #include "byte_io.h"
+#include "checks.h"
 #include "cuckoo_table.h"
 #include "frame.h"
 
@@ -114,7 +113,9 @@ CuckooFilter::CuckooFilter(CuckooFilter&& other) noexcept
   internal::ResetToDefault(other);
 }
 
-CuckooFilter& CuckooFilter::operator=(CuckooFilter&& other) noexcept { return internal::MoveAssign(*this, std::move(other)); }
+CuckooFilter& CuckooFilter::operator=(CuckooFilter&& other) noexcept {
+  return internal::MoveAssign(*this, std::move(other));
+}
 
 Status CuckooFilter::FirstSubFilterBuckets(uint64_t capacity, uint32_t bucket_size,
                                            uint64_t* buckets) {
@@ -226,7 +227,8 @@ uint32_t CuckooFilter::Locate(Hash128 h, uint64_t* buckets) const {
 
 void CuckooFilter::FillMap(uint32_t cells, float* out) const {
   uint64_t total = 0;
-  for (uint32_t k = 0; k < num_filters_; ++k) total += storage_->tables[k].num_buckets() * bucket_size_;
+  for (uint32_t k = 0; k < num_filters_; ++k)
+    total += storage_->tables[k].num_buckets() * bucket_size_;
   internal::FillMapOf(total, cells, out, [&](uint64_t slot) {
     for (uint32_t k = 0; k < num_filters_; ++k) {
       const internal::CuckooTable& t = storage_->tables[k];
@@ -492,8 +494,8 @@ Status CuckooFilter::Serialize(ByteSink& sink) const {
   if (num_filters_ == 0) {
     return Status(StatusCode::kInvalidArgument, "cuckoo filter is not initialised");
   }
-  return internal::WriteFrame(sink, kKind, seed_, KeyHashing::kId,
-                              static_cast<size_t>(BodySize()), [&](internal::ByteWriter& w) {
+  return internal::WriteFrame(sink, kKind, seed_, KeyHashing::kId, static_cast<size_t>(BodySize()),
+                              [&](internal::ByteWriter& w) {
                                 w.U64(capacity_);
                                 w.F64(error_rate_);
                                 w.U32(fingerprint_bits_);
@@ -538,10 +540,12 @@ Status CuckooFilter::Deserialize(ByteSource& source) {
     if (tmp.capacity_ == 0 || !(tmp.error_rate_ > 0 && tmp.error_rate_ < 1) ||
         !ValidFingerprintBits(tmp.fingerprint_bits_) || !ValidBucketSize(tmp.bucket_size_) ||
         tmp.max_iterations_ == 0 || tmp.max_iterations_ > kMaxIterationsLimit ||
-        (tmp.expansion_ != 0 && !internal::IsPowerOfTwo(tmp.expansion_)) || tmp.expansion_ > kMaxExpansion) {
+        (tmp.expansion_ != 0 && !internal::IsPowerOfTwo(tmp.expansion_)) ||
+        tmp.expansion_ > kMaxExpansion) {
       return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: invalid parameters");
     }
-    if (num_filters == 0 || num_filters > kMaxFilters || (tmp.expansion_ == 0 && num_filters != 1)) {
+    if (num_filters == 0 || num_filters > kMaxFilters ||
+        (tmp.expansion_ == 0 && num_filters != 1)) {
       return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: invalid sub-filter count");
     }
     if (tmp.items_deleted_ > tmp.items_inserted_) {
@@ -598,7 +602,8 @@ Status CuckooFilter::Deserialize(ByteSource& source) {
       occupied += tmp.storage_->items[k];
       tmp.num_filters_ = k + 1;
     }
-    if (!r.AtEnd()) return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: trailing bytes");
+    if (!r.AtEnd())
+      return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: trailing bytes");
     if (occupied != tmp.items_inserted_ - tmp.items_deleted_) {
       return Status(StatusCode::kCorruptData,
                     "corrupt cuckoo filter: item count disagrees with the stored fingerprints");

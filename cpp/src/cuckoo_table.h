@@ -16,8 +16,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "bloomcuckoo/status.h"
 #include "bloomcuckoo/internal/buffer.h"
+#include "bloomcuckoo/status.h"
 
 namespace bloomcuckoo {
 namespace internal {

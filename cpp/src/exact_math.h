@@ -25,7 +25,7 @@ inline constexpr double kLn2Lo = 1.90821492927058770002e-10;  // 0x3DEA39EF35793
 inline void SplitBinary(double x, double* m, int* e) {
   int shift = 0;
   if (x < 2.2250738585072014e-308) {  // subnormal: scale into the normal range exactly
-    x *= 18014398509481984.0;          // 2^54
+    x *= 18014398509481984.0;         // 2^54
     shift = 54;
   }
   uint64_t bits;
@@ -89,7 +89,6 @@ inline double ExactExp(double x) {
   if (k > 1000) return sum * PowerOfTwo(k - 1000) * PowerOfTwo(1000);
   return sum * PowerOfTwo(k);
 }
-
 
 // ---- correctly rounded natural logarithm ------------------------------------------------------
 // RedisBloom sizes its filters with glibc's log(); glibc rounds log correctly for all but a tiny
@@ -165,8 +164,8 @@ inline double CorrectLog(double x) {
   }
   const DoubleDouble ln_m = {2.0 * sum.hi, 2.0 * sum.lo};
   // ln 2 = kLn2DdHi + kLn2DdLo to about 107 bits.
-  constexpr double kLn2DdHi = 6.93147180559945286227e-01;   // 0x3FE62E42FEFA39EF
-  constexpr double kLn2DdLo = 2.31904681384629955842e-17;   // 0x3C7ABC9E3B39803F
+  constexpr double kLn2DdHi = 6.93147180559945286227e-01;  // 0x3FE62E42FEFA39EF
+  constexpr double kLn2DdLo = 2.31904681384629955842e-17;  // 0x3C7ABC9E3B39803F
   const DoubleDouble e_ln2 = DdMul({static_cast<double>(e), 0.0}, {kLn2DdHi, kLn2DdLo});
   const DoubleDouble r = DdAdd(e_ln2, ln_m);
   return r.hi + r.lo;

@@ -1,6 +1,6 @@
 // MurmurHash3 x86_32 (x64_128 is inline in murmur3.h), written from the published algorithm
-// (SMHasher, Austin Appleby, public domain). Blocks are read little-endian byte by byte, so the result is
-// the reference's on every host, and unaligned keys are fine.
+// (SMHasher, Austin Appleby, public domain). Blocks are read little-endian byte by byte, so the
+// result is the reference's on every host, and unaligned keys are fine.
 #include "bloomcuckoo/murmur3.h"
 
 namespace bloomcuckoo {
@@ -39,8 +39,12 @@ uint32_t MurmurHash3_x86_32(const void* key, size_t len, uint32_t seed) {
   const uint8_t* tail = data + 4 * nblocks;
   uint32_t k1 = 0;
   switch (len & 3) {
-    case 3: k1 ^= static_cast<uint32_t>(tail[2]) << 16; [[fallthrough]];
-    case 2: k1 ^= static_cast<uint32_t>(tail[1]) << 8; [[fallthrough]];
+    case 3:
+      k1 ^= static_cast<uint32_t>(tail[2]) << 16;
+      [[fallthrough]];
+    case 2:
+      k1 ^= static_cast<uint32_t>(tail[1]) << 8;
+      [[fallthrough]];
     case 1:
       k1 ^= tail[0];
       k1 *= c1;

@@ -54,8 +54,8 @@ Status Corrupt(const char* what) { return Status(StatusCode::kCorruptData, what)
 
 template <typename L>
 bool IsEmptyLink(const L& l) {
-  return l.bytes == 0 && l.bits == 0 && l.size == 0 && l.error == 0 && l.bpe == 0 && l.hashes == 0 &&
-         l.entries == 0 && l.n2 == 0;
+  return l.bytes == 0 && l.bits == 0 && l.size == 0 && l.error == 0 && l.bpe == 0 &&
+         l.hashes == 0 && l.entries == 0 && l.n2 == 0;
 }
 
 double ReadF64(const uint8_t* p) {
@@ -96,7 +96,8 @@ Status RedisBloomFilter::InitLink(Link* link, uint64_t entries, double error, ui
     // RedisBloom's BF.ADD replies "ERR problem inserting into filter" when a new link's error
     // rate has underflowed to 0 (after about 1,075 links) or its capacity wrapped to 0.
     return Status(StatusCode::kInvalidArgument,
-                  "problem inserting into filter: a new link needs capacity >= 1 and an error rate in (0, 1)");
+                  "problem inserting into filter: a new link needs capacity >= 1 and an error rate "
+                  "in (0, 1)");
   }
   Link l;
   l.error = error;
@@ -109,8 +110,9 @@ Status RedisBloomFilter::InitLink(Link* link, uint64_t entries, double error, ui
     bits = static_cast<uint64_t>(want);
     if (bits == 0) {
       // RedisBloom 2.6 makes a 0-bit filter here, whose first BF.ADD divides by zero.
-      return Status(StatusCode::kInvalidArgument,
-                    "capacity * bits per entry is below 1: RedisBloom would make a filter of 0 bits");
+      return Status(
+          StatusCode::kInvalidArgument,
+          "capacity * bits per entry is below 1: RedisBloom would make a filter of 0 bits");
     }
     l.n2 = 0;
   } else {
@@ -142,7 +144,8 @@ Status RedisBloomFilter::Init(const RedisBloomOptions& options) {
   // BF.RESERVE refuses the pair): the expansion is stored and never used. Expansion 0 is Redis
   // 8's way to say NONSCALING (stored as 0).
   if (options.expansion == 0 && !options.non_scaling) {
-    return Status(StatusCode::kInvalidArgument, "expansion must be >= 1 (0 only for a nonScaling filter)");
+    return Status(StatusCode::kInvalidArgument,
+                  "expansion must be >= 1 (0 only for a nonScaling filter)");
   }
   RedisBloomFilter tmp;
   tmp.options_ = kOptNoRound | kOptForce64 | (options.non_scaling ? kOptNoScaling : 0);
@@ -303,8 +306,9 @@ Status RedisBloomFilter::ParseHeader(const uint8_t* header, size_t len, std::vec
     return Corrupt("not a RedisBloom BF dump: unknown options");
   }
   if (!(*options & kOptForce64)) {
-    return Corrupt("RedisBloom BF dump with 32-bit hashes (filters from before RedisBloom 2.0) "
-                   "is not supported");
+    return Corrupt(
+        "RedisBloom BF dump with 32-bit hashes (filters from before RedisBloom 2.0) "
+        "is not supported");
   }
   if (*growth < 1 && !(*options & kOptNoScaling)) {
     return Corrupt("corrupt RedisBloom BF dump: expansion 0");
@@ -375,8 +379,7 @@ Status RedisBloomFilter::LoadDumpHeader(const uint8_t* header, size_t len, uint6
 
 uint8_t* RedisBloomFilter::DumpChunkTarget(uint64_t iterator, size_t len, Status* status) {
   // SCANDUMP replies with the iterator after the chunk: 1 + (offset of its end).
-  if (len == 0 || iterator < 1 + static_cast<uint64_t>(len) ||
-      iterator - 1 - len != load_next_) {
+  if (len == 0 || iterator < 1 + static_cast<uint64_t>(len) || iterator - 1 - len != load_next_) {
     *status = Corrupt("RedisBloom BF dump: data chunks missing, repeated or out of order");
     return nullptr;
   }
@@ -417,8 +420,8 @@ Status RedisBloomFilter::Serialize(uint8_t* out, size_t capacity) const {
 Status RedisBloomFilter::Serialize(ByteSink& sink) const {
   if (links_.empty()) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
   const size_t header = DumpHeaderSize();
-  return internal::WriteFrame(sink, kKind, 0, KeyHashing::kId,
-                              header + byte_length(), [&](internal::ByteWriter& w) {
+  return internal::WriteFrame(sink, kKind, 0, KeyHashing::kId, header + byte_length(),
+                              [&](internal::ByteWriter& w) {
                                 std::vector<uint8_t> head(header);
                                 WriteDumpHeader(head.data());
                                 w.Bytes(head.data(), header);
@@ -434,13 +437,15 @@ Status RedisBloomFilter::Deserialize(const uint8_t* data, size_t size) {
 
 Status RedisBloomFilter::Deserialize(ByteSource& source) {
   RedisBloomFilter result;
-  const auto read_body = [&](internal::ByteReader& body, const internal::FrameInfo& info) -> Status {
-    if (info.seed != 0) return Corrupt("corrupt redis-bloom filter: RedisBloom hashes have no seed (must be 0)");
+  const auto read_body = [&](internal::ByteReader& body,
+                             const internal::FrameInfo& info) -> Status {
+    if (info.seed != 0)
+      return Corrupt("corrupt redis-bloom filter: RedisBloom hashes have no seed (must be 0)");
     std::vector<uint8_t> head(kDumpHeaderBytes);
-    if (!body.Read(head.data(), kDumpHeaderBytes)) return Corrupt("corrupt redis-bloom filter: truncated");
+    if (!body.Read(head.data(), kDumpHeaderBytes))
+      return Corrupt("corrupt redis-bloom filter: truncated");
     const uint64_t nfilters = internal::LoadLE(head.data() + 8, 4);
-    if (nfilters == 0 || nfilters > kMaxLinks ||
-        body.remaining() < kDumpLinkBytes * nfilters) {
+    if (nfilters == 0 || nfilters > kMaxLinks || body.remaining() < kDumpLinkBytes * nfilters) {
       return Corrupt("corrupt redis-bloom filter: bad filter count");
     }
     const size_t header_len = kDumpHeaderBytes + static_cast<size_t>(kDumpLinkBytes * nfilters);

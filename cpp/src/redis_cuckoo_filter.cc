@@ -2,8 +2,6 @@
 // bytes of its server (see the header); no RedisBloom code is used.
 #include "bloomcuckoo/redis_cuckoo_filter.h"
 
-#include "checks.h"
-
 #include <cstring>
 #include <limits>
 #include <utility>
@@ -12,6 +10,7 @@
 #include "bloomcuckoo/murmur2.h"
 #include "bloomcuckoo/serialization.h"
 #include "byte_io.h"
+#include "checks.h"
 #include "frame.h"
 
 namespace bloomcuckoo {
@@ -22,7 +21,8 @@ constexpr uint64_t kAltMultiplier = 0x5bd1e995;
 constexpr uint64_t kInfoFilterBytes = 40;
 constexpr uint64_t kInfoSubFilterBytes = 16;
 // The most sub-filters RedisBloom's CF can have (it counts them in 16 bits; one CF.INSERT may grow
-// a filter past the 32 at which later commands are refused): bounds a dump read from untrusted input.
+// a filter past the 32 at which later commands are refused): bounds a dump read from untrusted
+// input.
 constexpr uint64_t kMaxSubFilters = 65535;
 // The most buckets a sub-filter may have (RedisBloom stores the count in 56 bits).
 constexpr uint64_t kMaxBuckets = (uint64_t{1} << 56) - 1;
@@ -41,8 +41,6 @@ uint64_t NextPow2(uint64_t n) {
   return n + 1;
 }
 
-
-
 // Buckets of sub-filter k: first * expansion^k (RedisBloom: expansion^0 = 1, 0^k = 0 for k > 0);
 // false past RedisBloom's 56-bit bucket count.
 bool SubFilterBuckets(uint64_t first, uint32_t expansion, uint64_t k, uint64_t* out) {
@@ -57,7 +55,9 @@ bool SubFilterBuckets(uint64_t first, uint32_t expansion, uint64_t k, uint64_t* 
 
 }  // namespace
 
-uint64_t RedisCfHashing::Of(const void* key, size_t len, uint32_t /*seed*/) { return MurmurHash64A(key, len, 0); }
+uint64_t RedisCfHashing::Of(const void* key, size_t len, uint32_t /*seed*/) {
+  return MurmurHash64A(key, len, 0);
+}
 
 RedisCuckooFilter::RedisCuckooFilter(RedisCuckooFilter&& other) noexcept
     : filters_(std::move(other.filters_)),
@@ -108,7 +108,8 @@ Status RedisCuckooFilter::Init(const RedisCuckooOptions& o) {
 
 Status RedisCuckooFilter::Grow() {
   if (filters_.size() >= kMaxSubFilters) {
-    return Status(StatusCode::kOutOfMemory, "65535 sub-filters: RedisBloom cannot grow a filter further");
+    return Status(StatusCode::kOutOfMemory,
+                  "65535 sub-filters: RedisBloom cannot grow a filter further");
   }
   uint64_t buckets = 0;
   if (!SubFilterBuckets(num_buckets_, expansion_, filters_.size(), &buckets)) {
@@ -188,7 +189,8 @@ RedisCuckooFilter::Insert RedisCuckooFilter::InsertFingerprint(const Lookup& lk,
 
 Status RedisCuckooFilter::CheckCanInsert() const {
   if (filters_.empty()) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
-  if (filters_.size() >= kMaxFilters) return Status(StatusCode::kFull, "Maximum expansions reached");
+  if (filters_.size() >= kMaxFilters)
+    return Status(StatusCode::kFull, "Maximum expansions reached");
   return Status::Ok();
 }
 
@@ -304,7 +306,8 @@ void RedisCuckooFilter::Compact(bool keep_going) {
 }
 
 void RedisCuckooFilter::ContainsBatch(const KeyBatch& keys, uint8_t* out) const {
-  for (size_t i = 0; i < keys.count; ++i) out[i] = Contains(HashOf(keys.key(i), keys.length(i))) ? 1 : 0;
+  for (size_t i = 0; i < keys.count; ++i)
+    out[i] = Contains(HashOf(keys.key(i), keys.length(i))) ? 1 : 0;
 }
 
 void RedisCuckooFilter::Clear() {
@@ -346,16 +349,16 @@ Status RedisCuckooFilter::ParseHeader(const uint8_t* header, size_t len, RedisCu
   out->max_iterations_ = static_cast<uint32_t>(internal::LoadLE(header + 34, 2));
   out->expansion_ = static_cast<uint32_t>(internal::LoadLE(header + 36, 2));
   if (out->bucket_size_ < 1 || out->bucket_size_ > 255 || out->max_iterations_ < 1 ||
-      !internal::IsPowerOfTwo(out->num_buckets_) || out->num_buckets_ > kMaxBuckets || filters < 1 ||
-      filters > kMaxSubFilters ||
-      (out->expansion_ == 0 && filters != 1)) {
+      !internal::IsPowerOfTwo(out->num_buckets_) || out->num_buckets_ > kMaxBuckets ||
+      filters < 1 || filters > kMaxSubFilters || (out->expansion_ == 0 && filters != 1)) {
     return Corrupt("not a RedisBloom CF dump: invalid header fields");
   }
   uint64_t total = 0;
   for (uint64_t k = 0; k < filters; ++k) {
     uint64_t buckets = 0;
     if (!SubFilterBuckets(out->num_buckets_, out->expansion_, k, &buckets) ||
-        buckets > kMaxBuckets / out->bucket_size_ || buckets * out->bucket_size_ > (uint64_t{1} << 62) - total) {
+        buckets > kMaxBuckets / out->bucket_size_ ||
+        buckets * out->bucket_size_ > (uint64_t{1} << 62) - total) {
       return Corrupt("not a RedisBloom CF dump: sub-filters too large");
     }
     total += buckets * out->bucket_size_;
@@ -403,8 +406,10 @@ uint8_t* RedisCuckooFilter::DumpChunkTarget(uint64_t iterator, size_t len, Statu
 
 Status RedisCuckooFilter::FinishDumpLoad() {
   // The item count is not checked against the stored fingerprints: the server never does, and
-  // serves filters where they differ (a LOADCHUNK of data over a filter, a load of the header only).
-  if (load_next_ != byte_length()) return Corrupt("RedisBloom CF dump: truncated (data chunks missing)");
+  // serves filters where they differ (a LOADCHUNK of data over a filter, a load of the header
+  // only).
+  if (load_next_ != byte_length())
+    return Corrupt("RedisBloom CF dump: truncated (data chunks missing)");
   return Status::Ok();
 }
 
@@ -420,13 +425,14 @@ Status RedisCuckooFilter::Serialize(uint8_t* out, size_t capacity) const {
 
 Status RedisCuckooFilter::Serialize(ByteSink& sink) const {
   if (filters_.empty()) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
-  return internal::WriteFrame(sink, kKind, 0, KeyHashing::kId,
-                              kDumpHeaderBytes + byte_length(), [&](internal::ByteWriter& w) {
+  return internal::WriteFrame(sink, kKind, 0, KeyHashing::kId, kDumpHeaderBytes + byte_length(),
+                              [&](internal::ByteWriter& w) {
                                 uint8_t head[kDumpHeaderBytes];
                                 WriteDumpHeader(head);
                                 w.Bytes(head, kDumpHeaderBytes);
                                 for (const SubFilter& f : filters_) {
-                                  w.Bytes(f.data.data(), static_cast<size_t>(f.buckets * bucket_size_));
+                                  w.Bytes(f.data.data(),
+                                          static_cast<size_t>(f.buckets * bucket_size_));
                                 }
                               });
 }
@@ -437,15 +443,19 @@ Status RedisCuckooFilter::Deserialize(const uint8_t* data, size_t size) {
 
 Status RedisCuckooFilter::Deserialize(ByteSource& source) {
   RedisCuckooFilter result;
-  const auto read_body = [&](internal::ByteReader& body, const internal::FrameInfo& info) -> Status {
-    if (info.seed != 0) return Corrupt("corrupt redis-cuckoo filter: RedisBloom hashes have no seed (must be 0)");
+  const auto read_body = [&](internal::ByteReader& body,
+                             const internal::FrameInfo& info) -> Status {
+    if (info.seed != 0)
+      return Corrupt("corrupt redis-cuckoo filter: RedisBloom hashes have no seed (must be 0)");
     uint8_t header[kDumpHeaderBytes];
-    if (!body.Read(header, kDumpHeaderBytes)) return Corrupt("corrupt redis-cuckoo filter: truncated");
+    if (!body.Read(header, kDumpHeaderBytes))
+      return Corrupt("corrupt redis-cuckoo filter: truncated");
     RedisCuckooFilter tmp;
     BLOOMCUCKOO_RETURN_IF_ERROR(tmp.LoadDumpHeader(header, kDumpHeaderBytes, body.remaining()));
     for (SubFilter& f : tmp.filters_) {
       const size_t bytes = static_cast<size_t>(f.buckets * tmp.bucket_size_);
-      if (!body.Read(f.data.data(), bytes)) return Corrupt("corrupt redis-cuckoo filter: truncated");
+      if (!body.Read(f.data.data(), bytes))
+        return Corrupt("corrupt redis-cuckoo filter: truncated");
     }
     tmp.load_next_ = tmp.byte_length();
     BLOOMCUCKOO_RETURN_IF_ERROR(tmp.FinishDumpLoad());

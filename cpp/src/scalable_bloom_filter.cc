@@ -1,14 +1,13 @@
 #include "bloomcuckoo/scalable_bloom_filter.h"
 
-#include "checks.h"
-#include "bloomcuckoo/internal/move.h"
-
 #include <cmath>
 #include <limits>
 #include <utility>
 
+#include "bloomcuckoo/internal/move.h"
 #include "bloomcuckoo/serialization.h"
 #include "byte_io.h"
+#include "checks.h"
 #include "frame.h"
 
 namespace bloomcuckoo {
@@ -17,7 +16,6 @@ namespace {
 // Fixed part of the body: capacity u64, error_rate f64, expansion u32, non_scaling u8,
 // layer count u32.
 constexpr size_t kBodyFixedSize = 8 + 8 + 4 + 1 + 4;
-
 
 }  // namespace
 
@@ -32,7 +30,9 @@ ScalableBloomFilter::ScalableBloomFilter(ScalableBloomFilter&& other) noexcept
   internal::ResetToDefault(other);
 }
 
-ScalableBloomFilter& ScalableBloomFilter::operator=(ScalableBloomFilter&& other) noexcept { return internal::MoveAssign(*this, std::move(other)); }
+ScalableBloomFilter& ScalableBloomFilter::operator=(ScalableBloomFilter&& other) noexcept {
+  return internal::MoveAssign(*this, std::move(other));
+}
 
 bool ScalableBloomFilter::LayerParameters(uint32_t index, uint64_t* capacity,
                                           double* error_rate) const {
@@ -195,8 +195,8 @@ Status ScalableBloomFilter::Serialize(uint8_t* out, size_t capacity) const {
 
 Status ScalableBloomFilter::Serialize(ByteSink& sink) const {
   if (num_layers_ == 0) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
-  return internal::WriteFrame(sink, kKind, seed_,
-                              KeyHashing::kId, BodySize(), [&](internal::ByteWriter& w) {
+  return internal::WriteFrame(sink, kKind, seed_, KeyHashing::kId, BodySize(),
+                              [&](internal::ByteWriter& w) {
                                 w.U64(capacity_);
                                 w.F64(error_rate_);
                                 w.U32(expansion_);

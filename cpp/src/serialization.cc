@@ -39,7 +39,8 @@ const CrcTables& Crc() {
 const char* FilterKindName(FilterKind kind) {
   switch (kind) {
 #define BLOOMCUCKOO_KIND_NAME(number, enumerator, name, cls, hash_id) \
-  case FilterKind::enumerator: return name;
+  case FilterKind::enumerator:                                        \
+    return name;
     BLOOMCUCKOO_FILTER_KINDS(BLOOMCUCKOO_KIND_NAME)
 #undef BLOOMCUCKOO_KIND_NAME
   }
@@ -49,7 +50,8 @@ const char* FilterKindName(FilterKind kind) {
 uint8_t FilterKindHashId(uint8_t number) {
   switch (number) {
 #define BLOOMCUCKOO_KIND_HASH_ID(number, enumerator, name, cls, hash_id) \
-  case number: return hash_id;
+  case number:                                                           \
+    return hash_id;
     BLOOMCUCKOO_FILTER_KINDS(BLOOMCUCKOO_KIND_HASH_ID)
 #undef BLOOMCUCKOO_KIND_HASH_ID
   }
@@ -71,7 +73,8 @@ uint32_t Crc32Extend(uint32_t crc, const uint8_t* data, size_t size) {
            kCrc[t - 3][w >> 24];
   };
   for (; i + 16 <= size; i += 16) {
-    c = fold(c ^ word(i), 15) ^ fold(word(i + 4), 11) ^ fold(word(i + 8), 7) ^ fold(word(i + 12), 3);
+    c = fold(c ^ word(i), 15) ^ fold(word(i + 4), 11) ^ fold(word(i + 8), 7) ^
+        fold(word(i + 12), 3);
   }
   for (; i < size; ++i) c = kCrc[0][(c ^ data[i]) & 0xFFu] ^ (c >> 8);
   return ~c;
@@ -94,7 +97,8 @@ void WriteHeader(ByteWriter& w, FilterKind kind, uint32_t seed, uint8_t hash_id,
 Status ReadHeader(ByteReader& r, const ByteSource& source, FrameInfo* info) {
   const uint64_t total = source.size();
   if (total < kHeaderSize + kTrailerSize) {
-    return Status(StatusCode::kCorruptData, "serialized filter is truncated (shorter than its header)");
+    return Status(StatusCode::kCorruptData,
+                  "serialized filter is truncated (shorter than its header)");
   }
   uint8_t magic[4] = {0, 0, 0, 0};
   r.Read(magic, 4);
@@ -109,7 +113,8 @@ Status ReadHeader(ByteReader& r, const ByteSource& source, FrameInfo* info) {
   const uint32_t seed = r.U32();
   const uint64_t body_size = r.U64();
   if (!r.ok()) {
-    return Status(StatusCode::kCorruptData, "serialized filter is truncated (shorter than its header)");
+    return Status(StatusCode::kCorruptData,
+                  "serialized filter is truncated (shorter than its header)");
   }
   if (version == 0) return Status(StatusCode::kCorruptData, "format version 0 is invalid");
   if (version > kFormatVersion) {
@@ -142,7 +147,8 @@ Status CheckKind(const FrameInfo& info, FilterKind expected, bool any_kind) {
 Status CloseFrame(ByteReader& r, ByteSource& source, Status status) {
   uint8_t trailer[kTrailerSize];
   if (!r.Drain() || !source.Read(trailer, kTrailerSize)) {
-    return Status(StatusCode::kCorruptData, "serialized filter could not be read (the source failed)");
+    return Status(StatusCode::kCorruptData,
+                  "serialized filter could not be read (the source failed)");
   }
   if (LoadLE(trailer, kTrailerSize) != r.crc()) {
     return Status(StatusCode::kCorruptData, "serialized filter fails its checksum (corrupt bytes)");

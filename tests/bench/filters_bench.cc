@@ -10,10 +10,9 @@
 //    SimpleMixSplit hashes its keys), one Add/Contains call per key; no MurmurHash3, no batch.
 // ops: insert (empty filter sized for n, then n adds; for fuse: build from n keys), query0 (n
 // keys never added), query100 (the n added keys). Each iteration is timed by hand over the whole
-// pass in thread CPU time (SetIterationTime); tests/bench/run.mjs turns real_time / n into ns/op. Counters: n, bits_per_key, fpr
-// (query0) and hits (query100, must equal 1).
+// pass in thread CPU time (SetIterationTime); tests/bench/run.mjs turns real_time / n into ns/op.
+// Counters: n, bits_per_key, fpr (query0) and hits (query100, must equal 1).
 #include <benchmark/benchmark.h>
-
 #include <time.h>
 
 #include <chrono>
@@ -283,8 +282,14 @@ struct KeyCache {
   bool strings = false;
   size_t n = 0;
   std::unique_ptr<Keys> pos, neg;
-  const Keys& Pos(bool s, size_t count) { Load(s, count); return *pos; }
-  const Keys& Neg(bool s, size_t count) { Load(s, count); return *neg; }
+  const Keys& Pos(bool s, size_t count) {
+    Load(s, count);
+    return *pos;
+  }
+  const Keys& Neg(bool s, size_t count) {
+    Load(s, count);
+    return *neg;
+  }
   void Load(bool s, size_t count) {
     if (pos && strings == s && n == count) return;
     pos.reset();
@@ -319,8 +324,7 @@ double CpuNow() {
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
-void BenchBatch(benchmark::State& state, const FilterKind& kind, bool strings, size_t n,
-                int op) {
+void BenchBatch(benchmark::State& state, const FilterKind& kind, bool strings, size_t n, int op) {
   const Keys& pos = Cache().Pos(strings, n);
   const Keys& neg = Cache().Neg(strings, n);
   std::vector<uint8_t> out(n);
@@ -418,14 +422,16 @@ void RegisterAll() {
           const std::string name = std::string(mix ? "mix/" : "batch/") + kind.name + "/" +
                                    (strings ? "str" : "u64") + "/" + std::to_string(n) + "/" +
                                    kOps[op];
-          benchmark::RegisterBenchmark(name.c_str(), [&kind, mix, strings, n, op](
-                                                         benchmark::State& st) {
-            if (mix) {
-              BenchMix(st, kind, n, op);
-            } else {
-              BenchBatch(st, kind, strings, n, op);
-            }
-          })->UseManualTime()->Unit(benchmark::kMillisecond);
+          benchmark::RegisterBenchmark(name.c_str(),
+                                       [&kind, mix, strings, n, op](benchmark::State& st) {
+                                         if (mix) {
+                                           BenchMix(st, kind, n, op);
+                                         } else {
+                                           BenchBatch(st, kind, strings, n, op);
+                                         }
+                                       })
+              ->UseManualTime()
+              ->Unit(benchmark::kMillisecond);
         }
       }
     }

@@ -33,7 +33,6 @@ Status BuildKeys(BinaryFuseFilter* f, const std::vector<std::string>& keys, uint
   return f->Build(packed.batch(), o);
 }
 
-
 // Conformance adapters. Create ignores capacity and error_rate: the fingerprint width (and so
 // the FPR, 2^-bits) is fixed per adapter, and the filter holds exactly the given keys.
 template <uint32_t kBits>
@@ -55,7 +54,9 @@ struct BinaryFuseAdapter {
     return std::ldexp(1.0, -static_cast<int>(kBits));
   }
   // A fuse filter takes no error rate: its promise is 2^-bits whatever was asked.
-  static double PromisedFpr(double /*error_rate*/) { return std::ldexp(1.0, -static_cast<int>(kBits)); }
+  static double PromisedFpr(double /*error_rate*/) {
+    return std::ldexp(1.0, -static_cast<int>(kBits));
+  }
   // At n = 10^4 the array is 1.28 n slots (10.24 / 20.48 bits/key); it shrinks towards 1.13 n
   // (9.04 / 18.09) at 10^6, which BitsPerKeyAtOneMillion checks strictly.
   static double MaxBitsPerKey(double /*error_rate*/) { return kBits == 8 ? 10.5 : 21.0; }
@@ -92,13 +93,25 @@ struct BinaryFuseAdapter {
       uint64_t value;
     };
     const Edit edits[] = {
-        {0, false, 0},          {0, false, 7},          {0, false, 24},
+        {0, false, 0},
+        {0, false, 7},
+        {0, false, 24},
         {0, false, kBits == 8 ? 16u : 8u},  // wrong width for the payload length
-        {4, false, 0},          {4, false, L + 1},      {4, false, L * 2},
-        {4, false, 1u << 19},   {4, false, 0xffffffffu}, {8, false, 0},
-        {8, false, S + 1},      {8, false, 0xffffffffu}, {12, false, A + 1},
-        {12, false, A - 1},     {12, false, 0},         {12, false, 0xffffffffu},
-        {16, true, 0},          {16, true, A + 1ull},   {16, true, ~0ull},
+        {4, false, 0},
+        {4, false, L + 1},
+        {4, false, L * 2},
+        {4, false, 1u << 19},
+        {4, false, 0xffffffffu},
+        {8, false, 0},
+        {8, false, S + 1},
+        {8, false, 0xffffffffu},
+        {12, false, A + 1},
+        {12, false, A - 1},
+        {12, false, 0},
+        {12, false, 0xffffffffu},
+        {16, true, 0},
+        {16, true, A + 1ull},
+        {16, true, ~0ull},
     };
     std::vector<testing_util::BodyCase> cases;
     for (const Edit& e : edits) {
@@ -131,9 +144,8 @@ struct BinaryFuseAdapter {
     auto b = BodyOf(SerializeToVector(f));
     PutLE(&b, 4, L / 2, 4);
     PutLE(&b, 8, 2 * S + 2, 4);
-    return {{b, "half the segment length", [L](const Filter& other) {
-               EXPECT_EQ(other.segment_length(), L / 2);
-             }}};
+    return {{b, "half the segment length",
+             [L](const Filter& other) { EXPECT_EQ(other.segment_length(), L / 2); }}};
   }
 };
 using BinaryFuse8Adapter = BinaryFuseAdapter<8>;
@@ -269,7 +281,9 @@ TEST(BinaryFuseFilter, BuildFromHashesInPlaceIsTheSameFilter) {
       ASSERT_TRUE(copied.BuildFromHashes(h.data(), h.size(), BinaryFuseOptions{}).ok());
       auto scratch = h;
       BinaryFuseFilter in_place;
-      ASSERT_TRUE(in_place.BuildFromHashesInPlace(scratch.data(), scratch.size(), BinaryFuseOptions{}).ok());
+      ASSERT_TRUE(
+          in_place.BuildFromHashesInPlace(scratch.data(), scratch.size(), BinaryFuseOptions{})
+              .ok());
       EXPECT_EQ(SerializeToVector(in_place), SerializeToVector(copied)) << n << " " << repeats;
       for (uint64_t x : h) ASSERT_TRUE(in_place.ContainsHash64(x));
     }
@@ -277,9 +291,11 @@ TEST(BinaryFuseFilter, BuildFromHashesInPlaceIsTheSameFilter) {
   BinaryFuseOptions bad;
   bad.fingerprint_bits = 12;
   uint64_t one = 1;
-  EXPECT_EQ(BinaryFuseFilter().BuildFromHashesInPlace(&one, 1, bad).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(BinaryFuseFilter().BuildFromHashesInPlace(&one, 1, bad).code(),
+            StatusCode::kInvalidArgument);
   for (uint64_t n : {1000u, 1000000u, 100000000u}) {
-    EXPECT_EQ(BinaryFuseFilter::PeakBuildBytes(n) - BinaryFuseFilter::PeakBuildBytes(n, true), 8 * n);
+    EXPECT_EQ(BinaryFuseFilter::PeakBuildBytes(n) - BinaryFuseFilter::PeakBuildBytes(n, true),
+              8 * n);
   }
   EXPECT_EQ(BinaryFuseFilter::PeakBuildBytes(0, true), 0u);
 }
@@ -293,10 +309,11 @@ TEST(BinaryFuseFilter, BitsPerKeyAtOneMillion) {
     ASSERT_TRUE(f.BuildFromHashes(h.data(), h.size(), o).ok());
     EXPECT_EQ(f.size(), 1000000u);
     const double bpk = f.bits_per_key();
-    std::printf("[fuse] %u-bit n=1e6: bits/key=%.3f segment_length=%u segment_count=%u "
-                "array_length=%u peak build bytes/key=%llu\n",
-                bits, bpk, f.segment_length(), f.segment_count(), f.array_length(),
-                static_cast<unsigned long long>(BinaryFuseFilter::PeakBuildBytesPerKey(1000000)));
+    std::printf(
+        "[fuse] %u-bit n=1e6: bits/key=%.3f segment_length=%u segment_count=%u "
+        "array_length=%u peak build bytes/key=%llu\n",
+        bits, bpk, f.segment_length(), f.segment_count(), f.array_length(),
+        static_cast<unsigned long long>(BinaryFuseFilter::PeakBuildBytesPerKey(1000000)));
     EXPECT_LE(bpk, bits == 8 ? 9.1 : 18.2);
     uint64_t missing = 0;
     for (uint64_t x : h) missing += f.ContainsHash64(x) ? 0 : 1;
@@ -319,8 +336,8 @@ TEST(BinaryFuseFilter, FalsePositiveRate) {
     for (uint64_t i = 0; i < probes; ++i) fp += f.ContainsHash64(SplitMix(state)) ? 1 : 0;
     const double p = std::ldexp(1.0, -static_cast<int>(bits));
     const double measured = static_cast<double>(fp) / static_cast<double>(probes);
-    std::printf("[fuse] %u-bit FPR: measured=%.7f expected=%.7f (%llu probes)\n", bits, measured,
-                p, static_cast<unsigned long long>(probes));
+    std::printf("[fuse] %u-bit FPR: measured=%.7f expected=%.7f (%llu probes)\n", bits, measured, p,
+                static_cast<unsigned long long>(probes));
     EXPECT_LE(measured, testing_util::FprUpperBound(p, probes));
     // And not absurdly low either (the fingerprints are really used).
     const double sigma = std::sqrt(p * (1 - p) / static_cast<double>(probes));

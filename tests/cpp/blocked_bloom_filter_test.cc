@@ -58,24 +58,28 @@ struct BlockedBloomAdapter : AddingAdapter<BlockedBloomFilter, BlockedBloomOptio
   }
   static std::vector<double> State(const Filter& f) {
     return {static_cast<double>(f.blocks()), static_cast<double>(f.set_bits()),
-            static_cast<double>(f.capacity()), f.error_rate(), static_cast<double>(f.initialized())};
+            static_cast<double>(f.capacity()), f.error_rate(),
+            static_cast<double>(f.initialized())};
   }
   static std::vector<testing_util::OptionCase<Options>> InvalidOptions() {
     const double nan = std::numeric_limits<double>::quiet_NaN();
     BlockedBloomOptions both = Sized(100, 0.01);
     both.blocks = 4;
     return {
-        {BlockedBloomOptions{}, "capacity"},  {Sized(0, 0.01), "capacity"},
-        {Sized(100, 0), "errorRate"},         {Sized(100, 1), "errorRate"},
-        {Sized(100, -1), "errorRate"},        {Sized(100, nan), "errorRate"},
-        {Sized(100, 1e-30), "errorRate"},     {Direct(uint64_t{1} << 32), "blocks"},
+        {BlockedBloomOptions{}, "capacity"},
+        {Sized(0, 0.01), "capacity"},
+        {Sized(100, 0), "errorRate"},
+        {Sized(100, 1), "errorRate"},
+        {Sized(100, -1), "errorRate"},
+        {Sized(100, nan), "errorRate"},
+        {Sized(100, 1e-30), "errorRate"},
+        {Direct(uint64_t{1} << 32), "blocks"},
         {both, "blocks"},
     };
   }
   static std::vector<testing_util::OptionCase<Options>> OutOfMemoryOptions() {
     return {
-        {Sized(uint64_t{1} << 62, 0.01), "capacity"},
-        {Direct(0xFFFFFFFFu), "blocks"},  // 128 GiB
+        {Sized(uint64_t{1} << 62, 0.01), "capacity"}, {Direct(0xFFFFFFFFu), "blocks"},  // 128 GiB
     };
   }
   static std::vector<testing_util::BodyCase> BadBodies() {

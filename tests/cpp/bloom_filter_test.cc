@@ -51,15 +51,17 @@ struct BloomAdapter : AddingAdapter<BloomFilter, BloomOptions> {
   static constexpr FilterKind kKind = FilterKind::kBloom;
   static double ExpectedFpr(const Filter& f, double, uint64_t n) {
     const double k = f.hashes();
-    return std::pow(1.0 - std::exp(-k * static_cast<double>(n) / static_cast<double>(f.bits())),
-                    k);
+    return std::pow(1.0 - std::exp(-k * static_cast<double>(n) / static_cast<double>(f.bits())), k);
   }
   static double MaxBitsPerKey(double error_rate) {
     return -std::log2(error_rate) / std::log(2.0) + 0.01;
   }
   static std::vector<double> State(const Filter& f) {
-    return {static_cast<double>(f.bits()), static_cast<double>(f.hashes()),
-            static_cast<double>(f.set_bits()), static_cast<double>(f.capacity()), f.error_rate(),
+    return {static_cast<double>(f.bits()),
+            static_cast<double>(f.hashes()),
+            static_cast<double>(f.set_bits()),
+            static_cast<double>(f.capacity()),
+            f.error_rate(),
             static_cast<double>(f.initialized())};
   }
   static std::vector<testing_util::OptionCase<Options>> InvalidOptions() {
@@ -69,19 +71,13 @@ struct BloomAdapter : AddingAdapter<BloomFilter, BloomOptions> {
     both.bits = 100;
     both.hashes = 3;
     return {
-        {BloomOptions{}, "capacity"},
-        {Sized(0, 0.01), "capacity"},
+        {BloomOptions{}, "capacity"},   {Sized(0, 0.01), "capacity"},
         {Sized(100, 0), "errorRate"},  // capacity given: error_rate 0 is out of (0, 1)
-        {Sized(100, 1.0), "errorRate"},
-        {Sized(100, -0.1), "errorRate"},
-        {Sized(100, 1.5), "errorRate"},
-        {Sized(100, nan), "errorRate"},
-        {Sized(100, inf), "errorRate"},
-        {Sized(100, 1e-30), "errorRate"},  // needs ~100 hashes
-        {Direct(0, 3), "bits"},
-        {Direct(100, 0), "hashes"},
-        {Direct(100, 65), "hashes"},
-        {both, "bits"},
+        {Sized(100, 1.0), "errorRate"}, {Sized(100, -0.1), "errorRate"},
+        {Sized(100, 1.5), "errorRate"}, {Sized(100, nan), "errorRate"},
+        {Sized(100, inf), "errorRate"}, {Sized(100, 1e-30), "errorRate"},  // needs ~100 hashes
+        {Direct(0, 3), "bits"},         {Direct(100, 0), "hashes"},
+        {Direct(100, 65), "hashes"},    {both, "bits"},
     };
   }
   static std::vector<testing_util::OptionCase<Options>> OutOfMemoryOptions() {

@@ -157,10 +157,9 @@ inline std::vector<uint8_t> FrameBody(FilterKind kind, const std::vector<uint8_t
                                       uint32_t seed = 7) {
   std::vector<uint8_t> out(internal::FramedSize(body.size()));
   internal::MemorySink sink(out.data(), out.size());
-  Status s = internal::WriteFrame(sink, kind, seed, kHashMurmur3x64_128,
-                                  body.size(), [&](internal::ByteWriter& w) {
-                                    w.Bytes(body.data(), body.size());
-                                  });
+  Status s =
+      internal::WriteFrame(sink, kind, seed, kHashMurmur3x64_128, body.size(),
+                           [&](internal::ByteWriter& w) { w.Bytes(body.data(), body.size()); });
   EXPECT_TRUE(s.ok()) << s.message();
   return out;
 }
@@ -200,9 +199,8 @@ struct Snapshot {
   uint64_t size = 0;
   uint32_t seed = 0;
   bool operator==(const Snapshot& o) const {
-    return serializes == o.serializes && serialized_size == o.serialized_size &&
-           bytes == o.bytes && state == o.state && byte_length == o.byte_length &&
-           size == o.size && seed == o.seed;
+    return serializes == o.serializes && serialized_size == o.serialized_size && bytes == o.bytes &&
+           state == o.state && byte_length == o.byte_length && size == o.size && seed == o.seed;
   }
 };
 
@@ -237,7 +235,8 @@ struct IsDynamic<A, std::void_t<decltype(&A::Insert)>> : std::true_type {};
 template <typename A, typename = void>
 struct UninitialisedSerializedSizeIsZero : std::true_type {};
 template <typename A>
-struct UninitialisedSerializedSizeIsZero<A, std::void_t<decltype(A::kUninitialisedSerializedSizeIsZero)>>
+struct UninitialisedSerializedSizeIsZero<
+    A, std::void_t<decltype(A::kUninitialisedSerializedSizeIsZero)>>
     : std::bool_constant<A::kUninitialisedSerializedSizeIsZero> {};
 
 template <typename F, typename = void>
@@ -279,7 +278,8 @@ struct Targets {
       } else {
         EXPECT_EQ(s.code(), want) << A::kName << " " << what << which << ": " << s.message();
       }
-      EXPECT_EQ(Snap<A>(*t), t == &fresh ? fresh_snap : own_snap) << A::kName << " " << what << which;
+      EXPECT_EQ(Snap<A>(*t), t == &fresh ? fresh_snap : own_snap)
+          << A::kName << " " << what << which;
     }
   }
   void ExpectOwnKeys() const {
@@ -298,7 +298,9 @@ auto PromisedFpr(double error_rate, int) -> decltype(A::PromisedFpr(error_rate))
   return A::PromisedFpr(error_rate);
 }
 template <typename A>
-double PromisedFpr(double error_rate, long) { return error_rate; }  // NOLINT(runtime/int)
+double PromisedFpr(double error_rate, long) {
+  return error_rate;
+}  // NOLINT(runtime/int)
 
 // The adapter part shared by filters sized from (capacity, error_rate, seed) options and filled
 // with bool Add(Hash128): Bloom, blocked Bloom and counting Bloom.
@@ -323,7 +325,10 @@ TYPED_TEST_SUITE_P(Conformance);
 // No false negatives and FPR within a binomial bound, at the three shapes.
 TYPED_TEST_P(Conformance, NoFalseNegativesAndFprWithinBound) {
   using A = TypeParam;
-  struct Shape { uint64_t n; double p; };
+  struct Shape {
+    uint64_t n;
+    double p;
+  };
   for (Shape shape : {Shape{10000, 0.01}, Shape{100000, 0.001}, Shape{1000000, 0.01}}) {
     const auto keys = testing_util::MakeKeys("key:", shape.n);
     typename A::Filter f;
@@ -351,13 +356,15 @@ TYPED_TEST_P(Conformance, NoFalseNegativesAndFprWithinBound) {
     const double bits = 8.0 * f.byte_length() / static_cast<double>(shape.n);
     ::testing::Test::RecordProperty(std::string(A::kName) + "_fpr_" + std::to_string(shape.n),
                                     std::to_string(measured));
-    std::printf("[conformance] %-9s n=%-8llu target=%.4f expected=%.5f measured=%.5f bits/key=%.2f\n",
-                A::kName, static_cast<unsigned long long>(shape.n), shape.p, expected, measured, bits);
+    std::printf(
+        "[conformance] %-9s n=%-8llu target=%.4f expected=%.5f measured=%.5f bits/key=%.2f\n",
+        A::kName, static_cast<unsigned long long>(shape.n), shape.p, expected, measured, bits);
     EXPECT_LE(measured, testing_util::FprUpperBound(expected, probes)) << A::kName;
     // and against what was asked for, so a wrong sizing or fingerprint choice cannot hide
     // behind a shape that predicts its own (too high) rate
     const double promised = PromisedFpr<A>(shape.p, 0);
-    EXPECT_LE(measured, testing_util::FprUpperBound(promised, probes)) << A::kName << " asked " << shape.p;
+    EXPECT_LE(measured, testing_util::FprUpperBound(promised, probes))
+        << A::kName << " asked " << shape.p;
     EXPECT_LE(bits, A::MaxBitsPerKey(shape.p)) << A::kName;
   }
 }
@@ -372,7 +379,8 @@ TYPED_TEST_P(Conformance, TinySizes) {
     for (const auto& k : keys) EXPECT_TRUE(testing_util::Has(f, k)) << n;
     // Few keys: (almost) nothing else is present; none at all when empty.
     uint64_t hits = 0;
-    for (int i = 0; i < 1000; ++i) hits += testing_util::Has(f, "absent:" + std::to_string(i)) ? 1 : 0;
+    for (int i = 0; i < 1000; ++i)
+      hits += testing_util::Has(f, "absent:" + std::to_string(i)) ? 1 : 0;
     if (n == 0) {
       EXPECT_EQ(hits, 0u) << A::kName << ": an empty filter answers false";
     } else {
@@ -480,8 +488,10 @@ TYPED_TEST_P(Conformance, CorruptBytesAreRejected) {
     }
   }
   EXPECT_GT(parser_refused, 0u) << A::kName << ": the body parser refused no mutated field";
-  std::printf("[conformance] %-9s refitted body flips: %zu refused by the parser, %zu read as other filters\n",
-              A::kName, parser_refused, parser_accepted);
+  std::printf(
+      "[conformance] %-9s refitted body flips: %zu refused by the parser, %zu read as other "
+      "filters\n",
+      A::kName, parser_refused, parser_accepted);
   for (const auto& k : own_keys) EXPECT_TRUE(testing_util::Has(g, k));
 }
 
@@ -529,8 +539,8 @@ TYPED_TEST_P(Conformance, OtherKindsAreRefused) {
   ASSERT_TRUE(A::Create(&f, 300, 0.01, 5, testing_util::MakeKeys("k:", 300)).ok());
   const std::vector<uint8_t> bytes = testing_util::SerializeToVector(f);
   testing_util::Targets<A> t;
-  for (int kind = static_cast<int>(FilterKind::kBloom); kind <= static_cast<int>(FilterKind::kBinaryFuse);
-       ++kind) {
+  for (int kind = static_cast<int>(FilterKind::kBloom);
+       kind <= static_cast<int>(FilterKind::kBinaryFuse); ++kind) {
     if (kind == static_cast<int>(A::kKind)) continue;
     std::vector<uint8_t> b = bytes;
     b[6] = static_cast<uint8_t>(kind);
@@ -588,7 +598,8 @@ TYPED_TEST_P(Conformance, BadOptionsAreRefusedByName) {
     const testing_util::Snapshot own_snap = testing_util::Snap<A>(own);
     expect_named(A::Init(&own, c.options), " (filter with keys)");
     EXPECT_EQ(testing_util::Snap<A>(own), own_snap) << A::kName << " " << word;
-    for (const auto& k : own_keys) EXPECT_TRUE(testing_util::Has(own, k)) << A::kName << " " << word;
+    for (const auto& k : own_keys)
+      EXPECT_TRUE(testing_util::Has(own, k)) << A::kName << " " << word;
   };
   const auto invalid = A::InvalidOptions();
   EXPECT_FALSE(invalid.empty()) << A::kName;
@@ -630,7 +641,8 @@ TYPED_TEST_P(Conformance, DefaultConstructedIsSafe) {
     uint8_t buf[64];
     EXPECT_EQ(f.Serialize(buf, sizeof buf).code(), StatusCode::kInvalidArgument) << A::kName;
     std::vector<uint8_t> exact(f.SerializedSize());
-    EXPECT_EQ(f.Serialize(exact.data(), exact.size()).code(), StatusCode::kInvalidArgument) << A::kName;
+    EXPECT_EQ(f.Serialize(exact.data(), exact.size()).code(), StatusCode::kInvalidArgument)
+        << A::kName;
   } else {
     const std::vector<uint8_t> bytes = testing_util::SerializeToVector(f);
     F g;
@@ -732,7 +744,8 @@ TYPED_TEST_P(Conformance, StreamsInPiecesAndFailsCleanly) {
   for (size_t k = 0; k < sink.writes; ++k) {
     Sink failing;
     failing.fail_at = k;
-    EXPECT_EQ(f.Serialize(failing).code(), StatusCode::kInvalidArgument) << A::kName << " write " << k;
+    EXPECT_EQ(f.Serialize(failing).code(), StatusCode::kInvalidArgument)
+        << A::kName << " write " << k;
   }
   const std::vector<uint8_t> g_bytes = testing_util::SerializeToVector(g);
   typename A::Filter h;
@@ -746,7 +759,6 @@ TYPED_TEST_P(Conformance, StreamsInPiecesAndFailsCleanly) {
     EXPECT_EQ(testing_util::SerializeToVector(h), h_bytes) << A::kName << " read " << k;
   }
 }
-
 
 // A moved-from filter is un-initialised (the promise of every default constructor): Contains()
 // is false and it is the same as a default-constructed filter; the moved-to one has every key.
@@ -791,12 +803,14 @@ TYPED_TEST_P(Conformance, MovedFromFilterIsUninitialised) {
   expect_all(f, "re-created after the move");
 }
 
-REGISTER_TYPED_TEST_SUITE_P(Conformance, MovedFromFilterIsUninitialised, NoFalseNegativesAndFprWithinBound, TinySizes,
-                            DuplicateKeysAreFine, SeedChangesHashesButNotCorrectness,
-                            SerializeRoundTrip, CorruptBytesAreRejected, StreamsInPiecesAndFailsCleanly,
-                            EveryTruncationIsRefused, OtherKindsAreRefused, HandBuiltBodiesAreJudged,
-                            BadOptionsAreRefusedByName, DefaultConstructedIsSafe,
-                            ClearEmptiesAndKeepsTheShape, BatchMatchesSingle);
+REGISTER_TYPED_TEST_SUITE_P(Conformance, MovedFromFilterIsUninitialised,
+                            NoFalseNegativesAndFprWithinBound, TinySizes, DuplicateKeysAreFine,
+                            SeedChangesHashesButNotCorrectness, SerializeRoundTrip,
+                            CorruptBytesAreRejected, StreamsInPiecesAndFailsCleanly,
+                            EveryTruncationIsRefused, OtherKindsAreRefused,
+                            HandBuiltBodiesAreJudged, BadOptionsAreRefusedByName,
+                            DefaultConstructedIsSafe, ClearEmptiesAndKeepsTheShape,
+                            BatchMatchesSingle);
 
 // ---------------------------------------------------------------------------------------------
 // BloomFamily: Bloom, blocked Bloom and counting Bloom (bool Add, size_t AddBatch, estimates).
@@ -870,19 +884,22 @@ TYPED_TEST_P(BitUnion, UnionAndIntersect) {
     return v;
   };
   typename A::Filter a, b, u, in;
-  for (typename A::Filter* f : {&a, &u, &in}) ASSERT_TRUE(A::Create(f, 5000, 0.01, 3, with_both(a_keys)).ok());
+  for (typename A::Filter* f : {&a, &u, &in})
+    ASSERT_TRUE(A::Create(f, 5000, 0.01, 3, with_both(a_keys)).ok());
   ASSERT_TRUE(A::Create(&b, 5000, 0.01, 3, with_both(b_keys)).ok());
 
   ASSERT_TRUE(u.Union(b).ok()) << A::kName;
   EXPECT_EQ(u.size(), 5000u) << A::kName;
   for (const auto* set : {&a_keys, &b_keys, &both}) {
-    for (const auto& k : *set) EXPECT_TRUE(u.Contains(testing_util::H(k, 3))) << A::kName << " " << k;
+    for (const auto& k : *set)
+      EXPECT_TRUE(u.Contains(testing_util::H(k, 3))) << A::kName << " " << k;
   }
   EXPECT_NEAR(u.EstimatedSize(), 4500.0, 4500.0 * 0.05) << A::kName;
 
   ASSERT_TRUE(in.Intersect(b).ok()) << A::kName;
   EXPECT_EQ(in.size(), 2500u) << A::kName;
-  for (const auto& k : both) EXPECT_TRUE(in.Contains(testing_util::H(k, 3))) << A::kName << " " << k;
+  for (const auto& k : both)
+    EXPECT_TRUE(in.Contains(testing_util::H(k, 3))) << A::kName << " " << k;
   size_t only_a = 0;
   for (const auto& k : a_keys) only_a += in.Contains(testing_util::H(k, 3)) ? 1 : 0;
   EXPECT_LT(only_a, 400u) << A::kName;  // mostly gone

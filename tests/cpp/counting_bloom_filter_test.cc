@@ -33,8 +33,8 @@ CountingBloomOptions Direct(uint64_t counters, uint32_t hashes, uint32_t seed = 
 
 // A hand-built body: u64 counters | u32 hashes | u64 capacity | f64 error_rate | u64 size (3) |
 // `bytes` bytes of `fill` (two 4-bit counters each).
-std::vector<uint8_t> Body(uint64_t counters, uint32_t hashes, uint64_t capacity,
-                          double error_rate, size_t bytes, uint8_t fill = 0x21) {
+std::vector<uint8_t> Body(uint64_t counters, uint32_t hashes, uint64_t capacity, double error_rate,
+                          size_t bytes, uint8_t fill = 0x21) {
   std::vector<uint8_t> body(36 + bytes);
   internal::ByteWriter w(body.data(), body.size());
   w.U64(counters);
@@ -53,8 +53,8 @@ struct CountingBloomAdapter : AddingAdapter<CountingBloomFilter, CountingBloomOp
   static constexpr FilterKind kKind = FilterKind::kCountingBloom;
   static double ExpectedFpr(const Filter& f, double, uint64_t n) {
     const double k = f.hashes();
-    return std::pow(
-        1.0 - std::exp(-k * static_cast<double>(n) / static_cast<double>(f.counters())), k);
+    return std::pow(1.0 - std::exp(-k * static_cast<double>(n) / static_cast<double>(f.counters())),
+                    k);
   }
   // Four bits per Bloom bit.
   static double MaxBitsPerKey(double error_rate) {

@@ -160,7 +160,8 @@ TEST(CuckooFilter, OptionDefaultsAndFingerprintChoice) {
     uint32_t f;
   };
   for (Case c : {Case{0.05, 4, 8}, Case{0.03125, 4, 8}, Case{0.03, 4, 12}, Case{0.001, 4, 16},
-                 Case{0.0001, 1, 16}, Case{0.008, 1, 12} /* b = 1: 12+ */, Case{0.05, 1, 12}, Case{0.07, 8, 8}, Case{0.05, 8, 12}}) {
+                 Case{0.0001, 1, 16}, Case{0.008, 1, 12} /* b = 1: 12+ */, Case{0.05, 1, 12},
+                 Case{0.07, 8, 8}, Case{0.05, 8, 12}}) {
     CuckooOptions o = Opts(100);
     o.error_rate = c.e;
     o.bucket_size = c.b;
@@ -687,13 +688,18 @@ struct CuckooAdapter {
     return 2 * f / 0.95;
   }
   static std::vector<double> State(const Filter& f) {
-    std::vector<double> v = {
-        static_cast<double>(f.filters()),        static_cast<double>(f.buckets()),
-        static_cast<double>(f.items_inserted()), static_cast<double>(f.items_deleted()),
-        static_cast<double>(f.fingerprint_bits()), static_cast<double>(f.bucket_size()),
-        static_cast<double>(f.max_iterations()), static_cast<double>(f.expansion()),
-        static_cast<double>(f.capacity()),       f.error_rate(),
-        f.LoadFactor(),                          static_cast<double>(f.initialized())};
+    std::vector<double> v = {static_cast<double>(f.filters()),
+                             static_cast<double>(f.buckets()),
+                             static_cast<double>(f.items_inserted()),
+                             static_cast<double>(f.items_deleted()),
+                             static_cast<double>(f.fingerprint_bits()),
+                             static_cast<double>(f.bucket_size()),
+                             static_cast<double>(f.max_iterations()),
+                             static_cast<double>(f.expansion()),
+                             static_cast<double>(f.capacity()),
+                             f.error_rate(),
+                             f.LoadFactor(),
+                             static_cast<double>(f.initialized())};
     for (uint32_t i = 0; i < f.filters(); ++i) {
       v.push_back(static_cast<double>(f.sub_filter_buckets(i)));
       v.push_back(static_cast<double>(f.sub_filter_items(i)));
@@ -725,7 +731,8 @@ struct CuckooAdapter {
   }
   static std::vector<testing_util::OptionCase<Options>> OutOfMemoryOptions() {
     std::vector<testing_util::OptionCase<Options>> cases;
-    for (uint64_t cap : {uint64_t{1} << 62, ~uint64_t{0}, uint64_t{1} << 45}) cases.push_back({Opts(cap), nullptr});
+    for (uint64_t cap : {uint64_t{1} << 62, ~uint64_t{0}, uint64_t{1} << 45})
+      cases.push_back({Opts(cap), nullptr});
     return cases;
   }
   static std::vector<testing_util::BodyCase> BadBodies() {
@@ -784,7 +791,9 @@ struct CuckooAdapter {
       const size_t data1 = two.off_sub1 + 16;
       const uint64_t slots1 = two.f.sub_filter_buckets(1) * 4;
       size_t slot = 0;
-      auto read = [&](size_t j) { return (GetLE(b, data1 + j * 12 / 8, 2) >> (j * 12 % 8)) & 0xFFF; };
+      auto read = [&](size_t j) {
+        return (GetLE(b, data1 + j * 12 / 8, 2) >> (j * 12 % 8)) & 0xFFF;
+      };
       while (slot < slots1 && read(slot) != 0) ++slot;
       EXPECT_LT(slot, slots1);
       const size_t at = data1 + slot * 12 / 8;
@@ -798,7 +807,8 @@ struct CuckooAdapter {
     for (uint64_t bad : {uint64_t{0}, buckets + 1, buckets * 3, buckets * 2, uint64_t{1} << 40}) {
       std::vector<uint8_t> b = one;
       PutLE(&b, kOffSub0Buckets, bad, 8);
-      cases.push_back({testing_util::BodyOf(b), "first sub-filter of " + std::to_string(bad) + " buckets"});
+      cases.push_back(
+          {testing_util::BodyOf(b), "first sub-filter of " + std::to_string(bad) + " buckets"});
     }
     return cases;
   }
@@ -837,7 +847,8 @@ TEST(CuckooFilter, DeserializeAllocatesWhatTheInputDescribes) {
   CuckooFilter g;
   ASSERT_TRUE(g.Deserialize(bytes.data(), bytes.size()).ok());
   // 16 KiB covers the fixed bookkeeping of 32 sub-filter slots; the old eager scratch was 512 KiB.
-  EXPECT_LE(g.allocated_bytes(), 16384 + 64 * bytes.size()) << "a " << bytes.size() << "-byte input";
+  EXPECT_LE(g.allocated_bytes(), 16384 + 64 * bytes.size())
+      << "a " << bytes.size() << "-byte input";
   EXPECT_LE(f.allocated_bytes(), 16384 + 64 * bytes.size());
 
   // The scratch comes with the first kick, and kicking still works and rolls back.

@@ -244,14 +244,16 @@ TEST(CuckooProperty, FixedSizeFiltersPastFullLoseNothing) {
         }
         if (i % 100 == 0) {
           for (const auto& s : stored) {
-            ASSERT_TRUE(f.Contains(Murmur3KeyHash(s.data(), s.size(), o.seed))) << "b=" << b << " i=" << i;
+            ASSERT_TRUE(f.Contains(Murmur3KeyHash(s.data(), s.size(), o.seed)))
+                << "b=" << b << " i=" << i;
           }
         }
       }
       EXPECT_GT(refused, 1000u);
       EXPECT_EQ(f.size(), stored.size());
       EXPECT_LE(stored.size(), f.buckets() * b);
-      for (const auto& s : stored) ASSERT_TRUE(f.Contains(Murmur3KeyHash(s.data(), s.size(), o.seed)));
+      for (const auto& s : stored)
+        ASSERT_TRUE(f.Contains(Murmur3KeyHash(s.data(), s.size(), o.seed)));
     }
   }
 }

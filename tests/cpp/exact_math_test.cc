@@ -28,7 +28,8 @@ TEST(ExactMath, LogIsWithinFourUlpsOfLibm) {
     worst = std::max(worst, Ulps(internal::ExactLog(x), std::log(x)));
   }
   EXPECT_LE(worst, 4);
-  for (double x : {0.5, 0.1, 0.01, 0.001, 1e-6, 1e-12, 2.0, 10.0, 1e300, 5e-324, 2.2250738585072014e-308}) {
+  for (double x :
+       {0.5, 0.1, 0.01, 0.001, 1e-6, 1e-12, 2.0, 10.0, 1e300, 5e-324, 2.2250738585072014e-308}) {
     EXPECT_LE(Ulps(internal::ExactLog(x), std::log(x)), 4) << x;
   }
   EXPECT_EQ(internal::ExactLog(1.0), 0.0);
@@ -63,11 +64,16 @@ TEST(ExactMath, CorrectLogIsCorrectlyRounded) {
     double ln;
   };
   const Vector vectors[] = {
-      {0x1.c9889195939dap-1, -0x1.ccb2258abbbfbp-4},  {0x1.53f13d187846ep-1, -0x1.a360b64529524p-2},
-      {0x1.ec0896ff82401p-2, -0x1.7741ee746719ep-1},  {0x1.ee66c6db0fa98p-1, -0x1.1e878b5b6a99bp-5},
-      {0x1.3d67a71c1234dp-1, -0x1.e99f35ac805fbp-2},  {0x1.d08b716376ecfp-1, -0x1.8e67ace101086p-4},
-      {0x1.47ae147ae147bp-12, -0x1.0244dcd88dca5p+3}, {0x1.421f5f40d8376p-29, -0x1.3df1b845a96efp+4},
-      {0x1.47ae147ae147bp-7, -0x1.26bb1bbb55515p+2},  {0x1.56e1fc2f8f359p-997, -0x1.5963447f87fb5p+9},
+      {0x1.c9889195939dap-1, -0x1.ccb2258abbbfbp-4},
+      {0x1.53f13d187846ep-1, -0x1.a360b64529524p-2},
+      {0x1.ec0896ff82401p-2, -0x1.7741ee746719ep-1},
+      {0x1.ee66c6db0fa98p-1, -0x1.1e878b5b6a99bp-5},
+      {0x1.3d67a71c1234dp-1, -0x1.e99f35ac805fbp-2},
+      {0x1.d08b716376ecfp-1, -0x1.8e67ace101086p-4},
+      {0x1.47ae147ae147bp-12, -0x1.0244dcd88dca5p+3},
+      {0x1.421f5f40d8376p-29, -0x1.3df1b845a96efp+4},
+      {0x1.47ae147ae147bp-7, -0x1.26bb1bbb55515p+2},
+      {0x1.56e1fc2f8f359p-997, -0x1.5963447f87fb5p+9},
       {0x1.e240c9fbe76c9p+16, 0x1.77281cad8a844p+3},
   };
   for (const Vector& v : vectors) EXPECT_EQ(internal::CorrectLog(v.x), v.ln) << v.x;

@@ -45,9 +45,12 @@ std::vector<Recipe> Recipes() {
       const size_t eq = f.find('=');
       const std::string k = f.substr(0, eq);
       const double v = std::stod(f.substr(eq + 1));
-      if (k == "n") r.n = static_cast<uint64_t>(v);
-      else if (k == "remove") r.remove = static_cast<uint64_t>(v);
-      else r.opt[k] = v;
+      if (k == "n")
+        r.n = static_cast<uint64_t>(v);
+      else if (k == "remove")
+        r.remove = static_cast<uint64_t>(v);
+      else
+        r.opt[k] = v;
     }
     out.push_back(r);
   }
@@ -85,15 +88,22 @@ TEST(Golden, EveryRecipeMatchesItsFileByteForByte) {
       BloomFilter f;
       ASSERT_TRUE(f.Init({static_cast<uint64_t>(r.Get("capacity")), r.Get("errorRate"),
                           static_cast<uint64_t>(r.Get("bits")),
-                          static_cast<uint32_t>(r.Get("hashes")), seed}).ok());
-      Check(r, f, [&](const auto& keys) { for (const auto& k : keys) f.Add(H(k, seed)); });
+                          static_cast<uint32_t>(r.Get("hashes")), seed})
+                      .ok());
+      Check(r, f, [&](const auto& keys) {
+        for (const auto& k : keys) f.Add(H(k, seed));
+      });
     } else if (r.kind == "blocked") {
       BlockedBloomFilter f;
-      ASSERT_TRUE(f.Init({static_cast<uint64_t>(r.Get("capacity")), r.Get("errorRate"), 0, seed}).ok());
-      Check(r, f, [&](const auto& keys) { for (const auto& k : keys) f.Add(H(k, seed)); });
+      ASSERT_TRUE(
+          f.Init({static_cast<uint64_t>(r.Get("capacity")), r.Get("errorRate"), 0, seed}).ok());
+      Check(r, f, [&](const auto& keys) {
+        for (const auto& k : keys) f.Add(H(k, seed));
+      });
     } else if (r.kind == "counting") {
       CountingBloomFilter f;
-      ASSERT_TRUE(f.Init({static_cast<uint64_t>(r.Get("capacity")), r.Get("errorRate"), 0, 0, seed}).ok());
+      ASSERT_TRUE(
+          f.Init({static_cast<uint64_t>(r.Get("capacity")), r.Get("errorRate"), 0, 0, seed}).ok());
       Check(r, f, [&](const auto& keys) {
         for (const auto& k : keys) f.Add(H(k, seed));
         for (uint64_t i = 0; i < r.remove; ++i) f.Remove(H(keys[i], seed));
@@ -129,7 +139,8 @@ TEST(Golden, EveryRecipeMatchesItsFileByteForByte) {
       BinaryFuseFilter f;
       Check(r, f, [&](const auto& keys) {
         testing_util::PackedKeys packed(keys);
-        ASSERT_TRUE(f.Build(packed.batch(), {static_cast<uint32_t>(r.Get("fingerprintBits")), seed}).ok());
+        ASSERT_TRUE(
+            f.Build(packed.batch(), {static_cast<uint32_t>(r.Get("fingerprintBits")), seed}).ok());
       });
     } else if (r.kind == "redis-bloom") {
       RedisBloomFilter f;
@@ -141,7 +152,9 @@ TEST(Golden, EveryRecipeMatchesItsFileByteForByte) {
       const auto keys = testing_util::MakeKeys("golden:", r.n);
       for (const auto& k : keys) {
         bool added = false;
-        ASSERT_TRUE(f.Add(RedisBfHashing::Of(reinterpret_cast<const uint8_t*>(k.data()), k.size()), &added).ok());
+        ASSERT_TRUE(
+            f.Add(RedisBfHashing::Of(reinterpret_cast<const uint8_t*>(k.data()), k.size()), &added)
+                .ok());
       }
       const std::vector<uint8_t> golden = ReadFile(r.file);
       EXPECT_EQ(testing_util::SerializeToVector(f), golden);
@@ -149,7 +162,8 @@ TEST(Golden, EveryRecipeMatchesItsFileByteForByte) {
       ASSERT_TRUE(g.Deserialize(golden.data(), golden.size()).ok());
       EXPECT_EQ(testing_util::SerializeToVector(g), golden);
       for (const auto& k : keys) {
-        EXPECT_TRUE(g.Contains(RedisBfHashing::Of(reinterpret_cast<const uint8_t*>(k.data()), k.size())));
+        EXPECT_TRUE(
+            g.Contains(RedisBfHashing::Of(reinterpret_cast<const uint8_t*>(k.data()), k.size())));
       }
     } else if (r.kind == "redis-cuckoo") {
       RedisCuckooFilter f;

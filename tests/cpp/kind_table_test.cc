@@ -25,7 +25,7 @@ namespace bloomcuckoo {
 namespace {
 
 // Each row's class knows its row, and hashes as the row says its bytes do.
-#define BLOOMCUCKOO_CHECK_ROW(number, enumerator, name, cls, hash_id)                         \
+#define BLOOMCUCKOO_CHECK_ROW(number, enumerator, name, cls, hash_id)                          \
   static_assert(cls::kKind == FilterKind::enumerator, #cls "::kKind is not its row's kind");   \
   static_assert(cls::KeyHashing::kId == hash_id, #cls "'s hash policy is not its row's hash"); \
   static_assert(static_cast<int>(FilterKind::enumerator) == number, #enumerator);
@@ -75,7 +75,8 @@ TEST(KindTable, EveryKindHasAGoldenFile) {
   const std::string manifest = ReadText(kFixtures + "/golden/MANIFEST.txt");
   ASSERT_FALSE(manifest.empty());
   for (const Row& r : Rows()) {
-    EXPECT_NE(manifest.find(" " + r.name + " "), std::string::npos) << "no golden file of kind " << r.name;
+    EXPECT_NE(manifest.find(" " + r.name + " "), std::string::npos)
+        << "no golden file of kind " << r.name;
   }
 }
 
@@ -84,16 +85,19 @@ TEST(KindTable, EveryKindHasAFuzzSeed) {
   for (const auto& entry : std::filesystem::directory_iterator(kFixtures + "/../fuzz/corpus")) {
     std::ifstream in(entry.path(), std::ios::binary);
     char head[7] = {};
-    if (in.read(head, sizeof head) && std::string(head, 4) == "BCFL") seeded.insert(static_cast<uint8_t>(head[6]));
+    if (in.read(head, sizeof head) && std::string(head, 4) == "BCFL")
+      seeded.insert(static_cast<uint8_t>(head[6]));
   }
-  for (const Row& r : Rows()) EXPECT_EQ(seeded.count(r.number), 1u) << "no fuzz seed of kind " << r.name;
+  for (const Row& r : Rows())
+    EXPECT_EQ(seeded.count(r.number), 1u) << "no fuzz seed of kind " << r.name;
 }
 
 TEST(KindTable, EveryKindHasASectionInTheSpec) {
   const std::string spec = ReadText(kFixtures + "/../../docs/FORMAT.md");
   ASSERT_FALSE(spec.empty());
   for (const Row& r : Rows()) {
-    EXPECT_NE(spec.find("## Body of kind " + std::to_string(r.number) + ":"), std::string::npos) << r.name;
+    EXPECT_NE(spec.find("## Body of kind " + std::to_string(r.number) + ":"), std::string::npos)
+        << r.name;
     EXPECT_NE(spec.find(std::to_string(r.number) + " " + r.name), std::string::npos)
         << "the frame's kind list in docs/FORMAT.md misses " << r.name;
   }

@@ -1,5 +1,4 @@
 #include "bloomcuckoo/murmur3.h"
-#include "bloomcuckoo/murmur2.h"
 
 #include <gtest/gtest.h>
 
@@ -8,6 +7,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "bloomcuckoo/murmur2.h"
 
 namespace bloomcuckoo {
 namespace {
@@ -44,7 +45,8 @@ uint32_t Verification(HashBytes hash, size_t hash_bytes) {
   std::vector<uint8_t> final_hash(hash_bytes);
   hash(hashes.data(), hashes.size(), 0, final_hash.data());
   return static_cast<uint32_t>(final_hash[0]) | (static_cast<uint32_t>(final_hash[1]) << 8) |
-         (static_cast<uint32_t>(final_hash[2]) << 16) | (static_cast<uint32_t>(final_hash[3]) << 24);
+         (static_cast<uint32_t>(final_hash[2]) << 16) |
+         (static_cast<uint32_t>(final_hash[3]) << 24);
 }
 
 void X86Bytes(const void* key, size_t len, uint32_t seed, uint8_t* out) {
@@ -52,9 +54,7 @@ void X86Bytes(const void* key, size_t len, uint32_t seed, uint8_t* out) {
   for (int i = 0; i < 4; ++i) out[i] = static_cast<uint8_t>(h >> (8 * i));
 }
 
-TEST(Murmur3, SmhasherVerificationX86_32) {
-  EXPECT_EQ(Verification(X86Bytes, 4), 0xB0F57EE3u);
-}
+TEST(Murmur3, SmhasherVerificationX86_32) { EXPECT_EQ(Verification(X86Bytes, 4), 0xB0F57EE3u); }
 
 TEST(Murmur3, SmhasherVerificationX64_128) {
   EXPECT_EQ(Verification(MurmurHash3_x64_128_Bytes, 16), 0x6384BA69u);

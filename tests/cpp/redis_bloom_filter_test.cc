@@ -4,17 +4,16 @@
 // tests/js/redis-bloom.test.js checks against the same files).
 #include "bloomcuckoo/redis_bloom_filter.h"
 
-#include "bloomcuckoo/serialization.h"
-
 #include <gtest/gtest.h>
-
-#include "redis_fixtures.h"
 
 #include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "bloomcuckoo/serialization.h"
+#include "redis_fixtures.h"
 
 namespace bloomcuckoo {
 namespace {
@@ -124,8 +123,9 @@ TEST(RedisBloomFilter, ReplaysEveryFixtureLikeTheServer) {
 
     // Reading the server's dump answers every probe as the server did.
     RedisBloomFilter g;
-    ASSERT_TRUE(g.LoadDumpHeader(fx.chunks[0].second.data(), fx.chunks[0].second.size(),
-                                 theirs.size()).ok());
+    ASSERT_TRUE(
+        g.LoadDumpHeader(fx.chunks[0].second.data(), fx.chunks[0].second.size(), theirs.size())
+            .ok());
     for (size_t i = 1; i < fx.chunks.size(); ++i) {
       Status s;
       uint8_t* target = g.DumpChunkTarget(fx.chunks[i].first, fx.chunks[i].second.size(), &s);
@@ -150,14 +150,15 @@ TEST(RedisBloomFilter, DumpHeaderChecksComeBeforeAnyAllocation) {
   RedisBloomFilter g;
   // The header describes 144 bytes of bitmap: fewer or more data bytes are refused.
   EXPECT_EQ(g.LoadDumpHeader(header.data(), header.size(), 143).code(), StatusCode::kCorruptData);
-  EXPECT_EQ(g.LoadDumpHeader(header.data(), header.size(), 1u << 30).code(), StatusCode::kCorruptData);
+  EXPECT_EQ(g.LoadDumpHeader(header.data(), header.size(), 1u << 30).code(),
+            StatusCode::kCorruptData);
   EXPECT_FALSE(g.initialized());
   ASSERT_TRUE(g.LoadDumpHeader(header.data(), header.size(), 144).ok());
   Status s;
-  EXPECT_EQ(g.DumpChunkTarget(100, 100, &s), nullptr);          // iterator too small for its length
-  EXPECT_EQ(g.DumpChunkTarget(102, 100, &s), nullptr);          // would start at byte 1, not 0
-  EXPECT_EQ(g.DumpChunkTarget(146, 145, &s), nullptr);          // past the bitmap
-  EXPECT_NE(g.DumpChunkTarget(101, 100, &s), nullptr);          // the first 100 bytes
+  EXPECT_EQ(g.DumpChunkTarget(100, 100, &s), nullptr);  // iterator too small for its length
+  EXPECT_EQ(g.DumpChunkTarget(102, 100, &s), nullptr);  // would start at byte 1, not 0
+  EXPECT_EQ(g.DumpChunkTarget(146, 145, &s), nullptr);  // past the bitmap
+  EXPECT_NE(g.DumpChunkTarget(101, 100, &s), nullptr);  // the first 100 bytes
   EXPECT_EQ(g.FinishDumpLoad().code(), StatusCode::kCorruptData);  // 44 bytes still missing
   EXPECT_NE(g.DumpChunkTarget(145, 44, &s), nullptr);
   EXPECT_TRUE(g.FinishDumpLoad().ok());

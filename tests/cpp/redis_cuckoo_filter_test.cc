@@ -7,8 +7,6 @@
 
 #include <gtest/gtest.h>
 
-#include "redis_fixtures.h"
-
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -16,6 +14,7 @@
 #include <vector>
 
 #include "bloomcuckoo/serialization.h"
+#include "redis_fixtures.h"
 
 namespace bloomcuckoo {
 namespace {
@@ -55,7 +54,8 @@ std::vector<Fixture> ReadFixtures() {
       std::string tag;
       ss >> tag;
       if (tag == "reserve") {
-        ss >> f.options.capacity >> f.options.bucket_size >> f.options.max_iterations >> f.options.expansion;
+        ss >> f.options.capacity >> f.options.bucket_size >> f.options.max_iterations >>
+            f.options.expansion;
       } else if (tag == "add" || tag == "addnx" || tag == "del" || tag == "count") {
         std::string key, reply;
         ss >> key;
@@ -103,8 +103,8 @@ std::string Apply(RedisCuckooFilter& f, const Op& o) {
 }
 
 std::vector<uint64_t> Info(const RedisCuckooFilter& f) {
-  return {f.info_size(), f.num_buckets(), f.num_filters(), f.num_items(),
-          f.num_deletes(), f.bucket_size(), f.expansion(), f.max_iterations()};
+  return {f.info_size(),   f.num_buckets(), f.num_filters(), f.num_items(),
+          f.num_deletes(), f.bucket_size(), f.expansion(),   f.max_iterations()};
 }
 
 TEST(RedisCuckooFilter, ReplaysEveryFixtureLikeTheServer) {
@@ -139,7 +139,9 @@ TEST(RedisCuckooFilter, ReplaysEveryFixtureLikeTheServer) {
 
     // Reading the server's dump answers every probe as CF.EXISTS and CF.COUNT did.
     RedisCuckooFilter g;
-    ASSERT_TRUE(g.LoadDumpHeader(fx.chunks[0].second.data(), fx.chunks[0].second.size(), theirs.size()).ok());
+    ASSERT_TRUE(
+        g.LoadDumpHeader(fx.chunks[0].second.data(), fx.chunks[0].second.size(), theirs.size())
+            .ok());
     for (size_t i = 1; i < fx.chunks.size(); ++i) {
       Status s;
       uint8_t* target = g.DumpChunkTarget(fx.chunks[i].first, fx.chunks[i].second.size(), &s);
@@ -173,7 +175,8 @@ TEST(RedisCuckooFilter, DumpHeaderChecksComeBeforeAnyAllocation) {
   RedisCuckooFilter g;
   // 64 buckets of 2 slots: 128 data bytes, no more, no less.
   EXPECT_EQ(g.LoadDumpHeader(header.data(), header.size(), 127).code(), StatusCode::kCorruptData);
-  EXPECT_EQ(g.LoadDumpHeader(header.data(), header.size(), 1u << 30).code(), StatusCode::kCorruptData);
+  EXPECT_EQ(g.LoadDumpHeader(header.data(), header.size(), 1u << 30).code(),
+            StatusCode::kCorruptData);
   EXPECT_FALSE(g.initialized());
   Bytes huge = header;
   huge[8 + 5] = 1;  // 2^40 buckets
@@ -183,8 +186,8 @@ TEST(RedisCuckooFilter, DumpHeaderChecksComeBeforeAnyAllocation) {
   EXPECT_EQ(g.LoadDumpHeader(odd.data(), odd.size(), 6).code(), StatusCode::kCorruptData);
   ASSERT_TRUE(g.LoadDumpHeader(header.data(), header.size(), 128).ok());
   Status s;
-  EXPECT_EQ(g.DumpChunkTarget(60, 64, &s), nullptr);   // iterator too small for its length
-  EXPECT_EQ(g.DumpChunkTarget(66, 64, &s), nullptr);   // would start at byte 1, not 0
+  EXPECT_EQ(g.DumpChunkTarget(60, 64, &s), nullptr);    // iterator too small for its length
+  EXPECT_EQ(g.DumpChunkTarget(66, 64, &s), nullptr);    // would start at byte 1, not 0
   EXPECT_EQ(g.DumpChunkTarget(130, 129, &s), nullptr);  // past the slots
   uint8_t* first = g.DumpChunkTarget(65, 64, &s);
   ASSERT_NE(first, nullptr);

@@ -27,8 +27,7 @@ ScalableBloomOptions Opts(uint64_t capacity, double error_rate, uint32_t expansi
 }
 
 // Adds keys until `n` were reported new; returns the keys that were.
-std::vector<std::string> AddDistinct(ScalableBloomFilter* f, const std::string& prefix,
-                                     size_t n) {
+std::vector<std::string> AddDistinct(ScalableBloomFilter* f, const std::string& prefix, size_t n) {
   std::vector<std::string> added;
   for (uint64_t i = 0; added.size() < n; ++i) {
     const std::string k = prefix + std::to_string(i);
@@ -90,9 +89,12 @@ struct ScalableBloomAdapter {
     return -std::log2(error_rate / 2) / std::log(2.0) + 0.01;
   }
   static std::vector<double> State(const Filter& f) {
-    std::vector<double> v = {static_cast<double>(f.num_layers()), static_cast<double>(f.capacity()),
-                             f.error_rate(), static_cast<double>(f.expansion()),
-                             static_cast<double>(f.non_scaling()), static_cast<double>(f.initialized())};
+    std::vector<double> v = {static_cast<double>(f.num_layers()),
+                             static_cast<double>(f.capacity()),
+                             f.error_rate(),
+                             static_cast<double>(f.expansion()),
+                             static_cast<double>(f.non_scaling()),
+                             static_cast<double>(f.initialized())};
     for (size_t i = 0; i < f.num_layers(); ++i) {
       const BloomFilter& l = f.layer(i);
       v.insert(v.end(), {static_cast<double>(l.bits()), static_cast<double>(l.hashes()),

@@ -38,7 +38,8 @@ TEST(Crc32, MatchesTheBitwiseDefinition) {
   }
   for (size_t offset = 0; offset < 8; ++offset) {
     for (size_t n = 0; n <= 100; ++n) {
-      ASSERT_EQ(Crc32(data.data() + offset, n), reference(data.data() + offset, n)) << offset << " " << n;
+      ASSERT_EQ(Crc32(data.data() + offset, n), reference(data.data() + offset, n))
+          << offset << " " << n;
     }
   }
   EXPECT_EQ(Crc32(data.data(), 4096), reference(data.data(), 4096));
@@ -47,8 +48,9 @@ TEST(Crc32, MatchesTheBitwiseDefinition) {
 std::vector<uint8_t> Frame(FilterKind kind, const std::vector<uint8_t>& body) {
   std::vector<uint8_t> out(internal::FramedSize(body.size()));
   internal::MemorySink sink(out.data(), out.size());
-  Status s = internal::WriteFrame(sink, kind, 1234, 1, body.size(),
-                                  [&](internal::ByteWriter& w) { w.Bytes(body.data(), body.size()); });
+  Status s = internal::WriteFrame(sink, kind, 1234, 1, body.size(), [&](internal::ByteWriter& w) {
+    w.Bytes(body.data(), body.size());
+  });
   EXPECT_TRUE(s.ok());
   return out;
 }
@@ -58,12 +60,13 @@ std::vector<uint8_t> Frame(FilterKind kind, const std::vector<uint8_t>& body) {
 Status Open(const std::vector<uint8_t>& bytes, size_t n, FilterKind kind, uint32_t* seed = nullptr,
             uint64_t* body = nullptr) {
   internal::MemorySource source(bytes.data(), n);
-  return internal::ReadFrame(source, kind, [&](internal::ByteReader& r, const internal::FrameInfo& info) {
-    if (seed != nullptr) *seed = info.seed;
-    if (body != nullptr) *body = r.remaining();
-    r.Drain();
-    return Status::Ok();
-  });
+  return internal::ReadFrame(source, kind,
+                             [&](internal::ByteReader& r, const internal::FrameInfo& info) {
+                               if (seed != nullptr) *seed = info.seed;
+                               if (body != nullptr) *body = r.remaining();
+                               r.Drain();
+                               return Status::Ok();
+                             });
 }
 
 TEST(Frame, RoundTrip) {
@@ -109,22 +112,25 @@ TEST(Frame, ChecksumTakesPrecedenceOverWhatFollowsTheHeader) {
   EXPECT_NE(std::string(a.message()).find("checksum"), std::string::npos) << a.message();
   std::vector<uint8_t> unknown = bytes;
   unknown[6] = 99;
-  EXPECT_NE(std::string(Open(unknown, unknown.size(), FilterKind::kBloom).message()).find("checksum"),
-            std::string::npos);
+  EXPECT_NE(
+      std::string(Open(unknown, unknown.size(), FilterKind::kBloom).message()).find("checksum"),
+      std::string::npos);
   std::vector<uint8_t> flipped = bytes;
   flipped[kHeaderSize] ^= 1;
   internal::MemorySource source(flipped.data(), flipped.size());
-  const Status c = internal::ReadFrame(source, FilterKind::kBloom, [](internal::ByteReader& r, const internal::FrameInfo&) {
-    r.U8();
-    return Status(StatusCode::kCorruptData, "the parser disliked the first byte");
-  });
+  const Status c = internal::ReadFrame(
+      source, FilterKind::kBloom, [](internal::ByteReader& r, const internal::FrameInfo&) {
+        r.U8();
+        return Status(StatusCode::kCorruptData, "the parser disliked the first byte");
+      });
   EXPECT_NE(std::string(c.message()).find("checksum"), std::string::npos) << c.message();
   // With a sound checksum the parser's own error stands.
   internal::MemorySource sound(bytes.data(), bytes.size());
-  const Status d = internal::ReadFrame(sound, FilterKind::kBloom, [](internal::ByteReader& r, const internal::FrameInfo&) {
-    r.U8();
-    return Status(StatusCode::kCorruptData, "the parser disliked the first byte");
-  });
+  const Status d = internal::ReadFrame(
+      sound, FilterKind::kBloom, [](internal::ByteReader& r, const internal::FrameInfo&) {
+        r.U8();
+        return Status(StatusCode::kCorruptData, "the parser disliked the first byte");
+      });
   EXPECT_STREQ(d.message(), "the parser disliked the first byte");
 }
 
@@ -141,7 +147,8 @@ TEST(Crc32, ExtendEqualsOneCall) {
   for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<uint8_t>(i * 7 + 3);
   for (size_t cut : {0u, 1u, 7u, 8u, 9u, 500u, 999u, 1000u}) {
     EXPECT_EQ(Crc32Extend(Crc32(data.data(), cut), data.data() + cut, data.size() - cut),
-              Crc32(data.data(), data.size())) << cut;
+              Crc32(data.data(), data.size()))
+        << cut;
   }
 }
 

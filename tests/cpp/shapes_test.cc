@@ -34,7 +34,8 @@ TEST(Shapes, NativeChoosesTheShapesTheWasmBuildChose) {
 
     uint64_t got_bits = 0;
     uint32_t got_hashes = 0;
-    ASSERT_TRUE(BloomFilter::OptimalShape(capacity, error_rate, &got_bits, &got_hashes).ok()) << line;
+    ASSERT_TRUE(BloomFilter::OptimalShape(capacity, error_rate, &got_bits, &got_hashes).ok())
+        << line;
     EXPECT_EQ(got_bits, bits) << line;
     EXPECT_EQ(got_hashes, hashes) << line;
     if (blocks_text != "-") {

@@ -1,10 +1,10 @@
 // libFuzzer target: untrusted bytes → Deserialize into every filter kind; when accepted, query
 // it and serialize it again (must give the same bytes). ASan + UBSan catch what a crash would.
 // Build: cmake -B build/fuzz -S . -DBLOOMCUCKOO_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
-#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -16,9 +16,8 @@
 #include "bloomcuckoo/hashing.h"
 #include "bloomcuckoo/redis_bloom_filter.h"
 #include "bloomcuckoo/redis_cuckoo_filter.h"
-#include "bloomcuckoo/serialization.h"
-
 #include "bloomcuckoo/scalable_bloom_filter.h"
+#include "bloomcuckoo/serialization.h"
 
 namespace {
 

@@ -30,9 +30,9 @@
 #include <cstdint>
 
 #include "bloomcuckoo/hashing.h"
+#include "bloomcuckoo/internal/buffer.h"
 #include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/status.h"
-#include "bloomcuckoo/internal/buffer.h"
 
 namespace bloomcuckoo {
 
@@ -57,9 +57,10 @@ class BinaryFuseFilter {
   BinaryFuseFilter(const BinaryFuseFilter&) = delete;
   BinaryFuseFilter& operator=(const BinaryFuseFilter&) = delete;
 
-  // Builds the filter from every key of `keys` (hashed with Murmur3KeyHash(key, len, options.seed)).
-  // Duplicate keys are fine; size() counts distinct key hashes. Deterministic for a given seed
-  // and key set (independent of key order and of repeats). kInvalidArgument for bad options
+  // Builds the filter from every key of `keys` (hashed with Murmur3KeyHash(key, len,
+  // options.seed)). Duplicate keys are fine; size() counts distinct key hashes. Deterministic for a
+  // given seed and key set (independent of key order and of repeats). kInvalidArgument for bad
+  // options
   // ("fingerprintBits must be 8 or 16") or when no construction seed works within
   // kMaxAttempts; kOutOfMemory when it cannot allocate. On failure *this is unchanged.
   Status Build(const KeyBatch& keys, const BinaryFuseOptions& options);

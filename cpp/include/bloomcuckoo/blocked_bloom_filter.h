@@ -9,9 +9,9 @@
 #include <cstdint>
 
 #include "bloomcuckoo/hashing.h"
+#include "bloomcuckoo/internal/buffer.h"
 #include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/status.h"
-#include "bloomcuckoo/internal/buffer.h"
 
 namespace bloomcuckoo {
 
@@ -122,8 +122,7 @@ class BlockedBloomFilter {
   Status Deserialize(ByteSource& source);
 
  private:
-  Status Allocate(uint64_t blocks, uint32_t seed, const char* too_large,
-                  bool zeroed = true);
+  Status Allocate(uint64_t blocks, uint32_t seed, const char* too_large, bool zeroed = true);
   template <typename F>
   friend Status internal::MergeSameShape(F& self, const F& other, bool intersect);
   Status CheckSameShape(const BlockedBloomFilter& other) const;

@@ -7,9 +7,9 @@
 #include <cstdint>
 
 #include "bloomcuckoo/hashing.h"
+#include "bloomcuckoo/internal/buffer.h"
 #include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/status.h"
-#include "bloomcuckoo/internal/buffer.h"
 
 namespace bloomcuckoo {
 
@@ -24,10 +24,10 @@ class ScalableBloomFilter;
 
 // Give exactly one of the two forms: (capacity, error_rate) or (bits, hashes).
 struct BloomOptions {
-  uint64_t capacity = 0;    // keys the filter is sized for (>= 1)
-  double error_rate = 0;    // target false-positive rate at `capacity` keys, in (0, 1)
-  uint64_t bits = 0;        // direct form: number of bits m (>= 1)
-  uint32_t hashes = 0;      // direct form: probes per key k (1..64)
+  uint64_t capacity = 0;  // keys the filter is sized for (>= 1)
+  double error_rate = 0;  // target false-positive rate at `capacity` keys, in (0, 1)
+  uint64_t bits = 0;      // direct form: number of bits m (>= 1)
+  uint32_t hashes = 0;    // direct form: probes per key k (1..64)
   uint32_t seed = kDefaultSeed;
 };
 
@@ -45,7 +45,8 @@ class BloomFilter {
   BloomFilter& operator=(const BloomFilter&) = delete;
 
   // The optimal shape for `capacity` keys at `error_rate`:
-  //   bits = ceil(-capacity * ln(error_rate) / ln(2)^2), hashes = max(1, round(bits/capacity*ln 2)).
+  //   bits = ceil(-capacity * ln(error_rate) / ln(2)^2), hashes = max(1, round(bits/capacity*ln
+  //   2)).
   // kInvalidArgument for a bad capacity/error_rate (or an error_rate so small that more than
   // 64 hashes would be needed); kOutOfMemory when the bit count cannot be allocated.
   static Status OptimalShape(uint64_t capacity, double error_rate, uint64_t* bits,

@@ -7,9 +7,9 @@
 #include <cstdint>
 
 #include "bloomcuckoo/hashing.h"
+#include "bloomcuckoo/internal/buffer.h"
 #include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/status.h"
-#include "bloomcuckoo/internal/buffer.h"
 
 namespace bloomcuckoo {
 

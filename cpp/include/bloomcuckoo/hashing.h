@@ -32,7 +32,9 @@ inline Hash128 Murmur3KeyHash(const void* key, size_t len, uint32_t seed) {
 struct Murmur3Hashing {
   using Hash = Hash128;
   static constexpr uint8_t kId = kHashMurmur3x64_128;
-  static Hash Of(const void* key, size_t len, uint32_t seed) { return Murmur3KeyHash(key, len, seed); }
+  static Hash Of(const void* key, size_t len, uint32_t seed) {
+    return Murmur3KeyHash(key, len, seed);
+  }
 };
 
 // Many keys packed back to back: key i is data[offsets[i], offsets[i + 1]).
@@ -65,7 +67,8 @@ inline void ForEachHash(const KeyBatch& batch, uint32_t seed, Fn&& fn) {
   Hash128 hashes[kGroup];
   for (size_t base = 0; base < batch.count; base += kGroup) {
     const size_t n = batch.count - base < kGroup ? batch.count - base : kGroup;
-    for (size_t j = 0; j < n; ++j) hashes[j] = Murmur3KeyHash(batch.key(base + j), batch.length(base + j), seed);
+    for (size_t j = 0; j < n; ++j)
+      hashes[j] = Murmur3KeyHash(batch.key(base + j), batch.length(base + j), seed);
     for (size_t j = 0; j < n; ++j) fn(base + j, hashes[j]);
   }
 }

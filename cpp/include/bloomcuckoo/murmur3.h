@@ -66,10 +66,20 @@ inline Hash128 MurmurHash3_x64_128(const void* key, size_t len, uint32_t seed) {
   for (size_t i = 0; i < nblocks; ++i) {
     uint64_t k1 = Load64(data + 16 * i);
     uint64_t k2 = Load64(data + 16 * i + 8);
-    k1 *= kC1; k1 = Rotl64(k1, 31); k1 *= kC2; h1 ^= k1;
-    h1 = Rotl64(h1, 27); h1 += h2; h1 = h1 * 5 + 0x52dce729u;
-    k2 *= kC2; k2 = Rotl64(k2, 33); k2 *= kC1; h2 ^= k2;
-    h2 = Rotl64(h2, 31); h2 += h1; h2 = h2 * 5 + 0x38495ab5u;
+    k1 *= kC1;
+    k1 = Rotl64(k1, 31);
+    k1 *= kC2;
+    h1 ^= k1;
+    h1 = Rotl64(h1, 27);
+    h1 += h2;
+    h1 = h1 * 5 + 0x52dce729u;
+    k2 *= kC2;
+    k2 = Rotl64(k2, 33);
+    k2 *= kC1;
+    h2 ^= k2;
+    h2 = Rotl64(h2, 31);
+    h2 += h1;
+    h2 = h2 * 5 + 0x38495ab5u;
   }
   // The tail (len % 16 bytes): bytes 0..7 little-endian into k1, bytes 8..14 into k2; each is
   // mixed in when it holds at least one byte, as the reference's fall-through switch does.
@@ -77,11 +87,17 @@ inline Hash128 MurmurHash3_x64_128(const void* key, size_t len, uint32_t seed) {
   const size_t rest = len & 15;
   if (rest > 8) {
     uint64_t k2 = LoadTail(tail + 8, rest - 8);
-    k2 *= kC2; k2 = Rotl64(k2, 33); k2 *= kC1; h2 ^= k2;
+    k2 *= kC2;
+    k2 = Rotl64(k2, 33);
+    k2 *= kC1;
+    h2 ^= k2;
   }
   if (rest > 0) {
     uint64_t k1 = rest >= 8 ? Load64(tail) : LoadTail(tail, rest);
-    k1 *= kC1; k1 = Rotl64(k1, 31); k1 *= kC2; h1 ^= k1;
+    k1 *= kC1;
+    k1 = Rotl64(k1, 31);
+    k1 *= kC2;
+    h1 ^= k1;
   }
   // The reference mixes in the length as a 32-bit int, widened to 64 bits.
   const uint64_t length = static_cast<uint32_t>(len);

@@ -24,8 +24,8 @@
 #include <vector>
 
 #include "bloomcuckoo/hashing.h"
-#include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/internal/buffer.h"
+#include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/status.h"
 
 namespace bloomcuckoo {
@@ -36,11 +36,11 @@ namespace bloomcuckoo {
 enum class RedisBloomServer : uint8_t { k2, k8 };
 
 struct RedisBloomOptions {
-  uint64_t capacity = 0;      // BF.RESERVE capacity (>= 1)
-  double error_rate = 0;      // BF.RESERVE error_rate, in (0, 1)
-  uint32_t expansion = 2;     // EXPANSION (>= 1; stored also when non_scaling, as BF.INSERT does);
-                              // 0 only with non_scaling (Redis 8's EXPANSION 0)
-  bool non_scaling = false;   // NONSCALING
+  uint64_t capacity = 0;     // BF.RESERVE capacity (>= 1)
+  double error_rate = 0;     // BF.RESERVE error_rate, in (0, 1)
+  uint32_t expansion = 2;    // EXPANSION (>= 1; stored also when non_scaling, as BF.INSERT does);
+                             // 0 only with non_scaling (Redis 8's EXPANSION 0)
+  bool non_scaling = false;  // NONSCALING
   RedisBloomServer server = RedisBloomServer::k2;
 };
 
@@ -103,10 +103,12 @@ class RedisBloomFilter {
 
   bool initialized() const { return !links_.empty(); }
   // BF.INFO fields.
-  uint64_t capacity() const;         // "Capacity": the sum of every link's entries
-  uint64_t info_size() const;        // "Size": RedisBloom's memory count, 32 + sum(64 + bytes)
-  uint32_t num_links() const { return static_cast<uint32_t>(links_.size()); }  // "Number of filters"
-  uint64_t size() const { return size_; }        // "Number of items inserted"
+  uint64_t capacity() const;   // "Capacity": the sum of every link's entries
+  uint64_t info_size() const;  // "Size": RedisBloom's memory count, 32 + sum(64 + bytes)
+  uint32_t num_links() const {
+    return static_cast<uint32_t>(links_.size());
+  }                                               // "Number of filters"
+  uint64_t size() const { return size_; }         // "Number of items inserted"
   uint32_t expansion() const { return growth_; }  // "Expansion rate" (none when non_scaling)
   bool non_scaling() const { return (options_ & kOptNoScaling) != 0; }
   uint32_t options() const { return options_; }

@@ -26,8 +26,8 @@
 #include <vector>
 
 #include "bloomcuckoo/hashing.h"
-#include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/internal/buffer.h"
+#include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/status.h"
 
 namespace bloomcuckoo {
@@ -91,7 +91,7 @@ class RedisCuckooFilter {
 
   bool initialized() const { return !filters_.empty(); }
   // CF.INFO fields.
-  uint64_t info_size() const;                       // "Size": 40 + 16 per sub-filter + data
+  uint64_t info_size() const;                            // "Size": 40 + 16 per sub-filter + data
   uint64_t num_buckets() const { return num_buckets_; }  // "Number of buckets" (first sub-filter)
   uint32_t num_filters() const { return static_cast<uint32_t>(filters_.size()); }
   uint64_t num_items() const { return num_items_; }      // "Number of items inserted"

@@ -14,21 +14,21 @@ namespace bloomcuckoo {
 
 // The format version this build writes. It reads every version from 1 up to this one.
 inline constexpr uint16_t kFormatVersion = 1;
-inline constexpr size_t kHeaderSize = 20;   // magic .. body length
-inline constexpr size_t kTrailerSize = 4;   // CRC-32
+inline constexpr size_t kHeaderSize = 20;  // magic .. body length
+inline constexpr size_t kTrailerSize = 4;  // CRC-32
 
 // Every kind of filter, one row each: its number in the frame, its enumerator, its name (in
 // messages, the JS layer and docs/FORMAT.md), its class and the hash id its bytes carry (the
 // class's KeyHashing::kId). Everything that dispatches on a kind reads this table; adding a kind
 // is one row here, and tests/cpp/kind_table_test.cc fails until every dispatch knows it.
-#define BLOOMCUCKOO_FILTER_KINDS(X)                                             \
-  X(1, kBloom, "bloom", BloomFilter, kHashMurmur3x64_128)                       \
-  X(2, kBlockedBloom, "blocked", BlockedBloomFilter, kHashMurmur3x64_128)       \
-  X(3, kCountingBloom, "counting", CountingBloomFilter, kHashMurmur3x64_128)    \
-  X(4, kScalableBloom, "scalable", ScalableBloomFilter, kHashMurmur3x64_128)    \
-  X(5, kCuckoo, "cuckoo", CuckooFilter, kHashMurmur3x64_128)                    \
-  X(6, kBinaryFuse, "fuse", BinaryFuseFilter, kHashMurmur3x64_128)              \
-  X(7, kRedisBloom, "redis-bloom", RedisBloomFilter, kHashMurmur64A)            \
+#define BLOOMCUCKOO_FILTER_KINDS(X)                                          \
+  X(1, kBloom, "bloom", BloomFilter, kHashMurmur3x64_128)                    \
+  X(2, kBlockedBloom, "blocked", BlockedBloomFilter, kHashMurmur3x64_128)    \
+  X(3, kCountingBloom, "counting", CountingBloomFilter, kHashMurmur3x64_128) \
+  X(4, kScalableBloom, "scalable", ScalableBloomFilter, kHashMurmur3x64_128) \
+  X(5, kCuckoo, "cuckoo", CuckooFilter, kHashMurmur3x64_128)                 \
+  X(6, kBinaryFuse, "fuse", BinaryFuseFilter, kHashMurmur3x64_128)           \
+  X(7, kRedisBloom, "redis-bloom", RedisBloomFilter, kHashMurmur64A)         \
   X(8, kRedisCuckoo, "redis-cuckoo", RedisCuckooFilter, kHashMurmur64A)
 
 enum class FilterKind : uint8_t {

@@ -39,9 +39,9 @@ const char* StatusCodeName(StatusCode code);
 }  // namespace bloomcuckoo
 
 // Returns early from the enclosing function when `expr` is not ok.
-#define BLOOMCUCKOO_RETURN_IF_ERROR(expr)              \
-  do {                                                 \
-    ::bloomcuckoo::Status bloomcuckoo_status_ = (expr); \
+#define BLOOMCUCKOO_RETURN_IF_ERROR(expr)                      \
+  do {                                                         \
+    ::bloomcuckoo::Status bloomcuckoo_status_ = (expr);        \
     if (!bloomcuckoo_status_.ok()) return bloomcuckoo_status_; \
   } while (0)
 
