@@ -6,7 +6,7 @@
 import { BloomFilter, murmur3 } from './lib.js';
 import { CuckooPlay } from './cuckoo-play.js';
 import { animate, drawTinyBloom } from './tiny-draw.js';
-import { $, guard, onWidthChange } from './ui.js';
+import { $, guard, onWidthChange, q } from './ui.js';
 
 export const TINY_SEED_KEYS = ['alice', 'bob', 'carol', 'dave'];
 export const TINY_BLOOM = { bits: 64, hashes: 3 };
@@ -28,7 +28,7 @@ function drawBloom(view, p = 1) {
   canvas.dataset.bits = shown.join('');
   const set = shown.flatMap((x, i) => (x ? [i] : []));
   canvas.setAttribute('aria-label', `Bloom filter of ${shown.length} bits, k = 3. Bits set (${set.length}): ${list(set) || 'none'}.`
-    + `${view.key ? ` Last key “${view.key}”: bits ${list(view.positions)}.` : ''}`);
+    + `${view.key ? ` Last key ${q(view.key)}: bits ${list(view.positions)}.` : ''}`);
 }
 
 function bloomVerdict(text, state, proof = null) {
@@ -54,7 +54,7 @@ function bloomHash(key) {
   const positions = Array.from(bloom.positions(key));
   const h = murmur3.x64_128(key, bloom.info().seed);
   const hex = (a, b) => Array.from(h.slice(a, b).reverse(), (x) => x.toString(16).padStart(2, '0')).join('');
-  $('tiny-bloom-how').textContent = `MurmurHash3 of “${key}” gives h1 = ${hex(0, 8)}, h2 = ${hex(8, 16)} (hex); `
+  $('tiny-bloom-how').textContent = `MurmurHash3 of ${q(key)} gives h1 = ${hex(0, 8)}, h2 = ${hex(8, 16)} (hex); `
     + `bit i = (h1 + i·h2 + (i³ − i)/6) scaled to 0…63, for i = 0, 1, 2: ${list(positions)}.`;
   return positions;
 }
@@ -66,7 +66,7 @@ function bloomAdd(key) {
   bloomKeys.push(key);
   const after = bitsOf(bloom);
   const already = positions.filter((p) => bits[p]);
-  bloomVerdict(`“${key}” sets bits ${list(positions)}${already.length ? ` (${list(already)} ${already.length === 1 ? 'was' : 'were'} already 1)` : ''}.`, 'added');
+  bloomVerdict(`${q(key)} sets bits ${list(positions)}${already.length ? ` (${list(already)} ${already.length === 1 ? 'was' : 'were'} already 1)` : ''}.`, 'added');
   return animate($('tiny-bloom'), 900, (p) => drawBloom({ bits, after, key, hashText: `bits ${list(positions)}`, positions, op: 'add' }, p));
 }
 
@@ -77,20 +77,20 @@ function bloomCheck(key) {
   const clear = positions.filter((p) => !bits[p]);
   if (!yes) {
     const which = clear.length === 1 ? `bit ${clear[0]} is 0` : `bit ${clear[0]} is 0 (and ${list(clear.slice(1))}; one would do)`;
-    bloomVerdict(`“${key}”: ${which}, and every added key set all of its bits, so “${key}” was never added: certainly absent.`, 'absent', clear[0]);
+    bloomVerdict(`${q(key)}: ${which}, and every added key set all of its bits, so ${q(key)} was never added: certainly absent.`, 'absent', clear[0]);
   } else if (bloomKeys.includes(key)) {
-    bloomVerdict(`“${key}”: bits ${list(positions)} are all 1: maybe present (it was added).`, 'present');
+    bloomVerdict(`${q(key)}: bits ${list(positions)} are all 1: maybe present (it was added).`, 'present');
   } else {
     const setters = bloomKeys.filter((k) => Array.from(bloom.positions(k)).some((p) => positions.includes(p)));
-    bloomVerdict(`“${key}”: bits ${list(positions)} are all 1, set by ${list([...new Set(setters)].map((k) => `“${k}”`))}: maybe present, `
-      + `but “${key}” was never added: a false positive.`, 'false-positive');
+    bloomVerdict(`${q(key)}: bits ${list(positions)} are all 1, set by ${list([...new Set(setters)].map((k) => `${q(k)}`))}: maybe present, `
+      + `but ${q(key)} was never added: a false positive.`, 'false-positive');
   }
   return animate($('tiny-bloom'), 700, (p) => drawBloom({ bits, after: bits, key, hashText: `bits ${list(positions)}`, positions, op: 'check' }, p));
 }
 
 function holds() {
   const el = $('tiny-holds');
-  const names = bloomKeys.map((k) => `“${k}”`);
+  const names = bloomKeys.map((k) => `${q(k)}`);
   el.textContent = `Both hold: ${list(names.slice(0, 12))}${names.length > 12 ? ` and ${names.length - 12} more` : ''}${cuckoo.keys.length !== bloomKeys.length ? ` (the cuckoo filter ${cuckoo.keys.length} of them)` : ''}.`;
   el.dataset.keys = bloomKeys.join(' ');
 }
