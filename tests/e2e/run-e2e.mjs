@@ -11,6 +11,7 @@ import { TINY_BLOOM, TINY_CUCKOO, TINY_SEED_KEYS } from '../../demo/tiny.js';
 import { STEPS_SEED_KEYS, stepsOptions } from '../../demo/cuckoo-steps.js';
 import { assert, buildAndServe, launchBrowser, makeRunner, watchConsole } from './browser.mjs';
 import { checkZoo } from './zoo.mjs';
+import { checkRobustness } from './robust.mjs';
 import murmurhash3js from 'murmurhash3js-revisited';
 
 const { init, murmur3 } = lib;
@@ -1627,6 +1628,8 @@ try {
       await phone.close();
     }
   });
+
+  await checkRobustness(t, { browser, url: server.url, shots });
 
   await t.check('no error banner, no console errors', async () => {
     await shot('page');
