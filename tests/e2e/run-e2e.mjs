@@ -63,6 +63,7 @@ async function checkCuckooSteps(page, prefix) {
     const how = await page.textContent('#steps-how');
     assert(how.includes(`= 0x${fingerprint.toString(16).padStart(2, '0')};`) && how.includes(`i1 = hash mod 8 = ${i1}`) && how.includes(`= ${i1} ⊕ ${i1 ^ i2} = ${i2}.`), `i1/i2 derivation: ${how}`);
     assert((await status()).state === 'waiting', `a chain waits for Step: ${JSON.stringify(await status())}`);
+    assert((await verdict()).text === '' && !/kick|Stored/.test((await status()).text), `the ending is kept for the end: ${(await verdict()).text} / ${(await status()).text}`);
     let before = await shown();
     let steps = 0;
     for (; (await status()).state === 'waiting' && steps < 50; steps++) {
@@ -71,6 +72,14 @@ async function checkCuckooSteps(page, prefix) {
       const now = await shown();
       const changed = now.split(',').filter((x, i) => x !== before.split(',')[i]).length;
       assert(changed === 1, `step ${steps + 1} changed ${changed} slots`);
+      // the numbered path: one line per move so far, a kick with the XOR to the evicted fingerprint's other bucket
+      const trail = await page.$$eval('#steps-trail li:not(.end)', (lis) => lis.map((li) => ({ n: li.value, ...li.dataset, text: li.textContent })));
+      assert(trail.length === steps + 1 && trail.every((li, i) => li.n === i + 1), `the trail after step ${steps + 1}: ${JSON.stringify(trail)}`);
+      const last = trail.at(-1);
+      if (last.next !== undefined) {
+        assert(last.text.includes(`= ${last.bucket} ⊕ ${last.xor} = ${last.next}`) && (Number(last.bucket) ^ Number(last.xor)) === Number(last.next), `move ${steps + 1}'s XOR: ${last.text}`);
+      }
+      if ((await status()).state === 'waiting') assert((await verdict()).text === '', `a verdict before the end of the chain: ${(await verdict()).text}`);
       before = now;
       if (steps === 1 && prefix === '') await shotOf(page, 'steps-kick', '#steps');
     }
@@ -383,14 +392,22 @@ async function checkTinyFigure(page, prefix) {
       await page.click('#tiny-add');
       bloom.add(key);
       const ok = cuckoo.add(key);
-      const state = await page.$eval('#tiny-cuckoo-verdict', (el) => el.dataset.state);
-      assert(ok ? ['added', 'kicked'].includes(state) : state === 'full', `add ${key}: page ${state}, library ${ok}`);
-      if (state === 'kicked') {
-        kicked = key;
+      let state = await page.$eval('#tiny-cuckoo-verdict', (el) => el.dataset.state);
+      // a chain keeps its ending for the end: nothing is said until the last move has played
+      const chain = state === 'playing';
+      if (chain) {
+        assert(await page.textContent('#tiny-cuckoo-verdict') === '', 'no verdict while the chain plays');
         if (prefix === '') {
-          await page.waitForFunction(() => /^Move 1 /.test(document.getElementById('tiny-cuckoo-status').textContent));
+          await page.waitForFunction(() => /^Move 1:/.test(document.getElementById('tiny-cuckoo-status').textContent));
           await shotOf(page, 'tiny-kick', '#tiny');
         }
+        await settled();
+        state = await page.$eval('#tiny-cuckoo-verdict', (el) => el.dataset.state);
+      }
+      assert(ok ? ['added', 'kicked'].includes(state) : state === 'full', `add ${key}: page ${state}, library ${ok}`);
+      assert(!chain || state !== 'added', `add ${key}: played as a chain, yet ${state}`);
+      if (state === 'kicked') {
+        kicked = key;
         await same(`after the kick chain of ${key}`);
         assert(await attr('#tiny-cuckoo', 'data-match') === 'true', 'the replayed chain ends on the filter\'s table');
         assert(/kicks?, then a free slot/.test(await page.textContent('#tiny-cuckoo-status')), `status: ${await page.textContent('#tiny-cuckoo-status')}`);
