@@ -211,7 +211,6 @@ export async function checkRobustness(t, { browser, url, shots }) {
         const n = document.getElementById('steps-status').getBoundingClientRect();
         return { vh, canvas: [c.top, c.bottom], step: [s.top, s.bottom], status: [n.top, n.bottom] };
       });
-      await shot(page, 'steps-waiting', '#steps');
       await page.screenshot({ path: `${shots}${size.name}-steps-viewport.png` });
       assert(seen.canvas[1] <= seen.vh && seen.step[1] <= seen.vh && seen.step[0] >= 0 && seen.status[0] >= 0,
         `the table, the narration and Step are not all on screen: ${JSON.stringify(seen)}`);
@@ -222,6 +221,7 @@ export async function checkRobustness(t, { browser, url, shots }) {
         && document.getElementById('steps-canvas').dataset.animating !== 'true', m0, { timeout: 10000 });
       const focused = await page.evaluate(() => document.activeElement?.id ?? '');
       assert(focused === 'steps-step', `after Enter on Step the focus is on "${focused || document.body}"`);
+      await shot(page, 'steps-waiting', '#steps');
       const m1 = (await move()).move;
       if ((await move()).state === 'waiting') {
         await page.keyboard.press('Enter');
