@@ -101,6 +101,26 @@ function readKey() {
   return k;
 }
 
+/** The bit under a pointer on the Bloom figure (from the grid it was drawn on), or -1. */
+function bitAt(canvas, e) {
+  const [x0, top, cell, cols] = (canvas.dataset.grid ?? '').split(' ').map(Number);
+  const r = canvas.getBoundingClientRect();
+  const col = Math.floor((e.clientX - r.left - x0) / cell);
+  const row = Math.floor((e.clientY - r.top - top) / cell);
+  const i = row * cols + col;
+  return col >= 0 && col < cols && row >= 0 && i < bitsOf(bloom).length ? i : -1;
+}
+
+/** Hover or tap a bit: which of the keys added set it (a false positive borrows bits set by others). */
+function explainBit(i) {
+  const el = $('tiny-bloom-cell');
+  if (i < 0) return;
+  const setters = bloomKeys.filter((k, n) => bloomKeys.indexOf(k) === n && bloom.positions(k).includes(i));
+  el.textContent = setters.length ? `Bit ${i} is 1, set by ${list(setters.map((k) => q(k)))}.` : `Bit ${i} is 0: no key added so far hashes to it.`;
+  el.dataset.bit = String(i);
+  el.dataset.setters = setters.join(' ');
+}
+
 export function setupTiny() {
   const els = { canvas: $('tiny-cuckoo'), verdict: $('tiny-cuckoo-verdict'), how: $('tiny-cuckoo-how') };
   cuckoo = new CuckooPlay(els, {
@@ -133,5 +153,6 @@ export function setupTiny() {
     chip.addEventListener('click', () => { $('tiny-key').value = chip.textContent; run('check'); });
   }
   onWidthChange($('tiny-bloom'), () => drawBloom(bloomView));
+  for (const type of ['pointermove', 'click']) $('tiny-bloom').addEventListener(type, (e) => explainBit(bitAt($('tiny-bloom'), e)));
   onWidthChange(els.canvas, () => cuckoo.redraw());
 }
