@@ -45,6 +45,11 @@ export async function run(t, c) {
     // the same list and options in Node: the page answers exactly like the library does
     const f = new lib.BloomFilter({ capacity: 100000, errorRate: 0.001 });
     f.addAll(list);
+    // the list in megabytes against the filter in kilobytes, as Node counts them
+    const listBytes = list.reduce((a, line) => a + Buffer.byteLength(line) + 1, 0);
+    assert(Number(await data('bl-status', 'listBytes')) === listBytes && Number(await data('bl-status', 'filterBytes')) === f.byteLength,
+      `sizes: page ${await data('bl-status', 'listBytes')} / ${await data('bl-status', 'filterBytes')}, node ${listBytes} / ${f.byteLength}`);
+    assert((await text('bl-status')).includes(`${Math.round(listBytes / f.byteLength)}× smaller`), `the comparison: ${await text('bl-status')}`);
     for (const url of ['https://example.org/', 'https://login-secure-zz.com/', 'https://my-bank.example/login']) {
       await page.fill('#bl-check', url);
       const state = await data('bl-check-result', 'state');

@@ -2,7 +2,7 @@
 // every section, asserts what the DOM shows (cross-checked against the library in Node where it
 // can be), fails on console errors, and saves screenshots to tests/e2e/screenshots/ (git-ignored).
 // Covers every filter class the library exports at the time it runs.
-// One module per page section (hash, figures, builder, experiment, space, blacklist, transfer, worker,
+// One module per page section (hash, figures, fill, builder, experiment, space, blacklist, transfer, worker,
 // verdicts, phone, robust); this file builds and serves the page, opens it, and runs them in order
 // (later sections use what earlier ones built: the blacklist's filter, the exported files).
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import { assert, buildAndServe, launchBrowser, makeRunner, watchConsole } from '
 import { KINDS, lib, pageHelpers, shots } from './helpers.mjs';
 import * as hash from './hash.mjs';
 import * as figures from './figures.mjs';
+import * as fill from './fill.mjs';
 import * as builder from './builder.mjs';
 import * as experiment from './experiment.mjs';
 import * as space from './space.mjs';
@@ -48,7 +49,7 @@ try {
   await page.waitForSelector('#status:text("ready")', { timeout: 20000 });
   const c = { ...pageHelpers(page), errors, browser, server };
   const { shot, visibleError } = c;
-  for (const section of [hash, figures, builder, experiment, space, blacklist, transfer, worker]) await section.run(t, c);
+  for (const section of [hash, figures, fill, builder, experiment, space, blacklist, transfer, worker]) await section.run(t, c);
   await blacklist.runFailure(t, c);
   await verdicts.run(t, c);
   await phone.run(t, c);
