@@ -90,7 +90,9 @@ async function build() {
     const listBytes = items.reduce((a, line) => a + enc.encode(line).length + 1, 0);
     status.textContent = `${spec.label} filter built from ${int(items.length)} lines in ${ms(took)}: `
       + `${int(f.size)} items, ${bytes(f.byteLength)}, ${bitsPerKeyText((f.byteLength * 8) / items.length)} bits per line. `
-      + `The list itself is ${bytes(listBytes)} of text: the filter is ${(listBytes / f.byteLength).toFixed(listBytes >= 10 * f.byteLength ? 0 : 1)}× smaller.`;
+      + `The list itself is ${bytes(listBytes)} of text: ${listBytes >= f.byteLength
+        ? `the filter is ${(listBytes / f.byteLength).toFixed(listBytes >= 10 * f.byteLength ? 0 : 1)}× smaller.`
+        : 'here the filter is the bigger one (a filter pays off on long lists).'}`;
     status.dataset.listBytes = String(listBytes);
     status.dataset.filterBytes = String(f.byteLength);
     status.dataset.items = String(f.size);

@@ -9,7 +9,12 @@ export async function run(t, c) {
     await page.click('#exp-run');
     await page.waitForFunction(() => document.getElementById('exp-status').dataset.state === 'failed');
     assert(/n keys/.test(await visibleError('exp-error')) && /many/.test(await visibleError('exp-error')), `message "${await visibleError('exp-error')}"`);
-    await page.fill('#exp-n', '20000');
+    await page.fill('#exp-n', '14000');
+  });
+
+  await t.check('experiment: the defaults are a fair fight (14,000 keys in 24,576 bytes: 14 bits per key for both)', async () => {
+    assert(await page.inputValue('#exp-n') === '14000' && await page.inputValue('#exp-bytes') === '24576',
+      `defaults: n ${await page.inputValue('#exp-n')}, ${await page.inputValue('#exp-bytes')} bytes`);
   });
 
   const expKinds = await page.$$eval('#exp-left option', (os) => os.map((o) => o.value));
@@ -51,6 +56,14 @@ export async function run(t, c) {
         const fill = await value(`exp-${side}-fill`);
         assert(fill > 0 && fill <= 1, `${side} fill/load ${fill}`);
       }
+      if (left === 'bloom' && right === 'cuckoo' && n === 14000) {
+        // the default experiment is fair: the same bytes (so bits per key), and a cuckoo table that
+        // fills them with 12-bit fingerprints, not one forced down to 8 bits by a power of two
+        assert(sizes[0] === sizes[1], `default memory: ${sizes}`);
+        assert(/\(f = 12\)/.test(await text('exp-right-kind')), `default cuckoo: ${await text('exp-right-kind')}`);
+        const [tl, tr] = [await value('exp-left-theory'), await value('exp-right-theory')];
+        assert(tr / tl < 3 && tl / tr < 3, `default rates: Bloom ${tl}, cuckoo ${tr}`);
+      }
       // the chart is drawn: pixels of both series' colours (blue left, red right)
       const px = await page.$eval('#exp-chart', (c) => {
         const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
@@ -82,6 +95,6 @@ export async function run(t, c) {
       return k;
     });
     assert(coloured === 0, `the old series are still drawn (${coloured} px)`);
-    await page.fill('#exp-bytes', '32768');
+    await page.fill('#exp-bytes', '24576');
   });
 }

@@ -42,7 +42,7 @@ export async function run(t, c) {
     await page.evaluate(() => { delete document.getElementById('bl-status').dataset.items; });
     await page.click('#bl-build');
     await page.waitForFunction(() => document.getElementById('bl-status').dataset.items === '2');
-    assert(/, \d+ bits per line\.$/.test(await text('bl-status')), `bits per line of 2 lines, ≥ 100: no decimals: "${await text('bl-status')}"`);
+    assert(/, \d+ bits per line\. /.test(await text('bl-status')), `bits per line of 2 lines, ≥ 100: no decimals: "${await text('bl-status')}"`);
     await page.fill('#bl-check', 'https://a.example/');
     await expect('bl-check-result', 'present', /listed \(maybe\)/);
     await page.fill('#bl-check', 'https://zzz.example/');
