@@ -4,7 +4,7 @@
 import { CuckooFilter } from './lib.js';
 import { fpHex, readCuckooTables, replayAdd, sameTables, tablesAfterMoves } from './cuckoo-model.js';
 import { animate, drawTinyCuckoo } from './tiny-draw.js';
-import { bytes, int, q } from './ui.js';
+import { bytes, int, q, showFigureVerdict } from './ui.js';
 
 const MAX_SHOWN_MOVES = 12;   // a failed chain of hundreds of moves: the first few, then the end
 
@@ -103,8 +103,7 @@ export class CuckooPlay {
 
   verdict(text, state) {
     const el = this.els.verdict;
-    el.textContent = text;
-    el.dataset.state = state;
+    showFigureVerdict(el, text, state);
     delete el.dataset.broken;
     delete el.dataset.wouldBreak;
   }

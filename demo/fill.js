@@ -17,6 +17,14 @@ const M_STEPS = [256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536];
 const PAD = { left: 64, right: 16, top: 14, bottom: 44 };
 const nextFrame = () => new Promise((r) => requestAnimationFrame(r));
 
+/** A cleared chart canvas at its on-screen size, and its plot's width and height inside PAD. */
+function startChart(canvas) {
+  const { ctx, W, H } = fitCanvas(canvas, 0.42, 300, 220);
+  ctx.fillStyle = '#fff';
+  ctx.fillRect(0, 0, W, H);
+  return { ctx, W, H, plotW: W - PAD.left - PAD.right, plotH: H - PAD.top - PAD.bottom };
+}
+
 /** The sliders' values: m bits, k hashes, n keys. */
 function shape() {
   const m = M_STEPS[Number($('fill-m').value)];
@@ -33,11 +41,7 @@ let running = 0;     // a fill in progress (its token)
 function drawBloomChart() {
   const { m, k, n } = shape();
   const canvas = $('fill-bloom-chart');
-  const { ctx, W, H } = fitCanvas(canvas, 0.42, 300, 220);
-  ctx.fillStyle = '#fff';
-  ctx.fillRect(0, 0, W, H);
-  const plotW = W - PAD.left - PAD.right;
-  const plotH = H - PAD.top - PAD.bottom;
+  const { ctx, W, H, plotW, plotH } = startChart(canvas);
   const xMax = Math.max(1, n);
   const xOf = (x) => PAD.left + (x / xMax) * plotW;
   // linear, from 0 to a round rate above the curve's end and the dots: the climb is the point
@@ -101,11 +105,7 @@ async function fillBloom() {
 /** The cuckoo chart: kicks per insert against the load, one dot per key. */
 function drawCuckooChart(points, capacity) {
   const canvas = $('fill-cuckoo-chart');
-  const { ctx, W, H } = fitCanvas(canvas, 0.42, 300, 220);
-  ctx.fillStyle = '#fff';
-  ctx.fillRect(0, 0, W, H);
-  const plotW = W - PAD.left - PAD.right;
-  const plotH = H - PAD.top - PAD.bottom;
+  const { ctx, W, H, plotW, plotH } = startChart(canvas);
   const yMax = Math.max(10, ...points.map((p) => p.kicks));
   const xOf = (load) => PAD.left + load * plotW;
   const yOf = (kicks) => PAD.top + plotH - (kicks / yMax) * plotH;

@@ -6,7 +6,7 @@
 import { BloomFilter, murmur3 } from './lib.js';
 import { CuckooPlay } from './cuckoo-play.js';
 import { animate, drawTinyBloom } from './tiny-draw.js';
-import { $, guard, onWidthChange, q } from './ui.js';
+import { $, guard, onWidthChange, q, showFigureVerdict } from './ui.js';
 
 export const TINY_SEED_KEYS = ['alice', 'bob', 'carol', 'dave'];
 export const TINY_BLOOM = { bits: 64, hashes: 3 };
@@ -33,8 +33,7 @@ function drawBloom(view, p = 1) {
 
 function bloomVerdict(text, state, proof = null) {
   const el = $('tiny-bloom-verdict');
-  el.textContent = text;
-  el.dataset.state = state;
+  showFigureVerdict(el, text, state);
   if (proof === null) delete el.dataset.proof; else el.dataset.proof = String(proof);
 }
 

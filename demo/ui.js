@@ -61,6 +61,37 @@ export function showVerdict(el, answer) {
   el.dataset.state = answer === undefined ? '' : answer ? 'present' : 'absent';
 }
 
+// The short word of a figure's verdict, by its data-state; the sentence that derives it is one click away.
+const BADGE = {
+  absent: 'certainly absent', present: 'maybe present', 'false-positive': 'maybe present: a false positive',
+  'false-negative': 'certainly absent: a false negative', added: 'added', kicked: 'added after kicks', full: 'FULL',
+  grew: 'added: the filter grew', warn: 'careful', removed: 'removed', 'removed-unknown': 'removed another key’s fingerprint',
+  'not-found': 'nothing removed', 'not-added': 'not added',
+};
+
+/**
+ * A figure's verdict in `el`: a short badge for its state, and the sentence that derives it in a
+ * "why" disclosure (kept open if the visitor opened it). Empty text or an unknown state: the text alone.
+ */
+export function showFigureVerdict(el, text, state) {
+  el.dataset.state = state;
+  const word = BADGE[state];
+  if (!text || !word) { el.textContent = text; return; }
+  const open = el.querySelector('details')?.open ?? false;
+  const badge = document.createElement('span');
+  badge.className = 'badge';
+  badge.textContent = word;
+  const why = document.createElement('details');
+  why.className = 'why';
+  why.open = open;
+  const summary = document.createElement('summary');
+  summary.textContent = 'why?';
+  const body = document.createElement('span');
+  body.textContent = text;
+  why.append(summary, body);
+  el.replaceChildren(badge, ' ', why);
+}
+
 /** Bits per key: "9.59", "24.58", "383", "24,576" (no decimals from 100 on). */
 export const bitsPerKeyText = (v) => (v >= 100 ? int(Math.round(v)) : v.toFixed(2));
 

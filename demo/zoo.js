@@ -7,7 +7,7 @@ import { kindByName } from './filters.js';
 import { animate } from './tiny-draw.js';
 import { drawBlocked, drawCounting, drawFuse, drawScalable } from './zoo-draw.js';
 import { blockBit, fuseSlots, layerProbes, readBlockWords, readCounters, readFuse, readLayers } from './zoo-model.js';
-import { $, guard, onWidthChange, q } from './ui.js';
+import { $, guard, onWidthChange, q, showFigureVerdict } from './ui.js';
 
 const NAMES = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi'];
 export const ZOO = {
@@ -110,8 +110,7 @@ function draw(v, p = 1) {
 
 function verdict(text, state_, extra = {}) {
   const el = $('zoo-verdict');
-  el.textContent = text;
-  el.dataset.state = state_;
+  showFigureVerdict(el, text, state_);
   for (const a of ['proof', 'layer', 'broken']) delete el.dataset[a];
   Object.assign(el.dataset, extra);
 }
