@@ -100,4 +100,18 @@ export async function run(t, c) {
       bloom.free();
     }
   });
+
+  await t.check('verdicts are short badges with the derivation one click away (why?), in sections 2, 4 and 5', async () => {
+    const read = (id) => page.$eval(`#${id}`, (el) => ({ badge: el.querySelector('.badge')?.textContent ?? '', open: el.querySelector('details')?.open ?? null,
+      why: el.querySelector('details > span')?.textContent ?? '', shown: el.querySelector('.badge') ? el.querySelector('.badge').getBoundingClientRect().height : 0 }));
+    for (const [input, button, id] of [['tiny-key', 'tiny-check', 'tiny-bloom-verdict'], ['steps-key', 'steps-check', 'steps-verdict'], ['zoo-key', 'zoo-check', 'zoo-verdict']]) {
+      await page.fill(`#${input}`, 'eve-never-added');
+      await page.click(`#${button}`);
+      const v = await read(id);
+      assert(['certainly absent', 'maybe present: a false positive'].includes(v.badge) && v.shown > 0, `${id}: badge "${v.badge}"`);
+      assert(v.open === false && v.why.length > 40, `${id}: the derivation waits behind "why?" (${v.open}, ${v.why.length} characters)`);
+      await page.click(`#${id} summary`);
+      assert((await read(id)).open === true, `${id}: one click opens the derivation`);
+    }
+  });
 }
