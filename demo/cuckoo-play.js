@@ -92,6 +92,7 @@ export class CuckooPlay {
     const { f, b, subs } = view.tables;
     const owners = this.owners(view.tables, extraOwners);
     drawTinyCuckoo(canvas, { ...view, owners }, progress);
+    canvas.dataset.path = view.path ? view.path.map((m) => `${m.bucket}.${m.slot}`).join(' ') : '';
     canvas.dataset.shown = tableText(view.tables);
     const rows = subs.flatMap((s, k) => Array.from({ length: s.buckets }, (_, i) => {
       const fps = s.slots.slice(i * b, i * b + b).map((fp, j) => (fp ? `${fpHex(fp, f)}${owners[k][i * b + j] ? ` (${owners[k][i * b + j]})` : ''}` : 'empty'));
@@ -167,7 +168,7 @@ export class CuckooPlay {
         said = `Move ${n + 1}: ${this.moveText(moves[n], before)}.`;
         this.trail(moves[n], before, n + 1);
         this.onStatus(said, 'playing', { move: n + 1, moves: total });
-        if (!(await animate(this.els.canvas, this.delay(), (p) => this.draw({ ...base, op: 'kick', move: moves[n], tables: tablesAfterMoves(before, moves, n + 1) }, p, [key])))) return;
+        if (!(await animate(this.els.canvas, this.delay(), (p) => this.draw({ ...base, op: 'kick', move: moves[n], path: moves.slice(0, n + 1), tables: tablesAfterMoves(before, moves, n + 1) }, p, [key])))) return;
       }
       if (replay.outcome !== 'kicked') {
         if (!(await this.pace(token, said))) return;
@@ -188,7 +189,7 @@ export class CuckooPlay {
     const pairs = replay.outcome === 'grew' ? this.filter.locate(key).buckets : k.pairs;
     this.draw({ ...base, pairs, op: replay.outcome === 'full' ? 'check' : 'add', miss: replay.outcome === 'full', placedAt,
       hit: last ? { sub: last.sub, bucket: last.bucket, slot: last.slot } : null,
-      grew: replay.outcome === 'grew' ? replay.sub : undefined, tables: real }, 1, [key]);
+      grew: replay.outcome === 'grew' ? replay.sub : undefined, path: played && replay.outcome === 'kicked' ? moves : undefined, tables: real }, 1, [key]);
     this.onStatus(replay.outcome === 'kicked' ? `${moves.length - 1} kick${moves.length === 2 ? '' : 's'}, then a free slot: done.`
       : replay.outcome === 'stored' ? '' : null, 'done', { move: moves.length, moves: moves.length });
   }

@@ -162,6 +162,28 @@ export function drawTinyBloom(canvas, v, progress = 1) {
   }
 }
 
+/**
+ * The numbered path of a kick chain: move n's slot gets a small circled n in its top-left corner
+ * (a slot used twice shows its last number), so the chain can be read back on the table.
+ */
+function drawPath(ctx, path, slotX, rowY) {
+  const last = new Map();
+  path.forEach((m, n) => last.set(`${m.sub} ${m.bucket} ${m.slot}`, { m, n: n + 1 }));
+  ctx.font = 'bold 9.5px system-ui, sans-serif';
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  for (const { m, n } of last.values()) {
+    const x = slotX(m.sub, m.slot) + 8;
+    const y = rowY(m.sub, m.bucket) + 8;
+    ctx.fillStyle = C.markDark;
+    ctx.beginPath();
+    ctx.arc(x, y, 7, 0, Math.PI * 2);
+    ctx.fill();
+    ctx.fillStyle = '#fff';
+    ctx.fillText(String(n), x, y + 0.5);
+  }
+}
+
 /** Where everything of a cuckoo figure goes, for a canvas `W` CSS px wide. */
 function cuckooLayout(W, subs, b) {
   const GUT = 30;   // kick arcs, left of the bucket numbers
@@ -296,6 +318,7 @@ export function drawTinyCuckoo(canvas, v, progress = 1) {
     ctx.fillRect(x + L.slotW / 2 - w / 2, y + 25, w, 1.25);
   }
   if (settled && v.placedAt) box(v.placedAt, C.mark, 3.5);
+  if (v.path?.length) drawPath(ctx, v.path, slotX, rowY);
   if (v.move) {
     const m = v.move;
     box(m, C.mark, 3.5);

@@ -56,6 +56,9 @@ export async function checkCuckooSteps(page, prefix) {
         assert(last.text.includes(`= ${last.bucket} ⊕ ${last.xor} = ${last.next}`) && (Number(last.bucket) ^ Number(last.xor)) === Number(last.next), `move ${steps + 1}'s XOR: ${last.text}`);
       }
       if ((await status()).state === 'waiting') assert((await verdict()).text === '', `a verdict before the end of the chain: ${(await verdict()).text}`);
+      // and on the table: every move so far numbered in its slot
+      const path = (await page.getAttribute('#steps-canvas', 'data-path')).split(' ');
+      assert(path.length === steps + 1 && path.every((p, i) => p === `${trail[i].bucket}.${p.split('.')[1]}`), `the numbered path on the table: ${path} (trail ${trail.map((x) => x.bucket)})`);
       before = now;
       if (steps === 1 && prefix === '') await shotOf(page, 'steps-kick', '#steps');
     }
