@@ -27,6 +27,7 @@ export class CuckooPlay {
     Object.assign(this, { els, options, seedKeys, stepMode, delay, onStatus });
     this.filter = null;
     this.token = 0;
+    for (const type of ['pointermove', 'click']) els.canvas.addEventListener(type, (e) => this.explainSlot(this.slotAt(e)));
     this.release = null;
     this.reset();
   }
@@ -79,6 +80,43 @@ export class CuckooPlay {
       }
     }
     return out;
+  }
+
+  /** The slot under a pointer event on the figure: { sub, bucket, slot } or null. */
+  slotAt(e) {
+    const { canvas } = this.els;
+    const r = canvas.getBoundingClientRect();
+    const b = this.filter.info().bucketSize;
+    const blocks = (canvas.dataset.layout ?? '').split(';').map((t) => t.split(' ').map(Number));
+    for (let sub = 0; sub < blocks.length; sub++) {
+      const [x0, y0, w, h, buckets] = blocks[sub];
+      const slot = Math.floor((e.clientX - r.left - x0) / w);
+      const bucket = Math.floor((e.clientY - r.top - y0) / h);
+      if (slot >= 0 && slot < b && bucket >= 0 && bucket < buckets) return { sub, bucket, slot };
+    }
+    return null;
+  }
+
+  /**
+   * Says what a slot holds (els.cell, optional): its fingerprint, the key that put it there, and
+   * the other bucket that fingerprint may move to, by the same XOR as a kick.
+   */
+  explainSlot(at) {
+    const el = this.els.cell;
+    if (!el || !at) return;
+    const tables = readCuckooTables(this.filter);
+    const { f, b } = tables;
+    const fp = tables.subs[at.sub]?.slots[at.bucket * b + at.slot] ?? 0;
+    const where = `${tables.subs.length > 1 ? `sub-filter ${at.sub}, ` : ''}bucket ${at.bucket}, slot ${at.slot}`;
+    const owner = fp ? this.owners(tables)[at.sub][at.bucket * b + at.slot] : '';
+    let other = '';
+    if (owner) {
+      const [i1, i2] = this.filter.locate(owner).buckets[at.sub];
+      const alt = at.bucket === i1 ? i2 : i1;
+      other = `; kicked out, it would go to ${at.bucket} ⊕ ${at.bucket ^ alt} = ${alt}, its other bucket`;
+    }
+    el.textContent = fp ? `${where}: ${fpHex(fp, f)}${owner ? `, the fingerprint of ${q(owner)}` : ''}${other}.` : `${where}: empty.`;
+    Object.assign(el.dataset, { bucket: String(at.bucket), slot: String(at.slot), owner });
   }
 
   /** Draws the figure again (after a width change) as it was last drawn. */

@@ -53,7 +53,7 @@ function showSpeed() {
 }
 
 export function setupCuckooSteps() {
-  play = new CuckooPlay({ canvas: $('steps-canvas'), verdict: $('steps-verdict'), how: $('steps-how'), trail: $('steps-trail') }, {
+  play = new CuckooPlay({ canvas: $('steps-canvas'), verdict: $('steps-verdict'), how: $('steps-how'), trail: $('steps-trail'), cell: $('steps-cell') }, {
     options: stepsOptions(Number($('steps-expansion').value)),
     seedKeys: STEPS_SEED_KEYS,
     stepMode: () => $('steps-stepwise').checked,

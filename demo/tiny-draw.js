@@ -229,6 +229,8 @@ export function drawTinyCuckoo(canvas, v, progress = 1) {
   const from = keyBand(ctx, W, v);
   const rowY = (k, i) => L.blocks[k].y + L.blocks[k].head + i * L.rowH;
   const slotX = (k, j) => L.blocks[k].slotsX + j * L.slotW;
+  // where each sub-filter's slots are (x, y of slot 0 of bucket 0, slot width, row height), for pointing at a slot
+  canvas.dataset.layout = subs.map((s, k) => [slotX(k, 0), rowY(k, 0), L.slotW, L.rowH, s.buckets].map(Math.round).join(' ')).join(';');
   subs.forEach((s, k) => {
     const B = L.blocks[k];
     ctx.textBaseline = 'middle';

@@ -121,7 +121,7 @@ function explainBit(i) {
 }
 
 export function setupTiny() {
-  const els = { canvas: $('tiny-cuckoo'), verdict: $('tiny-cuckoo-verdict'), how: $('tiny-cuckoo-how') };
+  const els = { canvas: $('tiny-cuckoo'), verdict: $('tiny-cuckoo-verdict'), how: $('tiny-cuckoo-how'), cell: $('tiny-cuckoo-cell') };
   cuckoo = new CuckooPlay(els, {
     options: TINY_CUCKOO, seedKeys: TINY_SEED_KEYS, delay: () => 500,
     onStatus: (text, state) => {

@@ -3,6 +3,8 @@
 // Bloom figure to see the keys that set it. Every number is checked against the library in Node.
 import { CUCKOO_FILL, FILL_PROBES, fillKey, probeKey } from '../../demo/fill.js';
 import { TINY_BLOOM, TINY_SEED_KEYS } from '../../demo/tiny.js';
+import { STEPS_SEED_KEYS, stepsOptions } from '../../demo/cuckoo-steps.js';
+import { readCuckooTables } from '../../demo/cuckoo-model.js';
 import { assert } from './browser.mjs';
 import { lib } from './helpers.mjs';
 
@@ -85,6 +87,7 @@ export async function run(t, c) {
     try {
       for (const k of TINY_SEED_KEYS) bloom.add(k);
       const [x0, top, cell, cols] = (await page.getAttribute('#tiny-bloom', 'data-grid')).split(' ').map(Number);
+      await page.locator('#tiny-bloom').scrollIntoViewIfNeeded();
       const box = await page.locator('#tiny-bloom').boundingBox();
       const at = (i) => ({ x: box.x + x0 + (i % cols) * cell + cell / 2, y: box.y + top + Math.floor(i / cols) * cell + cell / 2 });
       const setters = (i) => TINY_SEED_KEYS.filter((k) => Array.from(bloom.positions(k)).includes(i));
@@ -112,6 +115,35 @@ export async function run(t, c) {
       assert(v.open === false && v.why.length > 40, `${id}: the derivation waits behind "why?" (${v.open}, ${v.why.length} characters)`);
       await page.click(`#${id} summary`);
       assert((await read(id)).open === true, `${id}: one click opens the derivation`);
+    }
+  });
+
+  await t.check('fingerprints and kicks: pointing at a slot names whose fingerprint it is and the bucket a kick would send it to (the library\'s locate)', async () => {
+    await page.selectOption('#steps-expansion', '0');
+    await page.click('#steps-reset');
+    const f = new lib.CuckooFilter(stepsOptions(0));
+    try {
+      for (const k of STEPS_SEED_KEYS) f.add(k);
+      const { b, subs: [sub] } = readCuckooTables(f);
+      const [x0, y0, w, h] = (await page.getAttribute('#steps-canvas', 'data-layout')).split(';')[0].split(' ').map(Number);
+      await page.locator('#steps-canvas').scrollIntoViewIfNeeded();
+      const box = await page.locator('#steps-canvas').boundingBox();
+      let checked = 0;
+      for (let i = 0; i < sub.slots.length && checked < 4; i++) {
+        const [bucket, slot] = [Math.floor(i / b), i % b];
+        await page.mouse.move(box.x + x0 + slot * w + w / 2, box.y + y0 + bucket * h + h / 2);
+        const cell = await page.$eval('#steps-cell', (el) => ({ ...el.dataset, text: el.textContent }));
+        assert(cell.bucket === String(bucket) && cell.slot === String(slot), `slot ${bucket}.${slot}: ${JSON.stringify(cell)}`);
+        if (!sub.slots[i]) { assert(/empty/.test(cell.text), `empty slot ${bucket}.${slot}: ${cell.text}`); continue; }
+        const { fingerprint, buckets: [[i1, i2]] } = f.locate(cell.owner);
+        const alt = bucket === i1 ? i2 : i1;
+        assert(fingerprint === sub.slots[i] && [i1, i2].includes(bucket), `slot ${bucket}.${slot} holds ${sub.slots[i]}, the page says ${cell.owner} (${fingerprint}, buckets ${i1} ${i2})`);
+        assert(cell.text.includes(`${bucket} ⊕ ${bucket ^ alt} = ${alt}`), `the other bucket of ${cell.owner}: ${cell.text}`);
+        checked++;
+      }
+      assert(checked === 4, `${checked} occupied slots checked`);
+    } finally {
+      f.free();
     }
   });
 }
