@@ -1,7 +1,7 @@
 // Section 4 of the playground, "Build a filter": every class's options, keys, stats, canvas, growth,
 // FULL, the remove warning, capacity flags, keyboard.
 import { assert } from './browser.mjs';
-import { CLASS_OF, KINDS, lib, placeholdersCut, REMOVABLE, shots } from './helpers.mjs';
+import { CLASS_OF, KINDS, lib, placeholdersCut, REMOVABLE, shots, tabThrough } from './helpers.mjs';
 import { checkCuckooGrowth } from './figures.mjs';
 
 export async function run(t, c) {
@@ -404,11 +404,7 @@ export async function run(t, c) {
       // Keep it: nothing removed
       assert(await keyOp('remove', ghost) === 'warn', `${kind}: warn again`);
       // from the keyboard: Tab from Remove reaches the choice
-      await page.focus('#key-remove');
-      await page.keyboard.press('Tab');
-      assert(await page.evaluate(() => document.activeElement.id) === 'key-remove-anyway', 'Tab → Remove anyway');
-      await page.keyboard.press('Tab');
-      assert(await page.evaluate(() => document.activeElement.id) === 'key-keep', 'Tab → Keep it');
+      await tabThrough(page, 'key-remove', ['key-remove-anyway', 'key-keep']);
       await page.keyboard.press('Enter');
       assert(await data('key-result', 'state') === 'kept' && JSON.stringify(await info()) === JSON.stringify(before), `${kind}: kept: ${await text('key-result')}`);
       // Remove anyway: the keys it broke are named, as Node says

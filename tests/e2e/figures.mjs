@@ -3,7 +3,7 @@
 import { TINY_BLOOM, TINY_CUCKOO, TINY_SEED_KEYS } from '../../demo/tiny.js';
 import { STEPS_SEED_KEYS, stepsOptions } from '../../demo/cuckoo-steps.js';
 import { assert } from './browser.mjs';
-import { lib, shotOf, shots, subFilterBuckets, tableText } from './helpers.mjs';
+import { lib, shotOf, shots, subFilterBuckets, tableText, tabThrough } from './helpers.mjs';
 import { checkZoo } from './zoo.mjs';
 
 /**
@@ -255,11 +255,7 @@ export async function checkTinyFigure(page, prefix) {
 
     // Tab from the key field reaches Check, then Add; Enter on Add adds
     await page.fill('#tiny-key', 'frank');
-    await page.focus('#tiny-key');
-    await page.keyboard.press('Tab');
-    assert(await page.evaluate(() => document.activeElement.id) === 'tiny-check', 'Tab → Check');
-    await page.keyboard.press('Tab');
-    assert(await page.evaluate(() => document.activeElement.id) === 'tiny-add', 'Tab → Add');
+    await tabThrough(page, 'tiny-key', ['tiny-check', 'tiny-add']);
     await page.keyboard.press('Enter');
     bloom.add('frank'); cuckoo.add('frank');
     await same('after adding frank from the keyboard');

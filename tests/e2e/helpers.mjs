@@ -96,6 +96,16 @@ export async function spaceLabelTrouble(page) {
 /** What the page holds in a figure of cuckoo slots (data-shown): the same text from a real filter. */
 export const tableText = (filter) => readCuckooTables(filter).subs.map((s) => s.slots.join(',')).join('|');
 
+/** Focuses `from`, then presses Tab once per id of `ids`, asserting the focus lands on each in turn. */
+export async function tabThrough(page, from, ids) {
+  await page.focus(`#${from}`);
+  for (const id of ids) {
+    await page.keyboard.press('Tab');
+    const at = await page.evaluate(() => document.activeElement.id);
+    assert(at === id, `Tab from ${from}: the focus is on "${at}", not ${id}`);
+  }
+}
+
 /** The helpers every section uses on the main page. */
 export function pageHelpers(page) {
   const text = (id) => page.textContent(`#${id}`);
