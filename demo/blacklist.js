@@ -85,8 +85,16 @@ async function build() {
     listed = new Set(items);
     setFilter('blacklist', f, spec);
     const status = $('bl-status');
+    // the point of it all: the list against the filter that stands in for it
+    const enc = new TextEncoder();
+    const listBytes = items.reduce((a, line) => a + enc.encode(line).length + 1, 0);
     status.textContent = `${spec.label} filter built from ${int(items.length)} lines in ${ms(took)}: `
-      + `${int(f.size)} items, ${bytes(f.byteLength)}, ${bitsPerKeyText((f.byteLength * 8) / items.length)} bits per line.`;
+      + `${int(f.size)} items, ${bytes(f.byteLength)}, ${bitsPerKeyText((f.byteLength * 8) / items.length)} bits per line. `
+      + `The list itself is ${bytes(listBytes)} of text: ${listBytes >= f.byteLength
+        ? `the filter is ${(listBytes / f.byteLength).toFixed(listBytes >= 10 * f.byteLength ? 0 : 1)}× smaller.`
+        : 'here the filter is the bigger one (a filter pays off on long lists).'}`;
+    status.dataset.listBytes = String(listBytes);
+    status.dataset.filterBytes = String(f.byteLength);
     status.dataset.items = String(f.size);
     status.dataset.lines = String(items.length);
     $('bl-progress-text').textContent = 'done';

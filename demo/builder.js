@@ -4,7 +4,7 @@ import { drawFilterMap } from './canvas.js';
 import { availableKinds, BPK_MIN_KEYS, createFilter, cuckooSubFilterBuckets, parseOptions, statsOf, touchedBy } from './filters.js';
 import { deserialize } from './lib.js';
 import { dropFilter, getEntry, setFilter, touch } from './store.js';
-import { $, bitsPerKeyText, bytes, describeError, enterClicks, guard, int, pct, randomHex, showError } from './ui.js';
+import { $, bitsPerKeyText, bytes, clip, describeError, enterClicks, guard, int, pct, q, randomHex, showError, yieldToBrowser } from './ui.js';
 
 let spec = null;          // the selected kind
 let staged = new Set();   // keys of a static (fuse) filter, rebuilt after each change
@@ -14,6 +14,7 @@ let grew = null;          // a cuckoo filter's growth during the last operation:
 // prefix), so removing a key never added can be shown for what it is.
 let typed = new Map();
 let batches = [];
+let filling = false;   // "Add random" is adding its chunks
 let removed = new Map();   // removals of added keys, by key
 const forgetKeys = () => { typed = new Map(); batches = []; removed = new Map(); };
 function inBatch(k) {
@@ -230,7 +231,7 @@ function check() {
 
 /** "“a”, “b” and 3 more" */
 function someKeys(keys, n = 5) {
-  const shown = keys.slice(0, n).map((x) => `“${x}”`).join(', ');
+  const shown = keys.slice(0, n).map((x) => `${q(x)}`).join(', ');
   return keys.length > n ? `${shown} and ${int(keys.length - n)} more` : shown;
 }
 
@@ -276,11 +277,11 @@ function remove() {
     setResult(ok ? 'removed' : 'not found: nothing removed', ok ? 'removed' : 'not-found');
     touch('builder');
   } else if (!f.has(k)) {
-    setResult(`not found: “${k}” reads certainly absent, so there is nothing to remove; nothing removed (it was never added)`, 'not-found');
+    setResult(`not found: ${q(k)} reads certainly absent, so there is nothing to remove; nothing removed (it was never added)`, 'not-found');
   } else {
     const lost = wouldBreak(f, k);
     const what = spec.kind === 'cuckoo' ? 'the matching fingerprint, which belongs to another key' : 'its counters, which other keys set too';
-    setResult(`Careful: “${k}” was never added by this page, yet it reads maybe present (a false positive). remove() cannot tell and would take away ${what}: `
+    setResult(`Careful: ${q(k)} was never added by this page, yet it reads maybe present (a false positive). remove() cannot tell and would take away ${what}: `
       + (lost.length ? `${someKeys(lost)} would then read as certainly absent, a false negative.`
         : 'this time every key this page added would still read present, but that is luck.')
       + ' Nothing is removed unless you choose Remove anyway.', 'warn');
@@ -299,9 +300,9 @@ function removeAnyway() {
   const k = p.key;
   const { ok, broken } = removeAndDiff(f, k);
   if (!ok) {
-    setResult(`not found: nothing removed (“${k}” was never added)`, 'not-found');
+    setResult(`not found: nothing removed (${q(k)} was never added)`, 'not-found');
   } else {
-    setResult(`“${k}” was never added, yet something matched and was removed: `
+    setResult(`${q(k)} was never added, yet something matched and was removed: `
       + (broken.length ? `${someKeys(broken)} ${broken.length === 1 ? 'now reads' : 'now read'} as certainly absent, a false negative. Remove only keys you added.`
         : 'no key this page added was hit this time, but it could have been. Remove only keys you added.'), 'removed-unknown');
     $('key-result').dataset.broken = broken.join(' ');
@@ -314,27 +315,62 @@ function keepIt() {
   const p = pending;
   confirmRemove(null);
   if (!p) return;
-  setResult(`kept: nothing removed; “${p.key}” still reads maybe present`, 'kept');
+  setResult(`kept: nothing removed; ${q(p.key)} still reads maybe present`, 'kept');
 }
 
 const randomKeys = (n) => `${int(n)} random key${n === 1 ? '' : 's'}`;
 
-function fillRandom() {
+const FILL_CHUNK = 50_000;   // keys per addAll call of "Add random": ~10-30 ms, then the page paints
+
+/** Progress of "Add random": `done` of `n` keys (null hides it). */
+function fillProgress(done, n) {
+  const bar = $('fill-progress');
+  const text = $('fill-progress-text');
+  bar.hidden = done === null;
+  text.textContent = done === null ? '' : `${int(done)} of ${int(n)} keys added…`;
+  if (done !== null) { bar.max = n; bar.value = done; }
+}
+
+/**
+ * Adds `n` random keys in chunks of FILL_CHUNK with a progress bar, yielding to the browser
+ * between chunks, so 2,000,000 keys never freeze the page. A fuse filter stages its keys the same
+ * way and is then solved once (one build call: it cannot be built in parts).
+ */
+async function fillRandom() {
   const n = Number($('fill-count').value);
-  if (!Number.isSafeInteger(n) || n < 1 || n > 5_000_000) throw new RangeError(`random key count must be an integer from 1 to 5,000,000, got "${$('fill-count').value}"`);
+  if (!Number.isSafeInteger(n) || n < 1 || n > 5_000_000) throw new RangeError(`random key count must be an integer from 1 to 5,000,000, got "${clip($('fill-count').value)}"`);
   const prefix = `rnd-${randomHex(8)}-`;
-  const keys = Array.from({ length: n }, (_, i) => prefix + i);
+  const chunkOf = (from) => Array.from({ length: Math.min(FILL_CHUNK, n - from) }, (_, i) => prefix + (from + i));
   // the marks show where one key landed: after a batch they would point at a key of the past
   clearTouched(`— (${randomKeys(n)} added; the marks show one key: add or check one)`);
+  const f = spec.static ? null : requireFilter();
+  const from = spec.kind === 'cuckoo' ? { filters: f.info().filters, bytes: f.byteLength } : null;
+  let added = 0;
+  let tried = 0;
+  setFilling(true);
+  try {
+    while (tried < n) {
+      const keys = chunkOf(tried);
+      if (f === null) for (const k of keys) staged.add(k);
+      const got = f === null ? keys.length : f.addAll(keys);
+      added += got;
+      tried += keys.length;
+      fillProgress(tried, n);
+      refresh();   // the stats (estimated FPR, fill) move as the keys go in
+      if (spec.kind === 'cuckoo' && got < keys.length) break;   // full: the rest would be rejected too
+      if (tried < n) await yieldToBrowser();
+    }
+  } finally {
+    if (f !== null) batches.push({ prefix, n: tried });
+    if (from && f.info().filters > from.filters) grew = { from: from.filters, to: f.info().filters, bytesFrom: from.bytes, bytesTo: f.byteLength };
+    setFilling(false);
+    fillProgress(null);
+  }
   if (spec.static) {
-    for (const k of keys) staged.add(k);
     rebuildStatic();
     setResult(`${randomKeys(n)} added; rebuilt from ${int(staged.size)} key${staged.size === 1 ? '' : 's'}`, 'added');
     return;
   }
-  const f = requireFilter();
-  const added = watchGrowth(f, () => f.addAll(keys));
-  batches.push({ prefix, n });
   touch('builder');
   if (spec.kind === 'cuckoo' && added < n) {
     setResult(`${int(added)} of ${randomKeys(n)} added: filter full`, 'full');
@@ -345,6 +381,12 @@ function fillRandom() {
   } else {
     setResult(`${randomKeys(n)} added`, 'added');
   }
+}
+
+/** While random keys go in, the builder's other operations wait (they would change the filter under it). */
+function setFilling(on) {
+  filling = on;
+  for (const id of ['fill-btn', 'filter-create', 'filter-clear', 'key-add', 'key-check', 'key-remove', 'filter-kind']) $(id).disabled = on;
 }
 
 function clearFilter() {
@@ -453,17 +495,17 @@ function selectKind(kindName) {
  * failed (FULL included), then refresh.
  */
 function action(fn, keepPending = false) {
-  return () => guard(errorEl(), () => {
+  return () => (filling ? undefined : guard(errorEl(), async () => {
     grew = null;
     if (!keepPending) confirmRemove(null);
     try {
-      return fn();
+      return await fn();
     } catch (err) {
       if (err?.code === 'FULL') setResult('not added: the filter is FULL (see the message above)', 'full');
       else setResult(`failed: ${err?.code ?? err?.name ?? 'error'} (see the message above)`, 'error');
       throw err;
     }
-  }).finally(refresh);
+  }).finally(refresh));
 }
 
 export function setupBuilder() {

@@ -2,7 +2,7 @@
 // theoretical curves as lines, measured values as dots (zero measurements as hollow marks on
 // the bottom axis).
 
-import { fitCanvas } from './ui.js';
+import { fitCanvas, fitText } from './ui.js';
 
 const PAD = { left: 80, right: 16, top: 20, bottom: 48 };   // left: tick labels clear of the axis title
 
@@ -67,12 +67,16 @@ export function drawFrame(ctx, { W, H, pad, xTicks, yTicks, xTitle, yTitle }) {
 export function drawFprChart(canvas, data) {
   const { xMax, yFloor, series } = data;
   canvas.chartData = data;   // for a redraw at another width
-  const { ctx, W, H } = fitCanvas(canvas, 0.5, 360, 220);
-  ctx.clearRect(0, 0, W, H);
+  // the legend goes under the chart, never over the curves (on a phone it covered one)
+  const legendH = series.length ? (series.length + 2) * 20 + 6 : 0;
+  const { ctx, W, H: full } = fitCanvas(canvas, 0.5 + legendH / 720, 360 + legendH, 220 + legendH);
+  const H = full - legendH;
+  ctx.clearRect(0, 0, W, full);
   ctx.fillStyle = '#fff';
-  ctx.fillRect(0, 0, W, H);
+  ctx.fillRect(0, 0, W, full);
   const plotW = W - PAD.left - PAD.right;
   const plotH = H - PAD.top - PAD.bottom;
+  const dots = [];
 
   let yMaxVal = yFloor * 10;
   for (const s of series) for (const p of s.points) yMaxVal = Math.max(yMaxVal, p.measured, p.theory);
@@ -119,6 +123,7 @@ export function drawFprChart(canvas, data) {
     ctx.stroke();
     for (const p of s.points) {
       const x = xOf(p.x);
+      dots.push([x, p.measured > 0 ? yOf(p.measured) : PAD.top + plotH - 4]);
       ctx.beginPath();
       if (p.measured > 0) {
         ctx.fillStyle = s.color;
@@ -133,43 +138,37 @@ export function drawFprChart(canvas, data) {
     }
   }
 
-  // legend: one line per series, then what lines and dots mean; every line cut to the plot's width
+  // legend: one line per series, then what lines and dots mean, under the x axis title; every
+  // line cut to the canvas's width
   ctx.font = '12px system-ui, sans-serif';
   ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
-  const room = plotW - 64;
-  const fit = (text) => {
-    if (ctx.measureText(text).width <= room) return text;
-    let t = text;
-    while (t.length > 1 && ctx.measureText(`${t}…`).width > room) t = t.slice(0, -1);
-    return `${t}…`;
-  };
-  const box = (y) => {
-    ctx.fillStyle = 'rgba(255,255,255,0.85)';
-    ctx.fillRect(PAD.left + 8, y - 9, Math.min(plotW - 12, 340), 18);
-  };
-  let ly = PAD.top + 12;
+  const lx = Math.min(PAD.left, 24);
+  const fit = (text) => fitText(ctx, text, W - lx - 52);
+  let ly = H + 10;
   for (const s of series) {
-    box(ly);
     ctx.strokeStyle = s.color;
     ctx.lineWidth = 2;
-    ctx.beginPath(); ctx.moveTo(PAD.left + 12, ly); ctx.lineTo(PAD.left + 36, ly); ctx.stroke();
+    ctx.beginPath(); ctx.moveTo(lx, ly); ctx.lineTo(lx + 24, ly); ctx.stroke();
     ctx.fillStyle = s.color;
-    ctx.beginPath(); ctx.arc(PAD.left + 46, ly, 3.5, 0, Math.PI * 2); ctx.fill();
+    ctx.beginPath(); ctx.arc(lx + 34, ly, 3.5, 0, Math.PI * 2); ctx.fill();
     ctx.fillStyle = '#111827';
-    ctx.fillText(fit(s.label), PAD.left + 56, ly);
+    ctx.fillText(fit(s.label), lx + 44, ly);
     ly += 20;
   }
   if (series.length) {
-    box(ly);
     ctx.fillStyle = '#4b5563';
-    ctx.fillText(fit('line = theory, dots = measured'), PAD.left + 56, ly);
+    ctx.fillText(fit('line = theory, dots = measured'), lx + 44, ly);
     ly += 20;
-    box(ly);
     ctx.strokeStyle = '#6b7280';
     ctx.lineWidth = 1.5;
-    ctx.beginPath(); ctx.arc(PAD.left + 46, ly, 3, 0, Math.PI * 2); ctx.stroke();
+    ctx.beginPath(); ctx.arc(lx + 34, ly, 3, 0, Math.PI * 2); ctx.stroke();
     ctx.fillStyle = '#4b5563';
-    ctx.fillText(fit('on the x axis: no false positive measured'), PAD.left + 56, ly);
+    ctx.fillText(fit('on the x axis: no false positive measured'), lx + 44, ly);
   }
+  // for the e2e test: the plot, the legend's box and every dot, in CSS px
+  const r = Math.round;
+  canvas.dataset.plot = [PAD.left, PAD.top, plotW, plotH].map(r).join(' ');
+  canvas.dataset.legendBox = series.length ? [lx, H, W - lx, legendH].map(r).join(' ') : '';
+  canvas.dataset.dots = dots.map(([x, y]) => `${r(x)} ${r(y)}`).join(';');
 }

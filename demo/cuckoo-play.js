@@ -4,7 +4,7 @@
 import { CuckooFilter } from './lib.js';
 import { fpHex, readCuckooTables, replayAdd, sameTables, tablesAfterMoves } from './cuckoo-model.js';
 import { animate, drawTinyCuckoo } from './tiny-draw.js';
-import { bytes, int } from './ui.js';
+import { bytes, int, q, showFigureVerdict } from './ui.js';
 
 const MAX_SHOWN_MOVES = 12;   // a failed chain of hundreds of moves: the first few, then the end
 
@@ -27,6 +27,7 @@ export class CuckooPlay {
     Object.assign(this, { els, options, seedKeys, stepMode, delay, onStatus });
     this.filter = null;
     this.token = 0;
+    for (const type of ['pointermove', 'click']) els.canvas.addEventListener(type, (e) => this.explainSlot(this.slotAt(e)));
     this.release = null;
     this.reset();
   }
@@ -42,6 +43,7 @@ export class CuckooPlay {
     for (const k of empty ? [] : this.seedKeys) if (this.filter.add(k)) this.keys.push(k);
     this.verdict('', '');
     this.els.how.textContent = '';
+    this.trail(null);
     this.draw({ tables: readCuckooTables(this.filter) });
     this.onStatus('', 'idle');
   }
@@ -80,6 +82,43 @@ export class CuckooPlay {
     return out;
   }
 
+  /** The slot under a pointer event on the figure: { sub, bucket, slot } or null. */
+  slotAt(e) {
+    const { canvas } = this.els;
+    const r = canvas.getBoundingClientRect();
+    const b = this.filter.info().bucketSize;
+    const blocks = (canvas.dataset.layout ?? '').split(';').map((t) => t.split(' ').map(Number));
+    for (let sub = 0; sub < blocks.length; sub++) {
+      const [x0, y0, w, h, buckets] = blocks[sub];
+      const slot = Math.floor((e.clientX - r.left - x0) / w);
+      const bucket = Math.floor((e.clientY - r.top - y0) / h);
+      if (slot >= 0 && slot < b && bucket >= 0 && bucket < buckets) return { sub, bucket, slot };
+    }
+    return null;
+  }
+
+  /**
+   * Says what a slot holds (els.cell, optional): its fingerprint, the key that put it there, and
+   * the other bucket that fingerprint may move to, by the same XOR as a kick.
+   */
+  explainSlot(at) {
+    const el = this.els.cell;
+    if (!el || !at) return;
+    const tables = readCuckooTables(this.filter);
+    const { f, b } = tables;
+    const fp = tables.subs[at.sub]?.slots[at.bucket * b + at.slot] ?? 0;
+    const where = `${tables.subs.length > 1 ? `sub-filter ${at.sub}, ` : ''}bucket ${at.bucket}, slot ${at.slot}`;
+    const owner = fp ? this.owners(tables)[at.sub][at.bucket * b + at.slot] : '';
+    let other = '';
+    if (owner) {
+      const [i1, i2] = this.filter.locate(owner).buckets[at.sub];
+      const alt = at.bucket === i1 ? i2 : i1;
+      other = `; kicked out, it would go to ${at.bucket} ⊕ ${at.bucket ^ alt} = ${alt}, its other bucket`;
+    }
+    el.textContent = fp ? `${where}: ${fpHex(fp, f)}${owner ? `, the fingerprint of ${q(owner)}` : ''}${other}.` : `${where}: empty.`;
+    Object.assign(el.dataset, { bucket: String(at.bucket), slot: String(at.slot), owner });
+  }
+
   /** Draws the figure again (after a width change) as it was last drawn. */
   redraw() {
     if (this.lastView) this.draw(this.lastView.view, 1, this.lastView.extraOwners);
@@ -91,19 +130,19 @@ export class CuckooPlay {
     const { f, b, subs } = view.tables;
     const owners = this.owners(view.tables, extraOwners);
     drawTinyCuckoo(canvas, { ...view, owners }, progress);
+    canvas.dataset.path = view.path ? view.path.map((m) => `${m.bucket}.${m.slot}`).join(' ') : '';
     canvas.dataset.shown = tableText(view.tables);
     const rows = subs.flatMap((s, k) => Array.from({ length: s.buckets }, (_, i) => {
       const fps = s.slots.slice(i * b, i * b + b).map((fp, j) => (fp ? `${fpHex(fp, f)}${owners[k][i * b + j] ? ` (${owners[k][i * b + j]})` : ''}` : 'empty'));
       return `${subs.length > 1 ? `sub-filter ${k} ` : ''}bucket ${i}: ${fps.join(', ')}`;
     }));
     canvas.setAttribute('aria-label', `Cuckoo filter, ${subs.length > 1 ? `${subs.length} sub-filters, ` : ''}${subs[0].buckets} buckets of ${b} slots, `
-      + `${f}-bit fingerprints. ${rows.join('; ')}.${view.key ? ` Last key “${view.key}”: fingerprint ${fpHex(view.fp, f)}, buckets ${view.pairs?.[0]?.join(' and ')}.` : ''}`);
+      + `${f}-bit fingerprints. ${rows.join('; ')}.${view.key ? ` Last key ${q(view.key)}: fingerprint ${fpHex(view.fp, f)}, buckets ${view.pairs?.[0]?.join(' and ')}.` : ''}`);
   }
 
   verdict(text, state) {
     const el = this.els.verdict;
-    el.textContent = text;
-    el.dataset.state = state;
+    showFigureVerdict(el, text, state);
     delete el.dataset.broken;
     delete el.dataset.wouldBreak;
   }
@@ -114,7 +153,7 @@ export class CuckooPlay {
     const { f } = readCuckooTables(this.filter);
     const [i1, i2] = buckets[buckets.length - 1];
     const n = this.filter.info().buckets / buckets.length;   // buckets per sub-filter (all equal when expansion ≤ 1)
-    this.els.how.textContent = `fingerprint = a non-zero ${f}-bit value from the hash of “${key}” = ${fpHex(fp, f)}; i1 = hash mod ${int(n)} = ${i1}; `
+    this.els.how.textContent = `fingerprint = a non-zero ${f}-bit value from the hash of ${q(key)} = ${fpHex(fp, f)}; i1 = hash mod ${int(n)} = ${i1}; `
       + `i2 = i1 ⊕ (hash(fingerprint) mod ${int(n)}) = ${i1} ⊕ ${i1 ^ i2} = ${i2}. Either bucket may hold it; ${i2} ⊕ ${i1 ^ i2} = ${i1} leads back.`;
     return { fp, pairs: buckets, hashText: `fp ${fpHex(fp, f)} · i1 ${i1} · i2 ${i2}` };
   }
@@ -148,27 +187,35 @@ export class CuckooPlay {
     const match = ok === (replay.outcome !== 'full') && sameTables(replay.after, real);
     this.els.canvas.dataset.match = String(match);
     if (ok) this.keys.push(key);
-    this.explainAdd(key, replay, before, real, bytesBefore, match);
+    this.trail(null);
+    const played = replay.outcome !== 'stored' && !quick;
+    // a chain that is played keeps its ending for the end: the verdict comes after the last move
+    const verdict = () => this.explainAdd(key, replay, before, real, bytesBefore, match);
+    if (played) this.verdict('', 'playing'); else verdict();
     this.onStatus('', 'playing', { move: 0, moves: replay.moves.length });
     const base = { key, hashText: k.hashText, fp: k.fp, pairs: k.pairs };
     const { moves } = replay;
     const ms = quick ? 0 : 550;
     if (!(await animate(this.els.canvas, ms, (p) => this.draw({ ...base, op: 'add', tables: before }, p, [key])))) return;
-    if (replay.outcome !== 'stored' && !quick) {
+    if (played) {
       const total = moves.length;
       const shown = replay.outcome === 'kicked' ? total : Math.min(total, MAX_SHOWN_MOVES);
-      let said = `Buckets ${replay.i1} and ${replay.i2} are both full.`;
+      let said = `Buckets ${replay.i1} and ${replay.i2} are both full: ${fpHex(replay.fp, before.f)} must take someone's slot.`;
       for (let n = 0; n < shown; n++) {
         if (!(await this.pace(token, said))) return;
-        said = `Move ${n + 1} of ${int(total)}: ${this.moveText(moves[n], before.f)}.`;
+        said = `Move ${n + 1}: ${this.moveText(moves[n], before)}.`;
+        this.trail(moves[n], before, n + 1);
         this.onStatus(said, 'playing', { move: n + 1, moves: total });
-        if (!(await animate(this.els.canvas, this.delay(), (p) => this.draw({ ...base, op: 'kick', move: moves[n], tables: tablesAfterMoves(before, moves, n + 1) }, p, [key])))) return;
+        if (!(await animate(this.els.canvas, this.delay(), (p) => this.draw({ ...base, op: 'kick', move: moves[n], path: moves.slice(0, n + 1), tables: tablesAfterMoves(before, moves, n + 1) }, p, [key])))) return;
       }
       if (replay.outcome !== 'kicked') {
         if (!(await this.pace(token, said))) return;
-        this.onStatus(`${total > shown ? `… ${int(total - shown)} more moves like these: ` : ''}no free slot after ${int(total)} kicks, the limit, so every move was undone`
+        const more = total > shown ? `… ${int(total - shown)} more moves like these: ` : '';
+        this.trail({ text: `${more}no free slot after ${int(total)} kicks, the limit: every move is undone${replay.outcome === 'grew' ? ', and a new sub-filter takes the fingerprint' : ''}.` });
+        this.onStatus(`${more}no free slot after ${int(total)} kicks, the limit, so every move was undone`
           + `${replay.outcome === 'grew' ? ' and a new sub-filter took the fingerprint' : ''}.`, 'playing', { move: total, moves: total });
       }
+      verdict();
     }
     // the end: what the filter holds now, the new fingerprint's slot marked (and where the last
     // kicked one landed)
@@ -180,14 +227,36 @@ export class CuckooPlay {
     const pairs = replay.outcome === 'grew' ? this.filter.locate(key).buckets : k.pairs;
     this.draw({ ...base, pairs, op: replay.outcome === 'full' ? 'check' : 'add', miss: replay.outcome === 'full', placedAt,
       hit: last ? { sub: last.sub, bucket: last.bucket, slot: last.slot } : null,
-      grew: replay.outcome === 'grew' ? replay.sub : undefined, tables: real }, 1, [key]);
+      grew: replay.outcome === 'grew' ? replay.sub : undefined, path: played && replay.outcome === 'kicked' ? moves : undefined, tables: real }, 1, [key]);
     this.onStatus(replay.outcome === 'kicked' ? `${moves.length - 1} kick${moves.length === 2 ? '' : 's'}, then a free slot: done.`
       : replay.outcome === 'stored' ? '' : null, 'done', { move: moves.length, moves: moves.length });
   }
 
-  moveText(m, f) {
+  /**
+   * The numbered path of a kick chain (els.trail, optional): one line per move with the XOR that
+   * sends the evicted fingerprint to its other bucket. null clears it; { text } adds a closing line.
+   */
+  trail(m, tables, n) {
+    const ol = this.els.trail;
+    if (!ol) return;
+    if (m === null) { ol.replaceChildren(); ol.hidden = true; return; }
+    ol.hidden = false;
+    const li = document.createElement('li');
+    if (m.text) { li.textContent = m.text; li.className = 'end'; ol.append(li); return; }
+    li.value = n;
+    li.textContent = this.moveText(m, tables);
+    li.dataset.bucket = String(m.bucket);
+    if (m.evicted) { li.dataset.next = String(m.next); li.dataset.xor = String(m.bucket ^ m.next); }
+    ol.append(li);
+  }
+
+  /** One move in words; a kick names the XOR that gives the evicted fingerprint its other bucket. */
+  moveText(m, tables) {
+    const { f } = tables;
+    const n = tables.subs[m.sub].buckets;
     return m.evicted
-      ? `${fpHex(m.placed, f)} goes into bucket ${m.bucket}, slot ${m.slot}, kicking out ${fpHex(m.evicted, f)}, whose other bucket is ${m.next}`
+      ? `${fpHex(m.placed, f)} goes into bucket ${m.bucket}, slot ${m.slot}, kicking out ${fpHex(m.evicted, f)}; its other bucket is `
+        + `${m.bucket} ⊕ (hash(${fpHex(m.evicted, f)}) mod ${int(n)}) = ${m.bucket} ⊕ ${m.bucket ^ m.next} = ${m.next}`
       : `${fpHex(m.placed, f)} goes into the free slot ${m.slot} of bucket ${m.bucket}`;
   }
 
@@ -206,18 +275,18 @@ export class CuckooPlay {
     let state;
     if (r.outcome === 'stored') {
       const m = r.moves[0];
-      text = `“${key}”: ${hex} stored in bucket ${m.bucket}, slot ${m.slot}${r.sub > 0 ? ` of sub-filter ${r.sub}` : ''}${m.bucket === r.i2 ? ` (bucket ${r.i1} was full)` : ''}.`;
+      text = `${q(key)}: ${hex} stored in bucket ${m.bucket}, slot ${m.slot}${r.sub > 0 ? ` of sub-filter ${r.sub}` : ''}${m.bucket === r.i2 ? ` (bucket ${r.i1} was full)` : ''}.`;
       state = 'added';
     } else if (r.outcome === 'kicked') {
       const m = r.moves[0];
-      text = `“${key}”: buckets ${r.i1} and ${r.i2} were full, so ${hex} took slot ${m.slot} of bucket ${m.bucket} and kicked out ${fpHex(m.evicted, f)}, `
+      text = `${q(key)}: buckets ${r.i1} and ${r.i2} were full, so ${hex} took slot ${m.slot} of bucket ${m.bucket} and kicked out ${fpHex(m.evicted, f)}, `
         + `which moved to its other bucket (kicking out another fingerprint when that was full too): ${r.kicks} kick${r.kicks === 1 ? '' : 's'} until a free slot. Stored.`;
       state = 'kicked';
     } else if (r.outcome === 'grew') {
-      text = `“${key}”: ${why}. So the filter grew: new sub-filter ${r.sub} of ${int(real.subs[r.sub].buckets)} buckets (${bytes(bytesBefore)} → ${bytes(this.filter.byteLength)}), and ${hex} went into its bucket ${r.i1}. Checks now read every sub-filter.`;
+      text = `${q(key)}: ${why}. So the filter grew: new sub-filter ${r.sub} of ${int(real.subs[r.sub].buckets)} buckets (${bytes(bytesBefore)} → ${bytes(this.filter.byteLength)}), and ${hex} went into its bucket ${r.i1}. Checks now read every sub-filter.`;
       state = 'grew';
     } else {
-      text = `“${key}” not added: the filter is FULL and may not grow (expansion 0): ${why}. All ${int(r.moves.length)} moves were undone; nothing stored was lost.`;
+      text = `${q(key)} not added: the filter is FULL and may not grow (expansion 0): ${why}. All ${int(r.moves.length)} moves were undone; nothing stored was lost.`;
       state = 'full';
     }
     if (!match) text += ' (The replay above differs from what the filter did; the figure shows the filter\'s real table.)';
@@ -227,6 +296,7 @@ export class CuckooPlay {
 
   check(key) {
     this.interrupt();
+    this.trail(null);
     const f = this.filter;
     const tables = readCuckooTables(f);
     const k = this.describeKey(key);
@@ -241,13 +311,13 @@ export class CuckooPlay {
     const hex = fpHex(k.fp, tables.f);
     const where = (pairs) => pairs.map(([a, b], s) => `${pairs.length > 1 ? `sub-filter ${s}: ` : ''}buckets ${a} and ${b}`).join(', ');
     if (!yes) {
-      this.verdict(`“${key}”: ${hex} is in neither candidate bucket (${where(k.pairs)}): certainly absent.${this.keys.includes(key)
+      this.verdict(`${q(key)}: ${hex} is in neither candidate bucket (${where(k.pairs)}): certainly absent.${this.keys.includes(key)
         ? ' Yet it was added: its fingerprint was taken by the removal of a key never added, a false negative.' : ''}`, this.keys.includes(key) ? 'false-negative' : 'absent');
     } else if (this.keys.includes(key)) {
-      this.verdict(`“${key}”: ${hex} found in bucket ${hit.bucket}, slot ${hit.slot}: maybe present (it was added).`, 'present');
+      this.verdict(`${q(key)}: ${hex} found in bucket ${hit.bucket}, slot ${hit.slot}: maybe present (it was added).`, 'present');
     } else {
       const owner = this.owners(tables)[hit.sub][hit.bucket * tables.b + hit.slot];
-      this.verdict(`“${key}”: ${hex} found in bucket ${hit.bucket}, slot ${hit.slot}${owner ? `, put there by “${owner}”` : ''}: maybe present, but “${key}” was never added: a false positive (two keys, one fingerprint, a shared bucket).`, 'false-positive');
+      this.verdict(`${q(key)}: ${hex} found in bucket ${hit.bucket}, slot ${hit.slot}${owner ? `, put there by ${q(owner)}` : ''}: maybe present, but ${q(key)} was never added: a false positive (two keys, one fingerprint, a shared bucket).`, 'false-positive');
     }
     this.onStatus('', 'idle');
     const view = { key, hashText: k.hashText, fp: k.fp, pairs: k.pairs, op: 'check', hit, miss: !yes, tables };
@@ -292,12 +362,13 @@ export class CuckooPlay {
    */
   warnRemove(key) {
     this.interrupt();
+    this.trail(null);
     const tables = readCuckooTables(this.filter);
     const k = this.describeKey(key);
     const { at, broken } = this.predictRemove(key);
     const owner = this.owners(tables)[at.sub][at.bucket * tables.b + at.slot];
-    const names = broken.map((x) => `“${x}”`).join(', ');
-    this.verdict(`Careful: “${key}” was never added, yet ${fpHex(k.fp, tables.f)} is in bucket ${at.bucket}, slot ${at.slot}${owner ? `, put there by “${owner}”` : ''}, `
+    const names = broken.map((x) => `${q(x)}`).join(', ');
+    this.verdict(`Careful: ${q(key)} was never added, yet ${fpHex(k.fp, tables.f)} is in bucket ${at.bucket}, slot ${at.slot}${owner ? `, put there by ${q(owner)}` : ''}, `
       + `so it looks present (a false positive). remove() cannot tell whose copy it is and would take it: `
       + (broken.length ? `${names} would then read as certainly absent, a false negative.` : 'this time every added key would still read present (another copy is left).')
       + ' Remove anyway to see it happen.', 'warn');
@@ -310,6 +381,7 @@ export class CuckooPlay {
   /** Removes one copy of a key (the page warns when it was never added: see the lesson). */
   remove(key) {
     this.interrupt();
+    this.trail(null);
     const f = this.filter;
     const before = readCuckooTables(f);
     const k = this.describeKey(key);
@@ -323,15 +395,15 @@ export class CuckooPlay {
     let lost = null;
     if (ok && wasAdded) this.keys.splice(this.keys.lastIndexOf(key), 1);
     if (!ok) {
-      this.verdict(`“${key}”: ${hex} is in neither candidate bucket: nothing removed.`, 'not-found');
+      this.verdict(`${q(key)}: ${hex} is in neither candidate bucket: nothing removed.`, 'not-found');
     } else if (wasAdded) {
-      this.verdict(`“${key}”: one ${hex} removed from bucket ${at.bucket}, slot ${at.slot}.`, 'removed');
+      this.verdict(`${q(key)}: one ${hex} removed from bucket ${at.bucket}, slot ${at.slot}.`, 'removed');
     } else {
       // the lesson: whatever matched was another key's fingerprint; that key may now be lost
       const owner = ownersBefore[at.sub][at.bucket * before.b + at.slot];
       const broken = [...readBefore].filter((x) => !f.has(x));
-      this.verdict(`“${key}” was never added, yet ${hex} matched in bucket ${at.bucket} and was removed${owner ? ` (a copy of “${owner}”'s fingerprint)` : ''}. `
-        + (broken.length ? `${broken.map((x) => `“${x}”`).join(', ')} now ${broken.length === 1 ? 'reads' : 'read'} as certainly absent, a false negative. `
+      this.verdict(`${q(key)} was never added, yet ${hex} matched in bucket ${at.bucket} and was removed${owner ? ` (a copy of ${q(owner)}'s fingerprint)` : ''}. `
+        + (broken.length ? `${broken.map((x) => `${q(x)}`).join(', ')} now ${broken.length === 1 ? 'reads' : 'read'} as certainly absent, a false negative. `
           : 'Every added key still reads present this time (another copy is left), but the next removal may not be so lucky. ')
         + 'Remove only keys you added.', 'removed-unknown');
       this.els.verdict.dataset.broken = broken.join(' ');

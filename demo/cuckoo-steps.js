@@ -40,9 +40,10 @@ function showStatus(text, state, counts = {}) {
   if (text !== null) el.textContent = text;
   el.dataset.state = state;
   if (counts.moves !== undefined) { el.dataset.move = String(counts.move); el.dataset.moves = String(counts.moves); }
+  // aria-disabled, not disabled: a disabled button loses the focus, and the next Enter would go nowhere
   const waiting = state === 'waiting';
-  $('steps-step').disabled = !waiting;
-  $('steps-finish').disabled = !waiting;
+  $('steps-step').setAttribute('aria-disabled', String(!waiting));
+  $('steps-finish').setAttribute('aria-disabled', String(!waiting));
 }
 
 function showSpeed() {
@@ -52,7 +53,7 @@ function showSpeed() {
 }
 
 export function setupCuckooSteps() {
-  play = new CuckooPlay({ canvas: $('steps-canvas'), verdict: $('steps-verdict'), how: $('steps-how') }, {
+  play = new CuckooPlay({ canvas: $('steps-canvas'), verdict: $('steps-verdict'), how: $('steps-how'), trail: $('steps-trail'), cell: $('steps-cell') }, {
     options: stepsOptions(Number($('steps-expansion').value)),
     seedKeys: STEPS_SEED_KEYS,
     stepMode: () => $('steps-stepwise').checked,

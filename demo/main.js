@@ -9,6 +9,7 @@ import { availableKinds } from './filters.js';
 import { onChange, refreshSourceSelects } from './store.js';
 import { setupTiny } from './tiny.js';
 import { setupCuckooSteps } from './cuckoo-steps.js';
+import { setupFill } from './fill.js';
 import { setupZoo } from './zoo.js';
 import { setupTransfer } from './transfer.js';
 import { $, onWidthChange, showError } from './ui.js';
@@ -43,6 +44,7 @@ try {
   showHash();
   setupTiny();
   setupCuckooSteps();
+  setupFill();
   setupZoo();
   onChange(refreshSourceSelects);
   onChange(refresh);

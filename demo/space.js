@@ -175,7 +175,10 @@ export function setupSpace() {
   for (const spec of availableKinds()) {
     const [color, , glyph] = STYLE[spec.kind] ?? ['#111', 'circle', '●'];
     const label = document.createElement('label');
-    label.innerHTML = `<input type="checkbox" value="${spec.kind}" checked> <span style="color:${color}">${glyph}</span> ${spec.label}`;
+    // counting Bloom (4-bit counters, four times a Bloom filter's bits) starts hidden: on the same
+    // axis it squashed every other class into the bottom quarter; one tick shows it
+    const on = spec.kind !== 'counting';
+    label.innerHTML = `<input type="checkbox" value="${spec.kind}"${on ? ' checked' : ''}> <span style="color:${color}">${glyph}</span> ${spec.label}${on ? '' : ' (4× the bits: tick to show)'}`;
     legend.append(label);
   }
   legend.addEventListener('change', () => draw(results[0]?.probes ?? 0));

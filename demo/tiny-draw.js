@@ -2,13 +2,17 @@
 // cell by cell with index numbers and values, the key on top with arrows to the cells it hashes
 // to, and (for the cuckoo filter) one move of a kick chain at a time. Everything is drawn from
 // what the caller read out of the real filter; these functions only paint.
-import { fitCanvas } from './ui.js';
+import { fitCanvas, fitText } from './ui.js';
 import { fpHex } from './cuckoo-model.js';
 
+// Marks (outlines, arrows) are at least 3:1 against the paper, the empty cells and the navy set
+// cells they sit on (hit: 3.3:1 on navy, 3.5:1 on white; mark: 3.3 and 3.5); text on a pill is at
+// least 4.5:1, so a pill of a mark colour is filled with its darker twin (DARK). Checked by the e2e test.
 export const C = {
-  empty: '#eef1f6', set: '#23395d', ink: '#1d2330', muted: '#6b7280', line: '#c7ccd8',
-  mark: '#f07d00', miss: '#dc2626', hit: '#0a7a3d', paper: '#fff',
+  empty: '#eef1f6', set: '#23395d', ink: '#1d2330', muted: '#5b6472', line: '#c7ccd8',
+  mark: '#d96800', markDark: '#a84a00', miss: '#dc2626', hit: '#1f9d55', hitDark: '#0a7a3d', paper: '#fff',
 };
+export const DARK = { [C.mark]: C.markDark, [C.hit]: C.hitDark };
 export const TOP = 46;   // the band with the key and its hash
 export const clamp01 = (x) => Math.min(1, Math.max(0, x));
 
@@ -36,10 +40,10 @@ export function animate(canvas, ms, draw) {
   });
 }
 
-export function pill(ctx, x, y, text, { bg = C.ink, fg = '#fff', font = 'bold 13px system-ui, sans-serif', h = 24, maxW = Infinity } = {}) {
+export function pill(ctx, x, y, text, { bg: fill = C.ink, fg = '#fff', font = 'bold 13px system-ui, sans-serif', h = 24, maxW = Infinity } = {}) {
+  const bg = DARK[fill] ?? fill;
   ctx.font = font;
-  let t = text;
-  while (t.length > 2 && ctx.measureText(t).width + 16 > maxW) t = t.slice(0, -2) + '…';
+  const t = fitText(ctx, text, maxW - 16);
   const w = ctx.measureText(t).width + 16;
   ctx.fillStyle = bg;
   ctx.beginPath();
@@ -86,9 +90,7 @@ export function keyBand(ctx, W, v) {
   ctx.font = '12.5px ui-monospace, monospace';
   ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
-  let t = `→ ${v.hashText}`;
-  while (t.length > 3 && ctx.measureText(t).width > W - w - 24) t = t.slice(0, -2) + '…';
-  ctx.fillText(t, 8 + w + 8, 20.5);
+  ctx.fillText(fitText(ctx, `→ ${v.hashText}`, W - w - 24), 8 + w + 8, 20.5);
   return { x: 8 + Math.min(w, 80) / 2, y: 32 };
 }
 
@@ -107,6 +109,7 @@ export function drawTinyBloom(canvas, v, progress = 1) {
   ctx.fillRect(0, 0, W, height);
   const x0 = Math.floor((W - cols * cell) / 2);
   const at = (i) => ({ x: x0 + (i % cols) * cell, y: TOP + Math.floor(i / cols) * cell });
+  canvas.dataset.grid = `${x0} ${TOP} ${cell} ${cols}`;   // where bit i is drawn, for the e2e test's contrast check
   const from = keyBand(ctx, W, v);
   const reach = clamp01(progress / 0.45);
   const marked = progress >= 0.45 && v.op;
@@ -123,7 +126,7 @@ export function drawTinyBloom(canvas, v, progress = 1) {
     ctx.textAlign = 'left';
     ctx.textBaseline = 'top';
     ctx.fillText(String(i), x + 3, y + 3);
-    ctx.fillStyle = isSet ? '#fff' : '#9aa3b2';
+    ctx.fillStyle = isSet ? '#fff' : C.muted;
     ctx.font = `bold ${Math.round(cell * 0.42)}px ui-monospace, monospace`;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
@@ -156,6 +159,28 @@ export function drawTinyBloom(canvas, v, progress = 1) {
         ctx.fillText('0', x + cell / 2, y + cell / 2 + 3);
       }
     }
+  }
+}
+
+/**
+ * The numbered path of a kick chain: move n's slot gets a small circled n in its top-left corner
+ * (a slot used twice shows its last number), so the chain can be read back on the table.
+ */
+function drawPath(ctx, path, slotX, rowY) {
+  const last = new Map();
+  path.forEach((m, n) => last.set(`${m.sub} ${m.bucket} ${m.slot}`, { m, n: n + 1 }));
+  ctx.font = 'bold 9.5px system-ui, sans-serif';
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  for (const { m, n } of last.values()) {
+    const x = slotX(m.sub, m.slot) + 8;
+    const y = rowY(m.sub, m.bucket) + 8;
+    ctx.fillStyle = C.markDark;
+    ctx.beginPath();
+    ctx.arc(x, y, 7, 0, Math.PI * 2);
+    ctx.fill();
+    ctx.fillStyle = '#fff';
+    ctx.fillText(String(n), x, y + 0.5);
   }
 }
 
@@ -204,6 +229,8 @@ export function drawTinyCuckoo(canvas, v, progress = 1) {
   const from = keyBand(ctx, W, v);
   const rowY = (k, i) => L.blocks[k].y + L.blocks[k].head + i * L.rowH;
   const slotX = (k, j) => L.blocks[k].slotsX + j * L.slotW;
+  // where each sub-filter's slots are (x, y of slot 0 of bucket 0, slot width, row height), for pointing at a slot
+  canvas.dataset.layout = subs.map((s, k) => [slotX(k, 0), rowY(k, 0), L.slotW, L.rowH, s.buckets].map(Math.round).join(' ')).join(';');
   subs.forEach((s, k) => {
     const B = L.blocks[k];
     ctx.textBaseline = 'middle';
@@ -237,9 +264,7 @@ export function drawTinyCuckoo(canvas, v, progress = 1) {
           if (owner) {
             ctx.fillStyle = C.muted;
             ctx.font = '9.5px system-ui, sans-serif';
-            let t = owner;
-            while (t.length > 2 && ctx.measureText(t).width > L.slotW - 6) t = t.slice(0, -2) + '…';
-            ctx.fillText(t, x + L.slotW / 2, y + 25);
+            ctx.fillText(fitText(ctx, owner, L.slotW - 6), x + L.slotW / 2, y + 25);
           }
         } else {
           ctx.fillStyle = '#b3bac7';
@@ -255,7 +280,7 @@ export function drawTinyCuckoo(canvas, v, progress = 1) {
   if (v.pairs && v.op === 'kick') {
     // during a kick chain the key's own buckets stay tagged, quietly
     v.pairs.forEach(([i1, i2], k) => {
-      if (k < subs.length) [i1, i2].forEach((i, n) => pill(ctx, L.blocks[k].tagX, rowY(k, i) + 6, n === 0 ? 'i1' : 'i2', { bg: '#9aa3b2', font: 'bold 11.5px system-ui, sans-serif', h: 22 }));
+      if (k < subs.length) [i1, i2].forEach((i, n) => pill(ctx, L.blocks[k].tagX, rowY(k, i) + 6, n === 0 ? 'i1' : 'i2', { bg: C.muted, font: 'bold 11.5px system-ui, sans-serif', h: 22 }));
     });
   } else if (v.pairs) {
     v.pairs.forEach(([i1, i2], k) => {
@@ -289,13 +314,13 @@ export function drawTinyCuckoo(canvas, v, progress = 1) {
     ctx.font = 'bold 9.5px system-ui, sans-serif';
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
-    let t = v.lost.keys.join(', ');
-    while (t.length > 2 && ctx.measureText(t).width > L.slotW - 6) t = t.slice(0, -2) + '…';
+    const t = fitText(ctx, v.lost.keys.join(', '), L.slotW - 6);
     const w = ctx.measureText(t).width;
     ctx.fillText(t, x + L.slotW / 2, y + 25);
     ctx.fillRect(x + L.slotW / 2 - w / 2, y + 25, w, 1.25);
   }
   if (settled && v.placedAt) box(v.placedAt, C.mark, 3.5);
+  if (v.path?.length) drawPath(ctx, v.path, slotX, rowY);
   if (v.move) {
     const m = v.move;
     box(m, C.mark, 3.5);
@@ -325,6 +350,9 @@ export function drawTinyCuckoo(canvas, v, progress = 1) {
       const bx = (1 - t) ** 3 * xs + 3 * (1 - t) ** 2 * t * bend + 3 * (1 - t) * t * t * bend + t ** 3 * xs;
       const by = (1 - t) ** 3 * y0 + 3 * (1 - t) ** 2 * t * y0 + 3 * (1 - t) * t * t * y1 + t ** 3 * y1;
       pill(ctx, Math.max(0, bx - 14), by - 10, fpHex(m.evicted, f).slice(2), { bg: C.mark, font: 'bold 11px ui-monospace, monospace', h: 20 });
+      // the rule that sent it there: this bucket ⊕ hash(fingerprint) mod n
+      pill(ctx, B.tagX, rowY(m.sub, m.next) + 6, `${m.bucket}⊕${m.bucket ^ m.next}=${m.next}`,
+        { bg: C.mark, font: 'bold 11px ui-monospace, monospace', h: 22, maxW: L.blockW });
     }
   }
 }

@@ -6,7 +6,7 @@
 import { BloomFilter, murmur3 } from './lib.js';
 import { CuckooPlay } from './cuckoo-play.js';
 import { animate, drawTinyBloom } from './tiny-draw.js';
-import { $, guard, onWidthChange } from './ui.js';
+import { $, guard, onWidthChange, q, showFigureVerdict } from './ui.js';
 
 export const TINY_SEED_KEYS = ['alice', 'bob', 'carol', 'dave'];
 export const TINY_BLOOM = { bits: 64, hashes: 3 };
@@ -28,13 +28,12 @@ function drawBloom(view, p = 1) {
   canvas.dataset.bits = shown.join('');
   const set = shown.flatMap((x, i) => (x ? [i] : []));
   canvas.setAttribute('aria-label', `Bloom filter of ${shown.length} bits, k = 3. Bits set (${set.length}): ${list(set) || 'none'}.`
-    + `${view.key ? ` Last key “${view.key}”: bits ${list(view.positions)}.` : ''}`);
+    + `${view.key ? ` Last key ${q(view.key)}: bits ${list(view.positions)}.` : ''}`);
 }
 
 function bloomVerdict(text, state, proof = null) {
   const el = $('tiny-bloom-verdict');
-  el.textContent = text;
-  el.dataset.state = state;
+  showFigureVerdict(el, text, state);
   if (proof === null) delete el.dataset.proof; else el.dataset.proof = String(proof);
 }
 
@@ -54,7 +53,7 @@ function bloomHash(key) {
   const positions = Array.from(bloom.positions(key));
   const h = murmur3.x64_128(key, bloom.info().seed);
   const hex = (a, b) => Array.from(h.slice(a, b).reverse(), (x) => x.toString(16).padStart(2, '0')).join('');
-  $('tiny-bloom-how').textContent = `MurmurHash3 of “${key}” gives h1 = ${hex(0, 8)}, h2 = ${hex(8, 16)} (hex); `
+  $('tiny-bloom-how').textContent = `MurmurHash3 of ${q(key)} gives h1 = ${hex(0, 8)}, h2 = ${hex(8, 16)} (hex); `
     + `bit i = (h1 + i·h2 + (i³ − i)/6) scaled to 0…63, for i = 0, 1, 2: ${list(positions)}.`;
   return positions;
 }
@@ -66,7 +65,7 @@ function bloomAdd(key) {
   bloomKeys.push(key);
   const after = bitsOf(bloom);
   const already = positions.filter((p) => bits[p]);
-  bloomVerdict(`“${key}” sets bits ${list(positions)}${already.length ? ` (${list(already)} ${already.length === 1 ? 'was' : 'were'} already 1)` : ''}.`, 'added');
+  bloomVerdict(`${q(key)} sets bits ${list(positions)}${already.length ? ` (${list(already)} ${already.length === 1 ? 'was' : 'were'} already 1)` : ''}.`, 'added');
   return animate($('tiny-bloom'), 900, (p) => drawBloom({ bits, after, key, hashText: `bits ${list(positions)}`, positions, op: 'add' }, p));
 }
 
@@ -77,20 +76,20 @@ function bloomCheck(key) {
   const clear = positions.filter((p) => !bits[p]);
   if (!yes) {
     const which = clear.length === 1 ? `bit ${clear[0]} is 0` : `bit ${clear[0]} is 0 (and ${list(clear.slice(1))}; one would do)`;
-    bloomVerdict(`“${key}”: ${which}, and every added key set all of its bits, so “${key}” was never added: certainly absent.`, 'absent', clear[0]);
+    bloomVerdict(`${q(key)}: ${which}, and every added key set all of its bits, so ${q(key)} was never added: certainly absent.`, 'absent', clear[0]);
   } else if (bloomKeys.includes(key)) {
-    bloomVerdict(`“${key}”: bits ${list(positions)} are all 1: maybe present (it was added).`, 'present');
+    bloomVerdict(`${q(key)}: bits ${list(positions)} are all 1: maybe present (it was added).`, 'present');
   } else {
     const setters = bloomKeys.filter((k) => Array.from(bloom.positions(k)).some((p) => positions.includes(p)));
-    bloomVerdict(`“${key}”: bits ${list(positions)} are all 1, set by ${list([...new Set(setters)].map((k) => `“${k}”`))}: maybe present, `
-      + `but “${key}” was never added: a false positive.`, 'false-positive');
+    bloomVerdict(`${q(key)}: bits ${list(positions)} are all 1, set by ${list([...new Set(setters)].map((k) => `${q(k)}`))}: maybe present, `
+      + `but ${q(key)} was never added: a false positive.`, 'false-positive');
   }
   return animate($('tiny-bloom'), 700, (p) => drawBloom({ bits, after: bits, key, hashText: `bits ${list(positions)}`, positions, op: 'check' }, p));
 }
 
 function holds() {
   const el = $('tiny-holds');
-  const names = bloomKeys.map((k) => `“${k}”`);
+  const names = bloomKeys.map((k) => `${q(k)}`);
   el.textContent = `Both hold: ${list(names.slice(0, 12))}${names.length > 12 ? ` and ${names.length - 12} more` : ''}${cuckoo.keys.length !== bloomKeys.length ? ` (the cuckoo filter ${cuckoo.keys.length} of them)` : ''}.`;
   el.dataset.keys = bloomKeys.join(' ');
 }
@@ -101,8 +100,28 @@ function readKey() {
   return k;
 }
 
+/** The bit under a pointer on the Bloom figure (from the grid it was drawn on), or -1. */
+function bitAt(canvas, e) {
+  const [x0, top, cell, cols] = (canvas.dataset.grid ?? '').split(' ').map(Number);
+  const r = canvas.getBoundingClientRect();
+  const col = Math.floor((e.clientX - r.left - x0) / cell);
+  const row = Math.floor((e.clientY - r.top - top) / cell);
+  const i = row * cols + col;
+  return col >= 0 && col < cols && row >= 0 && i < bitsOf(bloom).length ? i : -1;
+}
+
+/** Hover or tap a bit: which of the keys added set it (a false positive borrows bits set by others). */
+function explainBit(i) {
+  const el = $('tiny-bloom-cell');
+  if (i < 0) return;
+  const setters = bloomKeys.filter((k, n) => bloomKeys.indexOf(k) === n && bloom.positions(k).includes(i));
+  el.textContent = setters.length ? `Bit ${i} is 1, set by ${list(setters.map((k) => q(k)))}.` : `Bit ${i} is 0: no key added so far hashes to it.`;
+  el.dataset.bit = String(i);
+  el.dataset.setters = setters.join(' ');
+}
+
 export function setupTiny() {
-  const els = { canvas: $('tiny-cuckoo'), verdict: $('tiny-cuckoo-verdict'), how: $('tiny-cuckoo-how') };
+  const els = { canvas: $('tiny-cuckoo'), verdict: $('tiny-cuckoo-verdict'), how: $('tiny-cuckoo-how'), cell: $('tiny-cuckoo-cell') };
   cuckoo = new CuckooPlay(els, {
     options: TINY_CUCKOO, seedKeys: TINY_SEED_KEYS, delay: () => 500,
     onStatus: (text, state) => {
@@ -133,5 +152,6 @@ export function setupTiny() {
     chip.addEventListener('click', () => { $('tiny-key').value = chip.textContent; run('check'); });
   }
   onWidthChange($('tiny-bloom'), () => drawBloom(bloomView));
+  for (const type of ['pointermove', 'click']) $('tiny-bloom').addEventListener(type, (e) => explainBit(bitAt($('tiny-bloom'), e)));
   onWidthChange(els.canvas, () => cuckoo.redraw());
 }

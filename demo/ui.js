@@ -11,6 +11,30 @@ const intFmt = new Intl.NumberFormat('en-US');
 /** 12345 → "12,345". */
 export const int = (n) => intFmt.format(n);
 
+/**
+ * A key or value as the page echoes it: whole when short, else its first 24 and last 12 characters
+ * and how long it is, so a 1 MB key never becomes a megabyte of text in a verdict or an error box.
+ */
+export function clip(text, max = 48) {
+  const t = String(text);
+  if (t.length <= max) return t;
+  const cut = (i) => (/[\uD800-\uDBFF]/.test(t[i - 1] ?? '') ? i - 1 : i);   // never split a surrogate pair
+  const tail = t.length - Math.floor(max / 4);
+  return `${t.slice(0, cut(Math.floor(max / 2)))}…${t.slice(/[\uDC00-\uDFFF]/.test(t[tail]) ? tail + 1 : tail)} (${int(t.length)} characters)`;
+}
+
+/** A key in quotes, clipped: “alice”. */
+export const q = (key) => `“${clip(key)}”`;
+
+/**
+ * A message with every run of more than 48 non-space characters clipped (a library message quoting a
+ * 1 MB value), and at most about 1,200 characters in all.
+ */
+export function clipRuns(text) {
+  const t = String(text).replace(/\S{49,}/g, (run) => clip(run));
+  return t.length > 1200 ? clip(t, 1200) : t;
+}
+
 /** Bytes as "1,234 B (1.2 KiB)". */
 export function bytes(n) {
   if (n < 1024) return `${int(n)} B`;
@@ -37,6 +61,37 @@ export function showVerdict(el, answer) {
   el.dataset.state = answer === undefined ? '' : answer ? 'present' : 'absent';
 }
 
+// The short word of a figure's verdict, by its data-state; the sentence that derives it is one click away.
+const BADGE = {
+  absent: 'certainly absent', present: 'maybe present', 'false-positive': 'maybe present: a false positive',
+  'false-negative': 'certainly absent: a false negative', added: 'added', kicked: 'added after kicks', full: 'FULL',
+  grew: 'added: the filter grew', warn: 'careful', removed: 'removed', 'removed-unknown': 'removed another key’s fingerprint',
+  'not-found': 'nothing removed', 'not-added': 'not added',
+};
+
+/**
+ * A figure's verdict in `el`: a short badge for its state, and the sentence that derives it in a
+ * "why" disclosure (kept open if the visitor opened it). Empty text or an unknown state: the text alone.
+ */
+export function showFigureVerdict(el, text, state) {
+  el.dataset.state = state;
+  const word = BADGE[state];
+  if (!text || !word) { el.textContent = text; return; }
+  const open = el.querySelector('details')?.open ?? false;
+  const badge = document.createElement('span');
+  badge.className = 'badge';
+  badge.textContent = word;
+  const why = document.createElement('details');
+  why.className = 'why';
+  why.open = open;
+  const summary = document.createElement('summary');
+  summary.textContent = 'why?';
+  const body = document.createElement('span');
+  body.textContent = text;
+  why.append(summary, body);
+  el.replaceChildren(badge, ' ', why);
+}
+
 /** Bits per key: "9.59", "24.58", "383", "24,576" (no decimals from 100 on). */
 export const bitsPerKeyText = (v) => (v >= 100 ? int(Math.round(v)) : v.toFixed(2));
 
@@ -60,7 +115,7 @@ export function showError(el, err) {
     el.removeAttribute('data-code');
     return;
   }
-  el.textContent = typeof err === 'string' ? err : describeError(err);
+  el.textContent = clipRuns(typeof err === 'string' ? err : describeError(err));
   if (err?.code) el.dataset.code = err.code; else el.removeAttribute('data-code');
   el.hidden = false;
 }
@@ -131,6 +186,25 @@ export function fitCanvas(canvas, aspect, maxHeight, minHeight = 0) {
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   canvas.dataset.cssWidth = String(W);
   return { ctx, W, H };
+}
+
+/**
+ * `text` cut with "…" to fit `maxW` CSS px in the context's current font. A binary search over at
+ * most the first 256 characters: a 1 MB key costs a handful of short measurements (cutting one
+ * character at a time and measuring the whole string again froze the page for minutes).
+ */
+export function fitText(ctx, text, maxW) {
+  let t = String(text);
+  if (t.length > 256) t = `${t.slice(0, /[\uD800-\uDBFF]/.test(t[255]) ? 255 : 256)}…`;
+  if (ctx.measureText(t).width <= maxW) return t;
+  let lo = 1;
+  let hi = t.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (ctx.measureText(`${t.slice(0, mid)}…`).width <= maxW) lo = mid; else hi = mid - 1;
+  }
+  if (/[\uD800-\uDBFF]/.test(t[lo - 1])) lo = Math.max(1, lo - 1);
+  return `${t.slice(0, lo)}…`;
 }
 
 /** Calls `redraw` again whenever the element's width changes (rotation, window resize). */

@@ -4,7 +4,7 @@
 // cell from what the caller read out of the real filter, the key on top with arrows to its cells;
 // these functions only paint.
 import { C, TOP, arrow, clamp01, keyBand, pill } from './tiny-draw.js';
-import { fitCanvas } from './ui.js';
+import { fitCanvas, q } from './ui.js';
 import { counterByte } from './zoo-model.js';
 
 const SATURATED = '#7a1f2b';
@@ -70,7 +70,7 @@ export function drawCounting(canvas, v, progress = 1) {
     const tone = Math.round(235 - 200 * (0.3 + 0.7 * (n / 15)));
     cell(ctx, x, y, size, size, {
       fill: changed ? C.mark : n === 15 ? SATURATED : n ? `rgb(${tone - 10},${tone},${Math.min(255, tone + 40)})` : C.empty,
-      value: String(n), ink: n ? '#fff' : '#9aa3b2', index: i, indexInk: n ? 'rgba(255,255,255,.75)' : C.muted,
+      value: String(n), ink: n ? '#fff' : C.muted, index: i, indexInk: n ? 'rgba(255,255,255,.75)' : C.muted,
     });
     if (n === 15) text(ctx, 'max', x + size / 2, y + size - 6, { font: '8.5px system-ui, sans-serif', color: '#fecaca', align: 'center' });
     if (i % 2 === 0) {
@@ -285,7 +285,7 @@ export function drawFuse(canvas, v, progress = 1) {
       const p = s * L + j;
       const { x, y } = at(p);
       const mine = settled && v.op === 'check' && keySlots.has(p);
-      cell(ctx, x, y, cellW, cellH, { fill: mine ? '#fff1e0' : F[p] ? '#dfe6f3' : C.empty, value: hex(F[p], digits), ink: F[p] ? C.ink : '#9aa3b2', index: p, size: bits === 8 ? 0.36 : 0.3 });
+      cell(ctx, x, y, cellW, cellH, { fill: mine ? '#fff1e0' : F[p] ? '#dfe6f3' : C.empty, value: hex(F[p], digits), ink: F[p] ? C.ink : C.muted, index: p, size: bits === 8 ? 0.36 : 0.3 });
     }
   }
   const eqY = TOP + segs * segH + 6;
@@ -314,7 +314,7 @@ export function drawFuse(canvas, v, progress = 1) {
   // the longest wording that fits: after the XOR on the same line, else on a line of its own
   ctx.font = 'bold 12.5px system-ui, sans-serif';
   const room = W - x0 - 8;
-  const options = [`${sign}, the fingerprint of “${v.key}”: ${answer}`, `${sign}, its fingerprint: ${answer}`, `${sign}: ${answer}`];
+  const options = [`${sign}, the fingerprint of ${q(v.key)}: ${answer}`, `${sign}, its fingerprint: ${answer}`, `${sign}: ${answer}`];
   const same = options.find((o) => ctx.measureText(o).width < room - leftW);
   const line = same ?? options.find((o) => ctx.measureText(o).width < room) ?? options[2];
   text(ctx, line, same ? x0 + leftW : x0, same ? eqY + 12 : eqY + 32, { font: 'bold 12.5px system-ui, sans-serif', color: ok ? C.hit : C.miss });

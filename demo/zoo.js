@@ -7,7 +7,7 @@ import { kindByName } from './filters.js';
 import { animate } from './tiny-draw.js';
 import { drawBlocked, drawCounting, drawFuse, drawScalable } from './zoo-draw.js';
 import { blockBit, fuseSlots, layerProbes, readBlockWords, readCounters, readFuse, readLayers } from './zoo-model.js';
-import { $, guard, onWidthChange } from './ui.js';
+import { $, guard, onWidthChange, q, showFigureVerdict } from './ui.js';
 
 const NAMES = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi'];
 export const ZOO = {
@@ -76,14 +76,14 @@ function draw(v, p = 1) {
     const shown = v.op && v.op !== 'check' && p >= 0.6 ? v.after : v.counters;
     canvas.dataset.shown = shown.join(',');
     canvas.setAttribute('aria-label', `Counting Bloom filter of ${shown.length} four-bit counters, k = 3. Non-zero counters: `
-      + `${list(shown.flatMap((n, i) => (n ? [`${i}: ${n}`] : []))) || 'none'}.${v.key ? ` Last key “${v.key}”: counters ${list(v.positions)}.` : ''}`);
+      + `${list(shown.flatMap((n, i) => (n ? [`${i}: ${n}`] : []))) || 'none'}.${v.key ? ` Last key ${q(v.key)}: counters ${list(v.positions)}.` : ''}`);
   } else if (v.kind === 'blocked') {
     drawBlocked(canvas, v, p);
     const words = v.op === 'add' && p >= 0.6 ? v.after : v.words;
     canvas.dataset.shown = words.map((w) => Array.from({ length: 32 }, (_, j) => (w >>> j) & 1).join('')).join('');
     canvas.setAttribute('aria-label', `Blocked Bloom filter: ${words.length / 8} blocks of eight 32-bit words. `
       + `${Array.from({ length: words.length / 8 }, (_, b) => `block ${b}: ${words.slice(8 * b, 8 * b + 8).map((w) => `0x${(w >>> 0).toString(16).padStart(8, '0')}`).join(' ')}`).join('; ')}.`
-      + `${v.key ? ` Last key “${v.key}”: block ${v.bits[0].block}, bits ${list(v.bits.map((b) => `w${b.word}:${b.bit}`))}.` : ''}`);
+      + `${v.key ? ` Last key ${q(v.key)}: block ${v.bits[0].block}, bits ${list(v.bits.map((b) => `w${b.word}:${b.bit}`))}.` : ''}`);
   } else if (v.kind === 'scalable') {
     drawScalable(canvas, v, p);
     const layers = v.op === 'add' && p >= 0.6 ? v.after : v.layers;
@@ -97,21 +97,20 @@ function draw(v, p = 1) {
     canvas.dataset.shown = F.join(',');
     canvas.setAttribute('aria-label', `Binary fuse filter of ${F.length} ${bits}-bit fingerprints in ${L ? F.length / L : 0} segments of ${L}: `
       + `${Array.from({ length: L ? F.length / L : 0 }, (_, sg) => `segment ${sg}: ${F.slice(sg * L, sg * L + L).map((x) => x.toString(16).padStart(bits / 4, '0')).join(' ')}`).join('; ')}.`
-      + `${v.slots ? ` Last key “${v.key}”: slots ${list(v.slots)}.` : ''}`);
+      + `${v.slots ? ` Last key ${q(v.key)}: slots ${list(v.slots)}.` : ''}`);
   }
   canvas.dataset.kind = v.kind;
   canvas.dataset.cells = v.cells ?? '';
   canvas.dataset.fp = v.kind === 'fuse' && v.slots ? String(v.fp) : '';
   const times = new Map();
   for (const x of s.keys) times.set(x, (times.get(x) ?? 0) + 1);
-  const names = [...times].map(([x, n]) => `“${x}”${n > 1 ? ` ×${n}` : ''}`);
+  const names = [...times].map(([x, n]) => `${q(x)}${n > 1 ? ` ×${n}` : ''}`);
   $('zoo-holds').textContent = `It holds: ${list(names.slice(0, 14))}${names.length > 14 ? ` and ${names.length - 14} more` : ''}.`;
 }
 
 function verdict(text, state_, extra = {}) {
   const el = $('zoo-verdict');
-  el.textContent = text;
-  el.dataset.state = state_;
+  showFigureVerdict(el, text, state_);
   for (const a of ['proof', 'layer', 'broken']) delete el.dataset[a];
   Object.assign(el.dataset, extra);
 }
@@ -133,20 +132,20 @@ function counting(op, key, times = 1) {
   const positions = Array.from(f.positions(key));
   const counters = snapshot('counting', f);
   const vals = (cs) => list(positions.map((p) => cs[p]));
-  $('zoo-how').textContent = `MurmurHash3 of “${key}” → counters p = ${list(positions)} (the probe sequence of a Bloom filter of 32 counters).`;
+  $('zoo-how').textContent = `MurmurHash3 of ${q(key)} → counters p = ${list(positions)} (the probe sequence of a Bloom filter of 32 counters).`;
   let ok = true;
   if (op === 'check') {
     const yes = f.has(key);
     const zero = positions.find((p) => counters[p] === 0);
     const st = answer(s, key, yes);
-    verdict(!yes ? `“${key}”: counter ${zero} is 0, so “${key}” was never added (or was removed): certainly absent.`
-      : `“${key}”: counters ${list(positions)} are ${vals(counters)}, all non-zero: maybe present${st === 'present' ? '' : ', but it was never added: a false positive'}. `
+    verdict(!yes ? `${q(key)}: counter ${zero} is 0, so ${q(key)} was never added (or was removed): certainly absent.`
+      : `${q(key)}: counters ${list(positions)} are ${vals(counters)}, all non-zero: maybe present${st === 'present' ? '' : ', but it was never added: a false positive'}. `
         + `count() = the smallest, ${f.count(key)}: it was added at most that many times.`, st, zero === undefined ? {} : { proof: String(zero) });
   } else if (op === 'add') {
     for (let i = 0; i < times; i++) { f.add(key); s.keys.push(key); }
     const after = snapshot('counting', f);
     const stuck = positions.filter((p) => after[p] === 15);
-    verdict(`“${key}”${times > 1 ? ` added ${times} times` : ''}: counters ${list(positions)} went from ${vals(counters)} to ${vals(after)}.`
+    verdict(`${q(key)}${times > 1 ? ` added ${times} times` : ''}: counters ${list(positions)} went from ${vals(counters)} to ${vals(after)}.`
       + (stuck.length ? ` Counter${stuck.length > 1 ? 's' : ''} ${list([...new Set(stuck)])} reached 15, the largest 4-bit value: saturated, ${stuck.length > 1 ? 'they stay' : 'it stays'} at 15 from now on (a remove no longer lowers it).` : ''),
     'added');
   } else {
@@ -158,11 +157,11 @@ function counting(op, key, times = 1) {
     const stuck = [...new Set(positions.filter((p) => counters[p] === 15))];
     const broken = [...before].filter((x) => !f.has(x));
     const sat = stuck.length ? ` Counter${stuck.length > 1 ? 's' : ''} ${list(stuck)} ${stuck.length > 1 ? 'stay' : 'stays'} at 15: once saturated, how many keys share it is lost, and lowering it could make one of them read absent.` : '';
-    if (!ok) verdict(`“${key}”: counter ${positions.find((p) => counters[p] === 0)} is 0: it is not in the filter, nothing removed.`, 'not-found');
-    else if (added) verdict(`“${key}” removed: counters ${list(positions)} went from ${vals(counters)} to ${vals(after)}.${sat}`, 'removed');
+    if (!ok) verdict(`${q(key)}: counter ${positions.find((p) => counters[p] === 0)} is 0: it is not in the filter, nothing removed.`, 'not-found');
+    else if (added) verdict(`${q(key)} removed: counters ${list(positions)} went from ${vals(counters)} to ${vals(after)}.${sat}`, 'removed');
     else {
-      verdict(`“${key}” was never added, yet all its counters were non-zero, so remove() took 1 from each: ${vals(counters)} → ${vals(after)}. `
-        + (broken.length ? `${list(broken.map((x) => `“${x}”`))} now ${broken.length === 1 ? 'reads' : 'read'} as certainly absent, a false negative. ` : '')
+      verdict(`${q(key)} was never added, yet all its counters were non-zero, so remove() took 1 from each: ${vals(counters)} → ${vals(after)}. `
+        + (broken.length ? `${list(broken.map((x) => `${q(x)}`))} now ${broken.length === 1 ? 'reads' : 'read'} as certainly absent, a false negative. ` : '')
         + 'Remove only keys you added.', 'removed-unknown', { broken: broken.join(' ') });
     }
   }
@@ -181,19 +180,19 @@ function blocked(op, key) {
   const words = snapshot('blocked', f);
   const isSet = (b) => (words[8 * b.block + b.word] >>> b.bit) & 1;
   const where = list(bits.map((b) => `w${b.word} bit ${b.bit}`));
-  $('zoo-how').textContent = `MurmurHash3 of “${key}”: block = ⌊hi32(h1) · 2 / 2³²⌋ = ${bits[0].block}; in word i, bit (lo32(h2) · salt_i) >> 27: ${where}.`;
+  $('zoo-how').textContent = `MurmurHash3 of ${q(key)}: block = ⌊hi32(h1) · 2 / 2³²⌋ = ${bits[0].block}; in word i, bit (lo32(h2) · salt_i) >> 27: ${where}.`;
   if (op === 'check') {
     const yes = f.has(key);
     const miss = bits.find((b) => !isSet(b));
     const st = answer(s, key, yes);
-    verdict(!yes ? `“${key}”: in block ${miss.block}, word ${miss.word}, bit ${miss.bit} is 0: certainly absent (the other block is never read).`
-      : `“${key}”: all 8 of its bits in block ${bits[0].block} are set: maybe present${st === 'present' ? '' : ', but it was never added: a false positive'}.`, st,
+    verdict(!yes ? `${q(key)}: in block ${miss.block}, word ${miss.word}, bit ${miss.bit} is 0: certainly absent (the other block is never read).`
+      : `${q(key)}: all 8 of its bits in block ${bits[0].block} are set: maybe present${st === 'present' ? '' : ', but it was never added: a false positive'}.`, st,
     miss ? { proof: `${miss.block}:${miss.word}:${miss.bit}` } : {});
   } else {
     f.add(key);
     s.keys.push(key);
     const fresh = bits.filter((b) => !isSet(b)).length;
-    verdict(`“${key}” → block ${bits[0].block}: one bit in each of its 8 words (${where}); ${fresh} of them ${fresh === 1 ? 'was' : 'were'} 0 before.`, 'added');
+    verdict(`${q(key)} → block ${bits[0].block}: one bit in each of its 8 words (${where}); ${fresh} of them ${fresh === 1 ? 'was' : 'were'} 0 before.`, 'added');
   }
   const v = { kind: 'blocked', key, hashText: `block ${bits[0].block} · ${bits.map((b) => b.bit).join(' ')}`, bits, op, words,
     after: snapshot('blocked', f), cells: positions.join(',') };
@@ -213,26 +212,26 @@ function scalable(op, key) {
     const yes = f.has(key);
     const st = answer(s, key, yes);
     const found = layers.findIndex((l) => l.probe.has);
-    verdict(!yes ? `“${key}”: every layer has a clear bit among the key's (${list(layers.map((l, i) => `layer ${i}: bit ${l.probe.positions.find((p) => !l.bits[p])}`))}): certainly absent.`
-      : `“${key}”: layer ${found} has all ${layers[found].k} of its bits set: maybe present${st === 'present' ? '' : ', but it was never added: a false positive'}.`, st,
+    verdict(!yes ? `${q(key)}: every layer has a clear bit among the key's (${list(layers.map((l, i) => `layer ${i}: bit ${l.probe.positions.find((p) => !l.bits[p])}`))}): certainly absent.`
+      : `${q(key)}: layer ${found} has all ${layers[found].k} of its bits set: maybe present${st === 'present' ? '' : ', but it was never added: a false positive'}.`, st,
     yes ? { layer: String(found) } : {});
   } else {
     const added = f.add(key);
     after = layersWith(f, key);
     if (!added) {
       const found = layers.findIndex((l) => l.probe.has);
-      verdict(`“${key}” not added: layer ${found} already has all its bits set, so it looks present, and a scalable filter adds only keys that are not maybe-present. Nothing changed.`, 'not-added', { layer: String(found) });
+      verdict(`${q(key)} not added: layer ${found} already has all its bits set, so it looks present, and a scalable filter adds only keys that are not maybe-present. Nothing changed.`, 'not-added', { layer: String(found) });
     } else {
       s.keys.push(key);
       landed = after.findIndex((l, i) => l.size !== (layers[i]?.size ?? 0));
       if (after.length > layers.length) grew = landed;
       const l = after[landed];
       verdict(grew !== undefined
-        ? `Layer ${landed - 1} was full (${layers[landed - 1].size} of ${layers[landed - 1].capacity} keys), so a new layer ${landed} was added: ${l.m} bits, k = ${l.k}, for ${l.capacity} keys at ε = ${+(l.errorRate * 100).toFixed(3)} %, and “${key}” went there.`
-        : `“${key}” went into layer ${landed}, the newest (now ${l.size} of ${l.capacity} keys): its ${l.k} bits ${list(l.probe.positions)}.`, 'added', { layer: String(landed) });
+        ? `Layer ${landed - 1} was full (${layers[landed - 1].size} of ${layers[landed - 1].capacity} keys), so a new layer ${landed} was added: ${l.m} bits, k = ${l.k}, for ${l.capacity} keys at ε = ${+(l.errorRate * 100).toFixed(3)} %, and ${q(key)} went there.`
+        : `${q(key)} went into layer ${landed}, the newest (now ${l.size} of ${l.capacity} keys): its ${l.k} bits ${list(l.probe.positions)}.`, 'added', { layer: String(landed) });
     }
   }
-  $('zoo-how').textContent = `One MurmurHash3 of “${key}” for every layer; each layer maps it to its own k bits of its own m: ${list(after.map((l, i) => `layer ${i} → ${list(l.probe.positions)}`))}.`;
+  $('zoo-how').textContent = `One MurmurHash3 of ${q(key)} for every layer; each layer maps it to its own k bits of its own m: ${list(after.map((l, i) => `layer ${i} → ${list(l.probe.positions)}`))}.`;
   const v = { kind: 'scalable', key, hashText: `${after.length} layer${after.length === 1 ? '' : 's'}, k = ${list(after.map((l) => l.k))}`, op, layers, after, landed, grew,
     probes: after.map((l) => l.probe), cells: after.map((l) => l.probe.positions.join(',')).join('|') };
   return animate($('zoo-canvas'), op === 'check' ? 700 : 900, (p) => draw(v, p));
@@ -254,12 +253,12 @@ function fuse(op, key) {
   const k = fuseSlots(fu, key);
   const yes = f.has(key);
   const h = (x) => `0x${x.toString(16).padStart(fu.bits / 4, '0')}`;
-  $('zoo-how').textContent = `h = fmix64(h1 of “${key}” + the construction seed); p0 = ⌊h · ${fu.c * fu.L} / 2⁶⁴⌋ = ${k.slots[0]} (segment ${Math.floor(k.slots[0] / fu.L)}), `
+  $('zoo-how').textContent = `h = fmix64(h1 of ${q(key)} + the construction seed); p0 = ⌊h · ${fu.c * fu.L} / 2⁶⁴⌋ = ${k.slots[0]} (segment ${Math.floor(k.slots[0] / fu.L)}), `
     + `p1 = (p0 + ${fu.L}) ⊕ (bits of h) = ${k.slots[1]}, p2 = (p0 + ${2 * fu.L}) ⊕ (other bits of h) = ${k.slots[2]}; fingerprint = low ${fu.bits} bits of h ⊕ (h >> 32) = ${h(k.fp)}.`;
   const st = answer(s, key, yes);
   const eq = `${h(fu.F[k.slots[0]])} ⊕ ${h(fu.F[k.slots[1]])} ⊕ ${h(fu.F[k.slots[2]])} = ${h(k.xor)}`;
   const built = op === 'build' ? `Built again from ${s.keys.length} keys: ${fu.F.length} slots in ${fu.c + 2} segments of ${fu.L}, every slot solved anew (a fuse filter has no add). ` : '';
-  verdict(`${built}“${key}”: slots ${list(k.slots)}: ${eq}${yes ? '' : ` ≠ ${h(k.fp)}`}, ${yes ? `its fingerprint: maybe present${st === 'present' ? '' : ', but it was never added: a false positive (1 in 256 for 8 bits)'}`
+  verdict(`${built}${q(key)}: slots ${list(k.slots)}: ${eq}${yes ? '' : ` ≠ ${h(k.fp)}`}, ${yes ? `its fingerprint: maybe present${st === 'present' ? '' : ', but it was never added: a false positive (1 in 256 for 8 bits)'}`
     : 'not its fingerprint: certainly absent'}.`, op === 'build' ? 'added' : st, { match: String((k.xor === k.fp) === yes) });
   const v = { kind: 'fuse', key, hashText: `slots ${list(k.slots)} · fp ${h(k.fp)}`, op: 'check', fuse: fu, ...k, cells: k.slots.join(',') };
   return animate($('zoo-canvas'), 800, (p) => draw(v, p));
