@@ -33,7 +33,10 @@ export function loadRedisDump(core, chunks, context) {
   if (done !== 0) throw coreError(context, done);
 }
 
-/** A filter of class `Cls` (wasm class `coreName`) from SCANDUMP chunks as the server sent them. */
+/**
+ * A filter of class `Cls` (wasm class `coreName`) from SCANDUMP chunks as the server sent them
+ * (or as normalizeRedisChunks() returned them).
+ */
 export function filterFromDump(Cls, coreName, chunks) {
   const list = normalizeRedisChunks(chunks);
   const core = new (requireWasm()[coreName])();

@@ -6,6 +6,9 @@ import { FilterError } from './errors.js';
 /** The most data one dump may carry into wasm memory here: 4 GiB (a wasm32 address space). */
 const MAX_DUMP_BYTES = 2 ** 32;
 
+/** The lists normalizeRedisChunks made (so a caller that normalized first is not checked twice). */
+const normalized = new WeakSet();
+
 function iteratorOf(v, i) {
   let n;
   if (typeof v === 'number') n = v;
@@ -33,9 +36,11 @@ function bytesOf(v, i) {
  * Reads SCANDUMP's reply shape: an array (or iterable) of [iterator, bytes] pairs in the order the
  * server sent them, with or without the final [0, empty]. Iterators may be numbers, bigints,
  * decimal strings or their bytes; data may be any byte view. Returns [{ iterator, bytes }], the
- * final [0, empty] dropped. Throws FilterError CORRUPT_DATA for anything else.
+ * final [0, empty] dropped, marked so that normalizing it again returns it as it is. Throws
+ * FilterError CORRUPT_DATA for anything else.
  */
 export function normalizeRedisChunks(chunks) {
+  if (normalized.has(chunks)) return chunks;
   if (chunks === null || typeof chunks !== 'object' || typeof chunks[Symbol.iterator] !== 'function') {
     throw new FilterError('CORRUPT_DATA', 'fromRedisDump: expected an array of [iterator, bytes] pairs as SCANDUMP replied them');
   }
@@ -62,5 +67,6 @@ export function normalizeRedisChunks(chunks) {
     i++;
   }
   if (out.length === 0) throw new FilterError('CORRUPT_DATA', 'fromRedisDump: no chunks (a dump starts with the header chunk, iterator 1)');
+  normalized.add(out);
   return out;
 }

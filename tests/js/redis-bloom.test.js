@@ -286,3 +286,16 @@ liveSuite('against a live RedisBloom', (live) => {
     await cmd(c, ['DEL', 'big', 'big2']);
   }, 120000);
 });
+
+test('fromRedisDump picks the class from the header chunk, and says why a truncated one is neither', () => {
+  const f = new RedisBloomFilter({ errorRate: 0.01, capacity: 100 });
+  f.add('x');
+  const [[, header], ...data] = f.toRedisDump();
+  f.free();
+  let err = null;
+  try { fromRedisDump([[1, header.subarray(0, 60)], ...data]); } catch (e) { err = e; }
+  expect(err).toBeInstanceOf(FilterError);
+  expect(err.code).toBe('CORRUPT_DATA');
+  expect(err.message).toMatch(/header chunk of 60 bytes is neither a BF dump's .* nor a CF dump's/);
+  expect(err.message).not.toMatch(/cuckoo|CF dump: invalid/i);
+});
