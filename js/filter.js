@@ -92,19 +92,43 @@ export function streamIn(input, call) {
   return withCallback('bcSource', (m, ptr, offset, len) => input.read(m.HEAPU8.subarray(ptr, ptr + len), offset), call);
 }
 
+// structuredClone() and postMessage() copy a filter's own properties, which would deliver an
+// empty object; a Symbol among them makes them throw a DataCloneError instead, whose message
+// quotes the Symbol's description (and survives minification).
+const NOT_CLONEABLE = Symbol('bloomcuckoo: a filter cannot be cloned or posted (it lives in wasm memory): '
+  + 'send filter.serialize() bytes, transferable, and deserialize() them on the other side');
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+/** Makes `f` the owner of `core`. */
+function own(f, core) {
+  f._c = core;
+  f._noClone = NOT_CLONEABLE;
+  registry?.register(f, core, f);
+  return f;
+}
+
 export class Filter {
   /** @internal use a subclass constructor or a static factory */
   constructor(core) {
-    this._c = core;
-    registry?.register(this, core, this);
+    own(this, core);
   }
 
   /** @internal A filter of class `Cls` owning `core`, made without running Cls's constructor. */
   static _adopt(Cls, core) {
-    const f = Object.create(Cls.prototype);
-    f._c = core;
-    registry?.register(f, core, f);
-    return f;
+    return own(Object.create(Cls.prototype), core);
+  }
+
+  /** Not JSON: throws a FilterError that says how to move a filter (its serialize() bytes). */
+  toJSON() {
+    throw new FilterError('INVALID_ARGUMENT', `${this.constructor.name} has no JSON form: its bits live in wasm memory. `
+      + 'Store or send filter.serialize() (an ArrayBuffer; base64 it for JSON) and read it back with deserialize()');
+  }
+
+  /** Node's util.inspect / console.log: the class and its info(), or <freed>. */
+  [INSPECT](depth, options, inspect) {
+    const name = this.constructor.name;
+    if (this._c === null) return `${name} <freed>`;
+    return `${name} ${inspect(this.info(), { ...options, depth: options.depth === null ? null : Math.max(0, depth - 1) })}`;
   }
 
   /** @internal the wasm object; throws FilterError('DISPOSED') after free(). */

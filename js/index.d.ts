@@ -33,7 +33,16 @@ export type Key = string | ArrayBufferView | ArrayBuffer;
  * Every key is validated before any is added, so a bad key throws `TypeError` with the filter
  * unchanged.
  */
-export type Keys = Iterable<Key> | PackedKeys;
+export type Keys = (Iterable<Key> & NotAString) | PackedKeys;
+
+/**
+ * What makes {@link Keys} refuse one string (a string is iterable by characters: as a batch it
+ * would be one key per character). Pass `[key]`, or use `add`/`has`.
+ */
+export interface NotAString {
+  /** Strings have `charAt`; a batch of keys must not. */
+  readonly charAt?: never;
+}
 
 /**
  * Keys already packed back to back in one buffer: key i is `bytes[offsets[i], offsets[i + 1])`.
@@ -76,6 +85,7 @@ export type FilterKind = 'bloom' | 'blocked' | 'counting' | 'scalable' | 'cuckoo
  * - `UNSUPPORTED_VERSION`: the bytes use a newer format version (or a filter kind) that this
  *   build cannot read.
  * - `DISPOSED`: the filter was used after `free()`.
+ * - `NOT_INITIALIZED`: a filter or hash was used before `await init()` completed.
  */
 export type FilterErrorCode =
   | 'INVALID_ARGUMENT'
@@ -83,7 +93,8 @@ export type FilterErrorCode =
   | 'OUT_OF_MEMORY'
   | 'CORRUPT_DATA'
   | 'UNSUPPORTED_VERSION'
-  | 'DISPOSED';
+  | 'DISPOSED'
+  | 'NOT_INITIALIZED';
 
 /**
  * Every failure of a filter operation. Expected outcomes are values, not errors: `has` returns a
@@ -237,6 +248,13 @@ export interface Filter extends Disposable {
   readonly freed: boolean;
   /** Same as `free()`, so `using f = new BloomFilter(...)` frees it at the end of the block. */
   [Symbol.dispose](): void;
+  /**
+   * A filter has no JSON form (its bits live in wasm memory): `JSON.stringify(filter)` throws
+   * `FilterError` `INVALID_ARGUMENT` saying to store `serialize()` bytes instead (base64 them for
+   * JSON). Likewise `structuredClone(filter)` and `postMessage(filter)` throw a `DataCloneError`
+   * whose message says to send `serialize()` bytes.
+   */
+  toJSON(): never;
 }
 
 /** The shared shape of `info()` results. */
@@ -258,30 +276,20 @@ export interface FilterInfo {
 declare abstract class FilterBase implements Filter {
   /** Filters are made by their class's constructor or static factory, never directly. */
   protected constructor();
-  /** {@inheritDoc Filter.has} */
   has(key: Key): boolean;
-  /** {@inheritDoc Filter.hasAll} */
   hasAll(keys: Keys): Uint8Array;
-  /** {@inheritDoc Filter.size} */
   get size(): number;
-  /** {@inheritDoc Filter.byteLength} */
   get byteLength(): number;
-  /** {@inheritDoc Filter.seed} */
   get seed(): number;
-  /** {@inheritDoc Filter.info} */
   abstract info(): FilterInfo;
-  /** {@inheritDoc Filter.clear} */
   clear(): void;
-  /** {@inheritDoc Filter.serialize} */
   serialize(): ArrayBuffer;
-  /** {@inheritDoc Filter.serializeTo} */
   serializeTo(write: (chunk: Uint8Array) => void): number;
-  /** {@inheritDoc Filter.free} */
   free(): void;
-  /** {@inheritDoc Filter.freed} */
   get freed(): boolean;
   /** Same as `free()`, for `using`. */
   [Symbol.dispose](): void;
+  toJSON(): never;
 }
 
 /** Any filter class instance, as returned by {@link deserialize}. Narrow it with `instanceof`. */
@@ -394,10 +402,13 @@ export class BloomFilter extends FilterBase implements BloomLike {
    * bits m, hashes k, and bytes of storage (whole 64-bit words). Throws the constructor's errors (INVALID_ARGUMENT, OUT_OF_MEMORY).
    */
   static optimalShape(options: { capacity: number; errorRate: number }): { bits: number; hashes: number; byteLength: number };
+  /**
+   * Reads the bytes of `serialize()` (kind `'bloom'`).
+   * @throws FilterError `CORRUPT_DATA` or `UNSUPPORTED_VERSION` for bad bytes, `INVALID_ARGUMENT`
+   *   for bytes of another kind (use the top-level `deserialize` for any kind).
+   */
   static deserialize(bytes: FilterBytes): BloomFilter;
-  /** {@inheritDoc BloomLike.add} */
   add(key: Key): boolean;
-  /** {@inheritDoc BloomLike.addAll} */
   addAll(keys: Keys): number;
   /**
    * ORs `other` into this filter in place (afterwards it answers `true` for every key either
@@ -412,15 +423,10 @@ export class BloomFilter extends FilterBase implements BloomLike {
    * @throws FilterError `INVALID_ARGUMENT` unless same bits, hashes and seed.
    */
   intersect(other: BloomFilter): this;
-  /** {@inheritDoc BloomLike.estimatedSize} */
   estimatedSize(): number;
-  /** {@inheritDoc BloomLike.estimatedErrorRate} */
   estimatedErrorRate(): number;
-  /** {@inheritDoc BloomLike.positions} */
   positions(key: Key): Float64Array;
-  /** {@inheritDoc BloomLike.fillMap} */
   fillMap(cells: number): Float32Array;
-  /** {@inheritDoc Filter.info} */
   info(): BloomFilterInfo;
 }
 
@@ -476,10 +482,13 @@ export class BlockedBloomFilter extends FilterBase implements BloomLike {
    * 256-bit blocks, bits, and bytes of storage (32 per block). Throws the constructor's errors (INVALID_ARGUMENT, OUT_OF_MEMORY).
    */
   static optimalShape(options: { capacity: number; errorRate: number }): { blocks: number; bits: number; byteLength: number };
+  /**
+   * Reads the bytes of `serialize()` (kind `'blocked'`).
+   * @throws FilterError `CORRUPT_DATA` or `UNSUPPORTED_VERSION` for bad bytes, `INVALID_ARGUMENT`
+   *   for bytes of another kind (use the top-level `deserialize` for any kind).
+   */
   static deserialize(bytes: FilterBytes): BlockedBloomFilter;
-  /** {@inheritDoc BloomLike.add} */
   add(key: Key): boolean;
-  /** {@inheritDoc BloomLike.addAll} */
   addAll(keys: Keys): number;
   /**
    * ORs `other` into this filter in place. Returns `this`.
@@ -492,15 +501,10 @@ export class BlockedBloomFilter extends FilterBase implements BloomLike {
    * @throws FilterError `INVALID_ARGUMENT` unless same blocks and seed.
    */
   intersect(other: BlockedBloomFilter): this;
-  /** {@inheritDoc BloomLike.estimatedSize} */
   estimatedSize(): number;
-  /** {@inheritDoc BloomLike.estimatedErrorRate} */
   estimatedErrorRate(): number;
-  /** {@inheritDoc BloomLike.positions} */
   positions(key: Key): Float64Array;
-  /** {@inheritDoc BloomLike.fillMap} */
   fillMap(cells: number): Float32Array;
-  /** {@inheritDoc Filter.info} */
   info(): BlockedBloomFilterInfo;
 }
 
@@ -560,6 +564,11 @@ export class CountingBloomFilter extends FilterBase {
    * 4-bit counters, hashes k, and bytes of storage (two counters per byte). Throws the constructor's errors (INVALID_ARGUMENT, OUT_OF_MEMORY).
    */
   static optimalShape(options: { capacity: number; errorRate: number }): { counters: number; hashes: number; byteLength: number };
+  /**
+   * Reads the bytes of `serialize()` (kind `'counting'`).
+   * @throws FilterError `CORRUPT_DATA` or `UNSUPPORTED_VERSION` for bad bytes, `INVALID_ARGUMENT`
+   *   for bytes of another kind (use the top-level `deserialize` for any kind).
+   */
   static deserialize(bytes: FilterBytes): CountingBloomFilter;
   /** Adds a key (increments its counters). Returns `true` when the key was certainly new. */
   add(key: Key): boolean;
@@ -588,7 +597,6 @@ export class CountingBloomFilter extends FilterBase {
   fillMap(cells: number): Float32Array;
   /** Keys held: adds minus successful removes. */
   get size(): number;
-  /** {@inheritDoc Filter.info} */
   info(): CountingBloomFilterInfo;
 }
 
@@ -672,7 +680,6 @@ export class ScalableBloomFilter extends FilterBase {
   estimatedErrorRate(): number;
   /** Keys added (duplicates and false positives are not added again). */
   get size(): number;
-  /** {@inheritDoc Filter.info} */
   info(): ScalableBloomFilterInfo;
 }
 
@@ -779,7 +786,6 @@ export class RedisBloomFilter extends FilterBase {
    * to send to `BF.LOADCHUNK` in order. Data chunks are at most 16 MiB.
    */
   toRedisDump(): Array<[number, Uint8Array]>;
-  /** {@inheritDoc Filter.info} */
   info(): RedisBloomFilterInfo;
 }
 
@@ -899,7 +905,6 @@ export class RedisCuckooFilter extends FilterBase {
    * to send to `CF.LOADCHUNK` in order; `[]` for a filter with no items, as the server.
    */
   toRedisDump(): Array<[number, Uint8Array]>;
-  /** {@inheritDoc Filter.info} */
   info(): RedisCuckooFilterInfo;
 }
 
@@ -1025,7 +1030,6 @@ export class CuckooFilter extends FilterBase {
   locate(key: Key): CuckooLocation;
   /** The fraction of occupied slots in each of `cells` (1 to 2^20) equal slices (a new array). */
   fillMap(cells: number): Float32Array;
-  /** {@inheritDoc Filter.info} */
   info(): CuckooFilterInfo;
 }
 
@@ -1123,7 +1127,6 @@ export class BinaryFuseFilter extends FilterBase {
   static deserialize(bytes: FilterBytes): BinaryFuseFilter;
   /** Distinct keys it was built from. */
   get size(): number;
-  /** {@inheritDoc Filter.info} */
   info(): BinaryFuseFilterInfo;
 }
 

@@ -129,10 +129,19 @@ export function outPointer() {
  * bad key in the middle throws before anything was added.
  */
 export function forEachChunk(keys, fn) {
+  notOneString(keys);
   if (keys instanceof PackedKeys) return forEachPackedChunk(keys, fn);
   const list = Array.isArray(keys) ? keys : Array.from(keys);
   for (let i = 0; i < list.length; i++) checkKey(list[i]);
   return packChunks(list, fn);
+}
+
+/** A string is iterable (by characters): as a batch of keys it is a mistake, not 14 keys. */
+function notOneString(keys) {
+  if (typeof keys === 'string' || keys instanceof String) {
+    throw new TypeError('bloomcuckoo: a batch of keys must be an array or iterable of keys, got one string; '
+      + 'use add(key) / has(key), or wrap it as [key]');
+  }
 }
 
 /**
@@ -260,6 +269,7 @@ function forEachPackedChunk(packed, fn) {
 
 /** Runs a batch query and returns one byte per key (copied out of wasm memory). */
 export function queryAll(keys, fn) {
+  notOneString(keys);
   const list = keys instanceof PackedKeys || Array.isArray(keys) ? keys : Array.from(keys);
   const result = new Uint8Array(list.length);
   const pack = list instanceof PackedKeys ? forEachPackedChunk : packChunks;

@@ -34,7 +34,7 @@ export function getWasmModule() {
 /** The instantiated Emscripten module; throws when init() has not completed. */
 export function requireWasm() {
   if (wasm === null) {
-    throw new Error('bloomcuckoo: call `await init()` before using filters or hashes');
+    throw new FilterError('NOT_INITIALIZED', 'bloomcuckoo: call `await init()` before using filters or hashes');
   }
   return wasm;
 }

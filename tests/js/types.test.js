@@ -95,7 +95,8 @@ function runtimeMembers(Cls) {
   const names = new Set();
   for (let p = Cls.prototype; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
     for (const k of Reflect.ownKeys(p)) {
-      if (k === 'constructor') continue;
+      // Node's util.inspect hook is a runtime nicety, not part of the typed API
+      if (k === 'constructor' || k === Symbol.for('nodejs.util.inspect.custom')) continue;
       if (typeof k === 'symbol') names.add(k === Symbol.dispose ? 'Symbol.dispose' : String(k));
       else if (!k.startsWith('_')) names.add(k);
     }

@@ -139,6 +139,10 @@ export async function example(urls: string[], blob: Uint8Array): Promise<void> {
   bf.has(42);
   // @ts-expect-error keys must be an iterable of keys
   bf.addAll([{}]);
+  // @ts-expect-error one string is not a batch of keys (it would be one key per character)
+  bf.addAll('https://bad.example/');
+  // @ts-expect-error nor for a query
+  bf.hasAll('https://bad.example/');
   // @ts-expect-error a fuse filter is built, not constructed
   new BinaryFuseFilter();
   // @ts-expect-error a fuse filter has no add

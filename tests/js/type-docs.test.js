@@ -1,0 +1,37 @@
+// Issue 23, item 3: what an editor shows on hover. For every exported class of js/index.d.ts,
+// every member's documentation as TypeScript's language service computes it (inherited from the
+// Filter interface or a base class where the member has no comment of its own): never empty,
+// never a literal `{@inheritDoc …}` (tsserver does not expand that tag).
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const file = fileURLToPath(new URL('../../js/index.d.ts', import.meta.url));
+const program = ts.createProgram([file], { strict: true, target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts', 'lib.esnext.disposable.d.ts'] });
+const checker = program.getTypeChecker();
+const source = program.getSourceFile(file);
+const moduleSymbol = checker.getSymbolAtLocation(source);
+const exportedClasses = checker.getExportsOfModule(moduleSymbol).filter((s) => s.flags & ts.SymbolFlags.Class);
+
+const docOf = (symbol) => ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim();
+
+test('the declarations export classes to check', () => {
+  expect(exportedClasses.map((s) => s.name)).toEqual(expect.arrayContaining(['BloomFilter', 'CuckooFilter', 'RedisCuckooFilter']));
+});
+
+describe.each(exportedClasses.map((s) => [s.name, s]))('%s', (_name, cls) => {
+  test('every member shows documentation on hover', () => {
+    const instance = checker.getDeclaredTypeOfSymbol(cls);
+    const statics = checker.getTypeOfSymbolAtLocation(cls, source);
+    const undocumented = [];
+    for (const [side, type] of [['', instance], ['static ', statics]]) {
+      for (const p of checker.getPropertiesOfType(type)) {
+        if (p.name === 'prototype' || p.name.startsWith('__@')) continue;
+        // members that come from TypeScript's own lib (Error's message, stack, ...) are not ours
+        if (!(p.declarations ?? []).some((d) => d.getSourceFile() === source)) continue;
+        const doc = docOf(p);
+        if (doc === '' || doc.includes('{@inheritDoc')) undocumented.push(`${side}${p.name}: ${JSON.stringify(doc.slice(0, 40))}`);
+      }
+    }
+    expect(undocumented).toEqual([]);
+  });
+});
