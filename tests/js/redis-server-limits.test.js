@@ -1,7 +1,8 @@
 // Issue 24, defect 3: whatever a real RedisBloom server holds, we read and answer as it does, and
 // the operations it performs we perform with the same reply. Each case runs the commands on a
-// live RedisBloom 2.6.12 (tests/redis/server.mjs) and the same operations on our classes, then
-// compares the replies, the SCANDUMP bytes and the answers of the server's dump read back here.
+// live RedisBloom (tests/redis/server.mjs: 2.6.12 on Redis 7.0, and 8.9.80 on Redis 7.4, the
+// bloom module of Redis 8) and the same operations on our classes (with `server` set to match),
+// then compares the replies, the SCANDUMP bytes and the answers of the server's dump read back.
 import { FilterError, RedisBloomFilter, RedisCuckooFilter, fromRedisDump, init } from '../../js/index.js';
 import { liveSuite, loadChunks, sameChunks, scanDump } from '../redis/helpers.mjs';
 
@@ -25,10 +26,11 @@ async function sameAnswers(client, prefix, key, f, keys = probes) {
   return ours.every((v, i) => v === server[i]);
 }
 
-liveSuite('RedisBloom 2.6.12 and our classes, at the server\'s limits', (live) => {
+for (const [oracle, server] of [['2.6', '2.6'], ['v8', '8']]) {
+liveSuite(`RedisBloom ${oracle} and our classes, at the server's limits`, (live) => {
   live('a BF chain of EXPANSION 1 past 1,024 hashes a link, to the end of its error rate', async (client) => {
     await client.sendCommand(['BF.RESERVE', 'chain', '0.1', '1', 'EXPANSION', '1']);
-    const f = new RedisBloomFilter({ errorRate: 0.1, capacity: 1, expansion: 1 });
+    const f = new RedisBloomFilter({ errorRate: 0.1, capacity: 1, expansion: 1, server });
     let serverError = null;
     let ours = null;
     // each link holds one key: link k has about k + 4 hashes, until its error rate underflows
@@ -58,7 +60,7 @@ liveSuite('RedisBloom 2.6.12 and our classes, at the server\'s limits', (live) =
     expect(Math.max(...info.links.map((l) => l.hashes))).toBeGreaterThan(1024);
     const dump = await scanDump(client, 'BF', 'chain');
     expect(sameChunks(f.toRedisDump(), bytesOf(dump))).toBe(true);
-    const back = fromRedisDump(dump);
+    const back = fromRedisDump(dump, { server });
     expect(await sameAnswers(client, 'BF', 'chain', back)).toBe(true);
     back.free();
     f.free();
@@ -69,7 +71,7 @@ liveSuite('RedisBloom 2.6.12 and our classes, at the server\'s limits', (live) =
     await client.sendCommand(['CF.RESERVE', 'small', '4']);
     const items = Array.from({ length: 130 }, (_, i) => String(i));
     const replies = (await client.sendCommand(['CF.INSERT', 'small', 'ITEMS', ...items])).map(Number);
-    const f = new RedisCuckooFilter({ capacity: 4 });
+    const f = new RedisCuckooFilter({ capacity: 4, server });
     const added = f.addAll(items);
     expect(added).toBe(replies.filter((r) => r === 1).length);
     const filters = infoField(await client.sendCommand(['CF.INFO', 'small']), 'Number of filters');
@@ -110,9 +112,28 @@ liveSuite('RedisBloom 2.6.12 and our classes, at the server\'s limits', (live) =
 
   live('BF.INSERT with EXPANSION and NONSCALING together', async (client) => {
     await client.sendCommand(['BF.INSERT', 'both', 'EXPANSION', '4', 'NONSCALING', 'ITEMS', 'a']);
-    const f = new RedisBloomFilter({ errorRate: 0.01, capacity: 100, expansion: 4, nonScaling: true });
+    const f = new RedisBloomFilter({ errorRate: 0.01, capacity: 100, expansion: 4, nonScaling: true, server });
     expect(f.add('a')).toBe(true);
     expect(sameChunks(f.toRedisDump(), bytesOf(await scanDump(client, 'BF', 'both')))).toBe(true);
     f.free();
   }, 60_000);
-});
+
+  if (server === '8') {
+    live('Redis 8 creation rules: the error rate capped at 0.25, EXPANSION 0 as NONSCALING', async (client) => {
+      await client.sendCommand(['BF.RESERVE', 'capped', '0.5', '1000']);
+      await client.sendCommand(['BF.RESERVE', 'zero', '0.01', '100', 'EXPANSION', '0']);
+      const capped = new RedisBloomFilter({ errorRate: 0.5, capacity: 1000, server });
+      const zero = new RedisBloomFilter({ errorRate: 0.01, capacity: 100, expansion: 0, server });
+      const asIf26 = new RedisBloomFilter({ errorRate: 0.5, capacity: 1000 });
+      for (const [key, f] of [['capped', capped], ['zero', zero]]) {
+        expect(f.add('k')).toBe(Number(await client.sendCommand(['BF.ADD', key, 'k'])) === 1);
+        expect(sameChunks(f.toRedisDump(), bytesOf(await scanDump(client, 'BF', key)))).toBe(true);
+      }
+      asIf26.add('k');
+      expect(sameChunks(asIf26.toRedisDump(), bytesOf(await scanDump(client, 'BF', 'capped')))).toBe(false);
+      expect(zero.info().nonScaling).toBe(true);
+      [capped, zero, asIf26].forEach((f) => f.free());
+    }, 60_000);
+  }
+}, { oracle });
+}

@@ -63,14 +63,14 @@ export async function loadChunks(client, prefix, key, chunks) {
  * live(name, fn(client), timeout): a test that runs when a server could be started; otherwise one
  * SKIP line is printed for the block and its tests pass without running.
  */
-export function liveSuite(title, body) {
+export function liveSuite(title, body, { oracle = '2.6' } = {}) {
   let rb = null;
   const live = (name, fn, timeout) => test(name, async () => {
     if (rb) await fn(rb.client);
   }, timeout);
   describe(title, () => {
     beforeAll(async () => {
-      rb = await startRedisBloom();
+      rb = await startRedisBloom({ oracle });
       if (!rb) console.log(`SKIP ${title}: ${skipReason() ?? 'no RedisBloom module found'} (fixtures still checked)`);
     }, 30000);
     afterAll(async () => { if (rb) await rb.stop(); });

@@ -91,15 +91,26 @@ export function skipReason() {
   return null;
 }
 
+/** The second oracle: Redis 7.4.1 with RedisBloom 8.9.80 (../shared/redisbloom/v8), or null. */
+export function findV8() {
+  const dir = join(repoRoot, '..', 'shared', 'redisbloom', 'v8');
+  const server = join(dir, 'redis-server');
+  const mod = join(dir, 'redisbloom.so');
+  return existsSync(server) && existsSync(mod) ? { server, mod } : null;
+}
+
 /**
  * Starts redis-server with RedisBloom. Resolves to { port, pid, connect(), stop(), client, info }
  * or to null when none can be found (skipReason() says why). `info.version` is the module's
- * version number (20612 for 2.6.12) or 'builtin'.
+ * version number (20612 for 2.6.12) or 'builtin'. `{ oracle: 'v8' }` starts the Redis 8-era pair
+ * of ../shared/redisbloom/v8 instead (null when it is not there).
  */
-export async function startRedisBloom() {
-  const server = redisServerPath();
+export async function startRedisBloom({ oracle = '2.6' } = {}) {
+  const v8 = oracle === 'v8' ? findV8() : null;
+  if (oracle === 'v8' && !v8) return null;
+  const server = v8 ? v8.server : redisServerPath();
   if (!server) return null;
-  const mod = findModule();
+  const mod = v8 ? v8.mod : findModule();
   const rb = await launch(server, mod ? ['--loadmodule', mod] : []);
   try {
     const cmd = await rb.client.sendCommand(['COMMAND', 'INFO', 'BF.ADD']);
