@@ -95,8 +95,7 @@ export function streamIn(input, call) {
 // structuredClone() and postMessage() copy a filter's own properties, which would deliver an
 // empty object; a Symbol among them makes them throw a DataCloneError instead, whose message
 // quotes the Symbol's description (and survives minification).
-const NOT_CLONEABLE = Symbol('bloomcuckoo: a filter cannot be cloned or posted (it lives in wasm memory): '
-  + 'send filter.serialize() bytes, transferable, and deserialize() them on the other side');
+const NOT_CLONEABLE = Symbol('bloomcuckoo: a filter cannot be cloned or posted: send filter.serialize() bytes');
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
 /** Makes `f` the owner of `core`. */
@@ -120,8 +119,7 @@ export class Filter {
 
   /** Not JSON: throws a FilterError that says how to move a filter (its serialize() bytes). */
   toJSON() {
-    throw new FilterError('INVALID_ARGUMENT', `${this.constructor.name} has no JSON form: its bits live in wasm memory. `
-      + 'Store or send filter.serialize() (an ArrayBuffer; base64 it for JSON) and read it back with deserialize()');
+    throw new FilterError('INVALID_ARGUMENT', `${this.constructor.name} has no JSON form: store serialize() bytes (base64 for JSON)`);
   }
 
   /** Node's util.inspect / console.log: the class and its info(), or <freed>. */

@@ -56,7 +56,7 @@ function getScratch(minData) {
   let cap = Math.max(MIN_DATA_BYTES, same ? scratch.dataCap : 0);
   while (cap < minData) cap *= 2;
   const dataPtr = wasmMalloc(m, cap);
-  if (!dataPtr) throw new FilterError('OUT_OF_MEMORY', `cannot allocate ${cap} bytes of wasm memory for keys (the longest key needs ${minData})`);
+  if (!dataPtr) throw new FilterError('OUT_OF_MEMORY', `no wasm memory for ${cap} bytes of keys`);
   if (same) {
     m._free(scratch.dataPtr);
     scratch = { ...scratch, dataPtr, dataCap: cap };
@@ -66,7 +66,7 @@ function getScratch(minData) {
     if (!outPtr) {
       if (offsetsPtr) m._free(offsetsPtr);
       m._free(dataPtr);
-      throw new FilterError('OUT_OF_MEMORY', 'cannot allocate wasm memory for key offsets');
+      throw new FilterError('OUT_OF_MEMORY', 'no wasm memory for key offsets');
     }
     scratch = { m, dataPtr, dataCap: cap, offsetsPtr, outPtr };
   }
@@ -139,8 +139,7 @@ export function forEachChunk(keys, fn) {
 /** A string is iterable (by characters): as a batch of keys it is a mistake, not 14 keys. */
 function notOneString(keys) {
   if (typeof keys === 'string' || keys instanceof String) {
-    throw new TypeError('bloomcuckoo: a batch of keys must be an array or iterable of keys, got one string; '
-      + 'use add(key) / has(key), or wrap it as [key]');
+    throw new TypeError('bloomcuckoo: keys must be an iterable of keys, got one string (use [key])');
   }
 }
 

@@ -58,7 +58,7 @@ export function booleanOption(name, value, fallback) {
 /** The RedisBloom server whose rules a Redis class follows: '2.6' (the default) or '8'. */
 export function serverOption(value) {
   if (value === undefined) return '2.6';
-  if (value !== '2.6' && value !== '8') invalidOption('server', value, "must be '2.6' (RedisBloom 2.x) or '8' (Redis 8)");
+  if (value !== '2.6' && value !== '8') invalidOption('server', value, "must be '2.6' or '8'");
   return value;
 }
 

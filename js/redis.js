@@ -21,6 +21,5 @@ export function fromRedisDump(chunks, options) {
   const n = list[0].bytes.length;
   if (n === CF_HEADER) return RedisCuckooFilter.fromRedisDump(list, options);
   if (n > BF_HEADER && (n - BF_HEADER) % BF_LINK === 0) return RedisBloomFilter.fromRedisDump(list, options);
-  throw new FilterError('CORRUPT_DATA', `fromRedisDump: a header chunk of ${n} bytes is neither a BF dump's ` +
-    `(${BF_HEADER} + ${BF_LINK} per filter) nor a CF dump's (${CF_HEADER}); the dump is truncated or not RedisBloom's`);
+  throw new FilterError('CORRUPT_DATA', `fromRedisDump: a ${n}-byte header chunk is neither BF's (20 + 53 per filter) nor CF's (38)`);
 }

@@ -296,6 +296,6 @@ test('fromRedisDump picks the class from the header chunk, and says why a trunca
   try { fromRedisDump([[1, header.subarray(0, 60)], ...data]); } catch (e) { err = e; }
   expect(err).toBeInstanceOf(FilterError);
   expect(err.code).toBe('CORRUPT_DATA');
-  expect(err.message).toMatch(/header chunk of 60 bytes is neither a BF dump's .* nor a CF dump's/);
+  expect(err.message).toMatch(/a 60-byte header chunk is neither BF's .* nor CF's/);
   expect(err.message).not.toMatch(/cuckoo|CF dump: invalid/i);
 });
