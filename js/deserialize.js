@@ -2,29 +2,7 @@
 import { FilterError, statusName } from './errors.js';
 import { requireWasm } from './loader.js';
 import { ByteInput, streamIn } from './filter.js';
-import { BloomFilter } from './bloom.js';
-import { BlockedBloomFilter } from './blocked-bloom.js';
-import { CountingBloomFilter } from './counting-bloom.js';
-import { ScalableBloomFilter } from './scalable-bloom.js';
-import { CuckooFilter } from './cuckoo.js';
-import { BinaryFuseFilter } from './binary-fuse.js';
-import { RedisBloomFilter } from './redis-bloom.js';
-import { RedisCuckooFilter } from './redis-cuckoo.js';
-
-/** Filter classes by the kind byte of the format (docs/FORMAT.md). */
-const CLASSES = {
-  1: BloomFilter,
-  2: BlockedBloomFilter,
-  3: CountingBloomFilter,
-  4: ScalableBloomFilter,
-  5: CuckooFilter,
-  6: BinaryFuseFilter,
-  7: RedisBloomFilter,
-  8: RedisCuckooFilter,
-};
-
-/** The kind names of the format, by kind byte. */
-export const KIND_NAMES = { 1: 'bloom', 2: 'blocked', 3: 'counting', 4: 'scalable', 5: 'cuckoo', 6: 'fuse', 7: 'redis-bloom', 8: 'redis-cuckoo' };
+import { kindByNumber } from './kinds.js';
 
 /** Runs the module-wide kind check `fn(byteLength)` over `input`; throws for a negative status. */
 function kindFrom(input, fn) {
@@ -39,12 +17,12 @@ function kindFrom(input, fn) {
  * kind name ('bloom', 'cuckoo', ...). Throws FilterError CORRUPT_DATA / UNSUPPORTED_VERSION.
  */
 export function kindOf(bytes) {
-  return KIND_NAMES[kindFrom(ByteInput.of(bytes), (m, n) => m.checkedKind(n))];
+  return kindByNumber(kindFrom(ByteInput.of(bytes), (m, n) => m.checkedKind(n)))[1];
 }
 
 function deserializeInput(input) {
   const kind = kindFrom(input, (m, n) => m.headerKind(n));
-  const Cls = CLASSES[kind];
+  const Cls = kindByNumber(kind)?.[2];
   if (!Cls) throw new FilterError('UNSUPPORTED_VERSION', `deserialize: filter kind ${kind} is not supported by this build`);
   return Cls.deserialize(input);
 }
