@@ -49,7 +49,7 @@ try {
     packed = info.files.map((f) => f.path).sort();
     // our JS ships as the minified builds of scripts/build-js.mjs (npm pack runs it: prepack), with
     // their source maps; the readable sources stay in the repo
-    const allowed = /^(package\.json|README\.md|LICENSE|js\/index\.min\.js(\.map)?|js\/index\.d\.ts|js\/wasm\/bloomcuckoo\.(mjs|noeval\.mjs|wasm)|bin\/bloomcuckoo\.min\.js(\.map)?)$/;
+    const allowed = /^(package\.json|README\.md|LICENSE|js\/index\.min\.js(\.map)?|js\/index\.d\.ts|js\/redis-entry\.(js|d\.ts)|js\/wasm\/bloomcuckoo\.(mjs|noeval\.mjs|wasm)|bin\/bloomcuckoo\.min\.js(\.map)?)$/;
     const stray = packed.filter((f) => !allowed.test(f));
     assert(stray.length === 0, `files outside the whitelist: ${stray.join(', ')}`);
     for (const f of ['package.json', 'README.md', 'LICENSE', 'js/index.min.js', 'js/index.d.ts', 'js/wasm/bloomcuckoo.mjs',
