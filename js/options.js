@@ -62,6 +62,11 @@ export function serverOption(value) {
   return value;
 }
 
+/** A capacity of a RedisBloom class: a positive integer, at most 2^30 on Redis 8. */
+export function redisCapacity(value, v8) {
+  return v8 ? integerIn('capacity', value, 1, 2 ** 30) : positiveInteger('capacity', value);
+}
+
 /** Turns a failing status of a core's init into a FilterError that also shows the options. */
 export function initError(className, status, options) {
   const message = requireWasm().lastStatusMessage();

@@ -3,7 +3,7 @@
 // does, and one built here loads into Redis. Keys are hashed as RedisBloom hashes them.
 import { AddableFilter, Filter, makeCore } from './filter.js';
 import { encodeKey, keyPointer } from './keys.js';
-import { booleanOption, initError, integerIn, positiveInteger, rate, readOptions, serverOption } from './options.js';
+import { booleanOption, initError, integerIn, rate, readOptions, redisCapacity, serverOption } from './options.js';
 import { addAllReporting, coreError, dumpChunks, filterFromDump } from './redis-core.js';
 
 const OPTIONS = ['errorRate', 'capacity', 'expansion', 'nonScaling', 'server'];
@@ -15,8 +15,8 @@ export class RedisBloomFilter extends AddableFilter {
    * As BF.RESERVE / BF.INSERT key errorRate capacity [EXPANSION expansion] [NONSCALING] on the
    * server named by `server` ('2.6', the default: RedisBloom 2.x; '8': Redis 8's bloom module,
    * RedisBloom 8.x). On '8' the error rate is capped at 0.25, capacity is at most 2^30, expansion
-   * at most 32768, and expansion 0 means nonScaling. Only creation differs: adds, lookups and dumps
-   * are the same on both servers.
+   * at most 32768, and expansion 0 means nonScaling. After creation only the end of a chain
+   * differs (see fromRedisDump); adds, lookups and dumps are otherwise the same on both servers.
    * @param options { errorRate, capacity, expansion = 2, nonScaling = false, server = '2.6' }
    *   (expansion and nonScaling together are accepted, as BF.INSERT takes them: the expansion is
    *   stored and never used)
@@ -25,7 +25,7 @@ export class RedisBloomFilter extends AddableFilter {
     const o = readOptions('RedisBloomFilter', options, OPTIONS);
     const v8 = serverOption(o.server) === '8';
     rate('errorRate', o.errorRate);
-    if (v8) integerIn('capacity', o.capacity, 1, 2 ** 30); else positiveInteger('capacity', o.capacity);
+    redisCapacity(o.capacity, v8);
     const expansion = o.expansion === undefined ? 2 : integerIn('expansion', o.expansion, v8 ? 0 : 1, v8 ? 32768 : 2 ** 31 - 1);
     const nonScaling = booleanOption('nonScaling', o.nonScaling, false) || expansion === 0;
     const errorRate = v8 ? Math.min(o.errorRate, V8_ERROR_RATE_CAP) : o.errorRate;

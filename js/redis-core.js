@@ -80,8 +80,8 @@ export function dumpChunks(core, parts, bytesOf, dataOf) {
 
 /**
  * Adds keys chunk by chunk with `addBatch(data, offsets, count, out, start)` (`start`: the index
- * of the chunk's first key), which writes 1/0 per key handled and returns (status << 16) | handled. Returns how many were added; on an error throws
- * it after the keys before it, saying how far it got.
+ * of the chunk's first key), which writes 1/0 per key handled and returns (status << 16) | handled.
+ * Returns how many were added; on an error throws it after the keys before it, saying how far it got.
  */
 export function addAllReporting(keys, context, addBatch) {
   let added = 0;

@@ -4,7 +4,7 @@
 // them (MurmurHash64A, one-byte fingerprints).
 import { AddableFilter, Filter, makeCore } from './filter.js';
 import { encodeKey, keyPointer } from './keys.js';
-import { initError, integerIn, positiveInteger, readOptions, serverOption } from './options.js';
+import { initError, integerIn, readOptions, redisCapacity, serverOption } from './options.js';
 import { addAllReporting, coreError, dumpChunks, filterFromDump } from './redis-core.js';
 
 const OPTIONS = ['capacity', 'bucketSize', 'maxIterations', 'expansion', 'server'];
@@ -20,7 +20,7 @@ export class RedisCuckooFilter extends AddableFilter {
    */
   constructor(options) {
     const o = readOptions('RedisCuckooFilter', options, OPTIONS);
-    if (serverOption(o.server) === '8') integerIn('capacity', o.capacity, 1, 2 ** 30); else positiveInteger('capacity', o.capacity);
+    redisCapacity(o.capacity, serverOption(o.server) === '8');
     const bucketSize = o.bucketSize === undefined ? 2 : integerIn('bucketSize', o.bucketSize, 1, 255);
     const maxIterations = o.maxIterations === undefined ? 20 : integerIn('maxIterations', o.maxIterations, 1, 65535);
     const expansion = o.expansion === undefined ? 1 : integerIn('expansion', o.expansion, 0, 32768);

@@ -51,8 +51,11 @@ async function prefixOf(send, key) {
 }
 
 /** '8' for Redis 8's bloom module (RedisBloom 8.x, module version 80000 and up), else '2.6'. */
-export async function serverOf(client) {
-  const send = commandsOf(client);
+export function serverOf(client) {
+  return serverVia(commandsOf(client));
+}
+
+async function serverVia(send) {
   const mods = await run(send, ['MODULE', 'LIST']);
   for (const m of mods ?? []) {
     const entry = Array.isArray(m) ? Object.fromEntries(m.flatMap((v, i) => (i % 2 ? [] : [[text(v), m[i + 1]]]))) : m;
@@ -79,7 +82,7 @@ export async function pullFilter(client, key, { server } = {}) {
     throw new FilterError('INVALID_ARGUMENT', `bloomcuckoo/redis: '${key}' is a CF with no items, which the server `
       + 'does not dump; create it with new RedisCuckooFilter(options)');
   }
-  return fromRedisDump(chunks, { server: server ?? await serverOf(client) });
+  return fromRedisDump(chunks, { server: server ?? await serverVia(send) });
 }
 
 /** A temporary key in the same cluster slot as `key` (its hash tag, or `{key}`). */
