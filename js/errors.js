@@ -7,7 +7,7 @@ const STATUS_NAMES = [
 export class FilterError extends Error {
   /**
    * @param {string} code one of INVALID_ARGUMENT, FULL, NOT_FOUND, OUT_OF_MEMORY, CORRUPT_DATA,
-   *   UNSUPPORTED_VERSION, DISPOSED, NOT_INITIALIZED
+   *   UNSUPPORTED_VERSION, DISPOSED, NOT_INITIALIZED, REDIS (bloomcuckoo/redis)
    * @param {string} message
    */
   constructor(code, message) {

@@ -86,6 +86,8 @@ export type FilterKind = 'bloom' | 'blocked' | 'counting' | 'scalable' | 'cuckoo
  *   build cannot read.
  * - `DISPOSED`: the filter was used after `free()`.
  * - `NOT_INITIALIZED`: a filter or hash was used before `await init()` completed.
+ * - `REDIS`: (bloomcuckoo/redis) a Redis command or connection failed, or the key a replica
+ *   follows is gone; the message says which.
  */
 export type FilterErrorCode =
   | 'INVALID_ARGUMENT'
@@ -94,7 +96,8 @@ export type FilterErrorCode =
   | 'CORRUPT_DATA'
   | 'UNSUPPORTED_VERSION'
   | 'DISPOSED'
-  | 'NOT_INITIALIZED';
+  | 'NOT_INITIALIZED'
+  | 'REDIS';
 
 /**
  * Every failure of a filter operation. Expected outcomes are values, not errors: `has` returns a

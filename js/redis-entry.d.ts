@@ -1,6 +1,6 @@
 // Types of `bloomcuckoo/redis` (js/redis-entry.js): RedisBloom filters between a live Redis and
 // this process, for Node.
-import type { RedisBloomFilter, RedisCuckooFilter, RedisServer } from './index.js';
+import type { Keys, RedisBloomFilter, RedisCuckooFilter, RedisServer } from './index.js';
 
 /**
  * A connected Redis client: node-redis 4 or later (`createClient()` of the `redis` package) or
@@ -38,3 +38,93 @@ export function serverOf(client: RedisClient): Promise<RedisServer>;
  * @throws FilterError `INVALID_ARGUMENT` for an object that is none of them, naming what to pass.
  */
 export function commandsOf(client: RedisClient): (args: Array<string | Uint8Array>) => Promise<unknown>;
+
+/** What a replica creates when `key` does not exist yet (BF.RESERVE / CF.RESERVE; an existing key is used as it is). */
+export type ReplicaCreate =
+  | { type: 'BF'; errorRate: number; capacity: number; expansion?: number; nonScaling?: boolean }
+  | { type: 'CF'; capacity: number; bucketSize?: number; maxIterations?: number; expansion?: number };
+
+export interface ReplicaOptions {
+  /** The server's rules ('2.6' or '8'); by default what `MODULE LIST` says. */
+  server?: RedisServer;
+  /** ms between checks of the key (its type, the log position, BF.INFO / CF.INFO): how soon a write around the library, a lost key or a server that went back is seen. Default 1000. */
+  checkInterval?: number;
+  /** Entries the log stream keeps (`XADD MAXLEN ~`); a replica further behind takes a new snapshot. Default 10000. */
+  maxLength?: number;
+  /** Entries per XREAD. Default 1000. */
+  pageSize?: number;
+  /** ms an XREAD blocks. Default 2000. */
+  block?: number;
+  /** ms a `sync()` waits before it rejects with FilterError `REDIS`. Default 30000. */
+  syncTimeout?: number;
+  /** Create the key when it does not exist. */
+  create?: ReplicaCreate;
+}
+
+export interface ReplicaStats {
+  /** Writes applied: the log position this copy is at. */
+  seq: number;
+  /** ms from the server's write of the newest entry applied to its arrival here (one clock on loopback; across machines it includes their clock difference). */
+  lag: number;
+  /** `Date.now()` of the last snapshot or completed `sync()`. */
+  lastSync: number;
+  /** Snapshots taken after the first. */
+  resyncs: number;
+  /** Bytes read by snapshots. */
+  bytesPulled: number;
+  /** Log entries applied. */
+  applied: number;
+  /** Writes seen that bypassed the library (each led to a snapshot). */
+  writeArounds: number;
+  /** The last error reported. */
+  lastError?: Error;
+}
+
+/**
+ * A local copy of a RedisBloom BF or CF key that answers `has`/`hasAll`/`count` from this
+ * process's memory and stays fresh through Redis: writes go through one Lua script that applies
+ * them and logs what changed to a stream beside the key (`{key}:bloomcuckoo-log`); the replica
+ * tails it on a connection of its own. The promise: after `sync()` resolves, `has()` is true for
+ * every key whose add any process had seen acknowledged before `sync()` was called (unless a
+ * `remove` or a change of the key outside the library took it away since); once writes stop,
+ * every replica holds the server's exact bytes. Errors are reported with the `'error'` event (or
+ * a process warning when nobody listens) and never end the replica; `'resync'` tells why a new
+ * snapshot is taken.
+ */
+export interface RedisReplica {
+  /** The key in Redis this replica follows. */
+  readonly key: string;
+  /** The local copy: read it (has, info, toRedisDump, serialize); do not change or free it. */
+  readonly filter: RedisBloomFilter | RedisCuckooFilter;
+  readonly stats: ReplicaStats;
+  /** From local memory, no round trip. */
+  has(key: string | Uint8Array): boolean;
+  /** From local memory, no round trip. */
+  hasAll(keys: Keys): Uint8Array;
+  /** As CF.COUNT, from local memory (a CF replica). */
+  count(key: string | Uint8Array): number;
+  /** Written through (BF.ADD / CF.ADD semantics, the server's reply is the answer); resolves once the local copy has it. @throws FilterError `FULL`, `REDIS`, `DISPOSED` */
+  add(key: string | Uint8Array): Promise<boolean>;
+  /** As add for every key, in atomic batches of 1000; resolves how many were added. */
+  addAll(keys: Iterable<string | Uint8Array>): Promise<number>;
+  /** As CF.ADDNX (a CF replica). */
+  addUnique(key: string | Uint8Array): Promise<boolean>;
+  /** As CF.DEL (a CF replica). Removing a key never added can remove another key's fingerprint. */
+  remove(key: string | Uint8Array): Promise<boolean>;
+  /** Resolves once this copy holds every write acknowledged (to any process) before the call. @throws FilterError `REDIS` when the key is gone or `syncTimeout` passes */
+  sync(): Promise<void>;
+  /** Stops following: closes its connection and timer and frees the copy. */
+  close(): Promise<void>;
+  on(event: 'error', listener: (err: Error) => void): this;
+  on(event: 'resync', listener: (reason: string) => void): this;
+  off(event: 'error' | 'resync', listener: (...args: any[]) => void): this;
+}
+
+/**
+ * Opens a replica of the BF or CF at `key`: resolves once it holds a snapshot and follows the
+ * key. Writes through other replicas (any process) reach it within the log's lag; writes that
+ * bypass the library are seen within `checkInterval`.
+ * @throws FilterError `INVALID_ARGUMENT` for a missing key (without `create`), a key of another
+ *   type, a bad option or client; `REDIS` for a failing command.
+ */
+export function openReplica(client: RedisClient, key: string, options?: ReplicaOptions): Promise<RedisReplica>;

@@ -6,6 +6,8 @@
 //                                   to js/wasm/, so `new URL('./wasm/bloomcuckoo.wasm',
 //                                   import.meta.url)` still finds the wasm.
 //   bin/bloomcuckoo.min.js (+ .map) the CLI, built the same way, importing ../js/index.min.js.
+//   js/redis.min.js (+ .map)        bloomcuckoo/redis (js/redis-entry.js and its modules),
+//                                   importing ./index.min.js: one wasm instance with the library.
 // Rollup bundles (it keeps class declarations and the loader's dynamic import as written; its wasm
 // build, @rollup/wasm-node, has no per-platform binaries for package-lock.json to miss); terser
 // minifies, keeping class names (error messages show them) and the `webpackIgnore` /
@@ -14,6 +16,7 @@
 // Run by scripts/build.sh and by `npm pack` (prepack), so a tarball holds what this wrote.
 //   node scripts/build-js.mjs
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rollup } from '@rollup/wasm-node';
 import { minify } from 'terser';
@@ -27,15 +30,16 @@ for (const f of ['bloomcuckoo.mjs', 'bloomcuckoo.noeval.mjs', 'bloomcuckoo.wasm'
   }
 }
 
-async function build({ input, out, library }) {
+async function build({ input, out, library, shipped }) {
   const bundle = await rollup({
     input: `${root}${input}`,
     // '#glue', node:*, the CLI's optional 'redis': imports, not bundled
     external: (id) => !id.startsWith('.') && !id.startsWith('/'),
     plugins: library ? [] : [{
-      // the CLI imports the library's source as ../../js/index.js: its build imports the shipped one
+      // the CLI and the redis entry import the library's source (js/index.js): their builds import
+      // the shipped one
       name: 'shipped-library',
-      resolveId: (id) => (/\/js\/index\.js$/.test(id) ? { id: '../js/index.min.js', external: 'relative' } : null),
+      resolveId: (id, from) => (from && resolve(dirname(from), id) === `${root}js/index.js` ? { id: shipped, external: 'relative' } : null),
     }],
     onwarn(w) { throw new Error(`rollup: ${w.message}`); },
   });
@@ -63,9 +67,11 @@ for (const needle of ['new URL("./wasm/bloomcuckoo.wasm",import.meta.url)', 'fro
   /import\(\/\* webpackIgnore: true \*\/\s*\/\* @vite-ignore \*\/\s*[A-Za-z_$]/]) {
   if (typeof needle === 'string' ? !lib.includes(needle) : !needle.test(lib)) throw new Error(`js/index.min.js lost ${needle}`);
 }
-const cli = await build({ input: 'bin/bloomcuckoo.js', out: 'bin/bloomcuckoo.min.js', library: false });
+const cli = await build({ input: 'bin/bloomcuckoo.js', out: 'bin/bloomcuckoo.min.js', library: false, shipped: '../js/index.min.js' });
 if (!cli.startsWith('#!/usr/bin/env node\n') || !cli.includes('from"../js/index.min.js"') || /\.\.\/js\/index\.js/.test(cli)) {
   throw new Error('bin/bloomcuckoo.min.js: no node #! line, or it does not import ../js/index.min.js');
 }
 chmodSync(`${root}bin/bloomcuckoo.min.js`, 0o755);
-console.error(`[build-js] js/index.min.js ${lib.length} B, bin/bloomcuckoo.min.js ${cli.length} B`);
+const redis = await build({ input: 'js/redis-entry.js', out: 'js/redis.min.js', library: false, shipped: './index.min.js' });
+if (!redis.includes('from"./index.min.js"') || /index\.js"/.test(redis)) throw new Error('js/redis.min.js does not import ./index.min.js');
+console.error(`[build-js] js/index.min.js ${lib.length} B, bin/bloomcuckoo.min.js ${cli.length} B, js/redis.min.js ${redis.length} B`);

@@ -49,7 +49,7 @@ try {
     packed = info.files.map((f) => f.path).sort();
     // our JS ships as the minified builds of scripts/build-js.mjs (npm pack runs it: prepack), with
     // their source maps; the readable sources stay in the repo
-    const allowed = /^(package\.json|README\.md|LICENSE|js\/index\.min\.js(\.map)?|js\/index\.d\.ts|js\/redis-entry\.(js|d\.ts)|js\/wasm\/bloomcuckoo\.(mjs|noeval\.mjs|wasm)|bin\/bloomcuckoo\.min\.js(\.map)?)$/;
+    const allowed = /^(package\.json|README\.md|LICENSE|js\/index\.min\.js(\.map)?|js\/index\.d\.ts|js\/redis\.min\.js(\.map)?|js\/redis-entry\.d\.ts|js\/wasm\/bloomcuckoo\.(mjs|noeval\.mjs|wasm)|bin\/bloomcuckoo\.min\.js(\.map)?)$/;
     const stray = packed.filter((f) => !allowed.test(f));
     assert(stray.length === 0, `files outside the whitelist: ${stray.join(', ')}`);
     for (const f of ['package.json', 'README.md', 'LICENSE', 'js/index.min.js', 'js/index.d.ts', 'js/wasm/bloomcuckoo.mjs',
@@ -82,10 +82,11 @@ try {
     for (const k of ['dependencies', 'optionalDependencies', 'bundleDependencies']) {
       assert(!pkg[k] || Object.keys(pkg[k]).length === 0, `${k} must be empty (zero runtime dependencies)`);
     }
-    // the one peer: the Redis client of the CLI's `redis` command, optional (never installed for you)
+    // the only peers: the Redis clients bloomcuckoo/redis and the CLI's `redis` work with (node-redis,
+    // ioredis), optional (never installed for you)
     const peers = Object.keys(pkg.peerDependencies ?? {});
-    assert(peers.every((p) => p === 'redis' && pkg.peerDependenciesMeta?.[p]?.optional === true),
-      `peerDependencies may hold only an optional 'redis': ${JSON.stringify(pkg.peerDependencies)}`);
+    assert(peers.every((p) => ['redis', 'ioredis'].includes(p) && pkg.peerDependenciesMeta?.[p]?.optional === true),
+      `peerDependencies may hold only an optional 'redis' and 'ioredis': ${JSON.stringify(pkg.peerDependencies)}`);
     assert(pkg.bin?.bloomcuckoo === 'bin/bloomcuckoo.min.js', `bin.bloomcuckoo ${pkg.bin?.bloomcuckoo}`);
     const head = readFileSync(join(root, 'bin/bloomcuckoo.min.js'), 'utf8').split('\n')[0];
     assert(head === '#!/usr/bin/env node', `the CLI needs a node shebang, has ${head}`);
@@ -225,6 +226,20 @@ try {
     const r = sh(bin, ['redis', 'pull', 'redis://127.0.0.1:1', 'k', '-o', 'x'], { cwd: app });
     assert(r.status === 2 && /needs the 'redis' package .*npm install redis/.test(r.stderr) && r.stderr.trim().split('\n').length === 1,
       `redis without the client: ${r.status} ${r.out}`);
+  });
+
+  await t.check('(d2) bloomcuckoo/redis from the tarball: its functions, one wasm instance with the main entry', () => {
+    writeFileSync(join(app, 'redis-probe.mjs'), [
+      "import * as main from 'bloomcuckoo';",
+      "import * as redis from 'bloomcuckoo/redis';",
+      "const names = ['commandsOf', 'openReplica', 'pullFilter', 'pushFilter', 'serverOf'];",
+      "const missing = names.filter((n) => typeof redis[n] !== 'function');",
+      'let same = false;',
+      "try { redis.commandsOf({}); } catch (e) { same = e instanceof main.FilterError && e.code === 'INVALID_ARGUMENT'; }",
+      "console.log(missing.length ? `missing ${missing}` : same ? 'ok' : 'another FilterError');",
+    ].join('\n'));
+    const r = sh(process.execPath, ['redis-probe.mjs'], { cwd: app });
+    assert(r.status === 0 && r.stdout === 'ok\n', `bloomcuckoo/redis: ${r.out}`);
   });
 
   let server = null;

@@ -44,10 +44,11 @@ function freePort() {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function launch(server, extraArgs) {
-  const dir = mkdtempSync(join(tmpdir(), 'bloomcuckoo-redis-'));
-  const port = await freePort();
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
+async function launch(server, extraArgs, { aof = false, port: fixedPort, dir: fixedDir } = {}) {
+  const dir = fixedDir ?? mkdtempSync(join(tmpdir(), 'bloomcuckoo-redis-'));
+  const port = fixedPort ?? await freePort();
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '',
+    ...(aof ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']),
     '--dir', dir, '--daemonize', 'no', '--protected-mode', 'yes', ...extraArgs];
   const child = spawn(server, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
@@ -63,13 +64,23 @@ async function launch(server, extraArgs) {
     await client.connect();
     return client;
   };
-  const stop = async () => {
+  const halt = async (signal) => {
     if (!exited) {
-      try { process.kill(child.pid, 'SIGTERM'); } catch { /* gone */ }
+      try { process.kill(child.pid, signal); } catch { /* gone */ }
       for (let i = 0; i < 100 && !exited; i++) await sleep(20);
       if (!exited) { try { process.kill(child.pid, 'SIGKILL'); } catch { /* gone */ } }
+      for (let i = 0; i < 100 && !exited; i++) await sleep(20);
     }
+  };
+  const stop = async () => {
+    await halt('SIGTERM');
     rmSync(dir, { recursive: true, force: true });
+  };
+  // the same server again on the same port and dir (with `aof`, what it had logged), after
+  // stopping this one with `signal`: a restart as a crash (SIGKILL) or a shutdown (SIGTERM)
+  const restart = async (signal = 'SIGKILL') => {
+    await halt(signal);
+    return launch(server, extraArgs, { aof, port, dir });
   };
   // wait until it answers PING (at most ~5 s)
   for (let i = 0; i < 100; i++) {
@@ -77,7 +88,7 @@ async function launch(server, extraArgs) {
     try {
       const c = await connect();
       await c.ping();
-      return { port, pid: child.pid, dir, connect, stop, client: c, log: () => log };
+      return { port, pid: child.pid, dir, connect, stop, restart, client: c, log: () => log };
     } catch { await sleep(50); }
   }
   await stop();
@@ -102,16 +113,18 @@ export function findV8() {
 /**
  * Starts redis-server with RedisBloom. Resolves to { port, pid, connect(), stop(), client, info }
  * or to null when none can be found (skipReason() says why). `info.version` is the module's
- * version number (20612 for 2.6.12) or 'builtin'. `{ oracle: 'v8' }` starts the Redis 8-era pair
+ * version number (20612 for 2.6.12) or 'builtin'. `restart(signal)` stops it and starts it again
+ * on the same port and dir (a new handle); `{ aof: true }` logs every write (appendfsync always),
+ * so a restart keeps what was acknowledged. `{ oracle: 'v8' }` starts the Redis 8-era pair
  * of ../shared/redisbloom/v8 instead (null when it is not there).
  */
-export async function startRedisBloom({ oracle = '2.6' } = {}) {
+export async function startRedisBloom({ oracle = '2.6', aof = false } = {}) {
   const v8 = oracle === 'v8' ? findV8() : null;
   if (oracle === 'v8' && !v8) return null;
   const server = v8 ? v8.server : redisServerPath();
   if (!server) return null;
   const mod = v8 ? v8.mod : findModule();
-  const rb = await launch(server, mod ? ['--loadmodule', mod] : []);
+  const rb = await launch(server, mod ? ['--loadmodule', mod] : [], { aof });
   try {
     const cmd = await rb.client.sendCommand(['COMMAND', 'INFO', 'BF.ADD']);
     if (!Array.isArray(cmd) || cmd[0] == null) {

@@ -1,0 +1,90 @@
+// What bloomcuckoo/redis needs of a Redis client, whichever it is: a `send(args)` that resolves
+// binary replies as Buffers, a second connection of its own (for a blocking read), and the few
+// reads every part of the entry shares (the key's type, the server's rules, a SCANDUMP loop).
+import { FilterError } from './index.js';
+
+// node-redis's RESP_TYPES.BLOB_STRING (the RESP type byte '$'), so this module needs no import of it.
+const RESP_BLOB_STRING = 36;
+
+/** Redis TYPE names of RedisBloom's types → command prefix. */
+export const TYPES = { 'MBbloom--': 'BF', MBbloomCF: 'CF' };
+
+const isIoredis = (client) => typeof client?.callBuffer === 'function';
+
+/**
+ * A `send(args)` for `client` that resolves binary replies as Buffers: node-redis 5+ (through a
+ * type-mapped view of the same connection), node-redis 4 (`commandOptions({ returnBuffers })`),
+ * ioredis 5 (`callBuffer`). Anything else is FilterError INVALID_ARGUMENT.
+ */
+export function commandsOf(client) {
+  if (isIoredis(client)) return (args) => client.callBuffer(args[0], ...args.slice(1));
+  if (typeof client?.sendCommand === 'function') {                   // node-redis
+    if (typeof client.withTypeMapping === 'function') {              // v5 and later
+      const mapped = client.withTypeMapping({ [RESP_BLOB_STRING]: Buffer });
+      return (args) => mapped.sendCommand(args);
+    }
+    return (args) => client.sendCommand(args, { returnBuffers: true });   // v4
+  }
+  throw new FilterError('INVALID_ARGUMENT', 'bloomcuckoo/redis: pass a connected node-redis client '
+    + "(createClient() of the 'redis' package, 4 or later) or an ioredis 5 client");
+}
+
+/**
+ * A new connection to the same server, connected, with its errors sent to `onError` (a client
+ * with no 'error' listener would crash the process), and a `close()` that drops it at once, even
+ * in the middle of a blocking command.
+ */
+export async function duplicateOf(client, onError) {
+  const dup = client.duplicate();
+  dup.on('error', onError);
+  if (!isIoredis(client)) await dup.connect();
+  return {
+    send: commandsOf(dup),
+    close: () => { try { (typeof dup.destroy === 'function' ? dup.destroy() : dup.disconnect()); } catch { /* already closed */ } },
+  };
+}
+
+export const text = (v) => (v == null ? '' : Buffer.isBuffer(v) ? v.toString() : String(v));
+
+/** Runs one command; a server or connection error becomes FilterError REDIS saying what failed. */
+export async function run(send, args) {
+  try {
+    return await send(args);
+  } catch (err) {
+    throw new FilterError('REDIS', `bloomcuckoo/redis: ${args[0]} ${args[1] ?? ''} failed: ${err?.message ?? err}`);
+  }
+}
+
+/** 'BF' or 'CF' for a key of RedisBloom's types; FilterError INVALID_ARGUMENT for none or another type. */
+export function prefixFor(key, type) {
+  if (type === 'none') throw new FilterError('INVALID_ARGUMENT', `bloomcuckoo/redis: no key '${key}'`);
+  const prefix = TYPES[type];
+  if (!prefix) throw new FilterError('INVALID_ARGUMENT', `bloomcuckoo/redis: '${key}' holds a ${type}, not a RedisBloom BF or CF filter`);
+  return prefix;
+}
+
+/** '8' for Redis 8's bloom module (RedisBloom 8.x, module version 80000 and up), else '2.6'. */
+export async function serverVia(send) {
+  const mods = await run(send, ['MODULE', 'LIST']);
+  for (const m of mods ?? []) {
+    const entry = Array.isArray(m) ? Object.fromEntries(m.flatMap((v, i) => (i % 2 ? [] : [[text(v), m[i + 1]]]))) : m;
+    if (text(entry.name) === 'bf') return Number(text(entry.ver)) >= 80000 ? '8' : '2.6';
+  }
+  return '8';   // no module listed: Redis 8 with bloom built in
+}
+
+/** The SCANDUMP loop of `key`: its [iterator, bytes] pairs, the final [0, empty] included. */
+export async function scanDumpVia(send, prefix, key) {
+  const chunks = [];
+  for (let it = 0; ;) {
+    const reply = await run(send, [`${prefix}.SCANDUMP`, key, String(it)]);
+    it = Number(text(reply[0]));
+    chunks.push([it, reply[1] ?? Buffer.alloc(0)]);
+    if (it === 0) return chunks;
+  }
+}
+
+/** A key in the same cluster slot as `key` (its hash tag, or `{key}`), ending in `suffix`. */
+export function besideKey(key, suffix) {
+  return /\{[^}]+\}/.test(key) ? `${key}${suffix}` : `{${key}}${suffix}`;
+}

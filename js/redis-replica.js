@@ -1,0 +1,523 @@
+// openReplica: a local copy of one RedisBloom BF or CF key that answers has/hasAll/count from this
+// process's memory and stays fresh through Redis itself, for a fleet of processes sharing a filter.
+//
+// How: every write goes through one Lua script that runs the filter command (BF.INSERT / CF.INSERT
+// / CF.INSERTNX with NOCREATE, or CF.DEL) and, when something changed, appends the items that
+// changed it to a stream beside the key (`{key}:bloomcuckoo-log`, same hash slot, MAXLEN ~) with
+// the ID 0-<n>: n counts the writes, so a gap is seen. Replaying those items in order on the
+// local copy gives the server's bytes exactly (the adds and deletions of both types are
+// deterministic). A replica starts from a snapshot taken in one script (DUMP + RESTORE into a
+// temporary key, with the stream's last ID), read with SCANDUMP, then tails the stream with
+// XREAD BLOCK on a connection of its own. A gap (its position trimmed away, the stream replaced),
+// a server that went back (restarted and lost writes), or a changed BF.INFO / CF.INFO at the same
+// position (someone wrote around the library, checked every `checkInterval`) makes it take a new
+// snapshot. A missing key or one of another type is reported; the copy keeps answering as it was
+// until a filter is back at the key.
+import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { FilterError, RedisCuckooFilter, fromRedisDump } from './index.js';
+import { TYPES, besideKey, commandsOf, duplicateOf, prefixFor, run, scanDumpVia, serverVia, text } from './redis-client.js';
+
+/** Keys per write script: each is one atomic step and one stream entry. */
+const BATCH = 1000;
+
+const LAST_ID = `local function last(log)
+  if redis.call('EXISTS', log) == 0 then return '0-0' end
+  local info = redis.call('XINFO', 'STREAM', log)
+  for i = 1, #info, 2 do if info[i] == 'last-generated-id' then return info[i + 1] end end
+  return '0-0'
+end
+local t = redis.call('TYPE', KEYS[1])['ok']
+`;
+const IS_FILTER = "if t ~= 'MBbloom--' and t ~= 'MBbloomCF' then return { t } end\n";
+
+// KEYS: key, log. ARGV: op (bi, ci, cn, cd), stream length, items. Replies { id or nil, the
+// command's reply per item (an error as -2), the last per-item error or nil }.
+const WRITE = `local want = ARGV[1] == 'bi' and 'MBbloom--' or 'MBbloomCF'
+local t = redis.call('TYPE', KEYS[1])['ok']
+if t ~= want then return redis.error_reply('WRONGTYPE bloomcuckoo: the key holds ' .. t .. ', not ' .. want) end
+local out, err = {}, false
+if ARGV[1] == 'cd' then
+  for i = 3, #ARGV do out[i - 2] = redis.call('CF.DEL', KEYS[1], ARGV[i]) end
+else
+  local cmd = ({ bi = 'BF.INSERT', ci = 'CF.INSERT', cn = 'CF.INSERTNX' })[ARGV[1]]
+  local r = redis.pcall(cmd, KEYS[1], 'NOCREATE', 'ITEMS', unpack(ARGV, 3))
+  if r['err'] then return r end
+  for i = 1, #r do
+    if type(r[i]) == 'table' then out[i] = -2; err = r[i]['err'] else out[i] = r[i] end
+  end
+end
+local x = { KEYS[2], 'MAXLEN', '~', ARGV[2], '0-*', 'o', ARGV[1], 't', '' }
+for i = 1, #out do
+  if out[i] == 1 then x[#x + 1] = 'k'; x[#x + 1] = ARGV[i + 2] end
+end
+local id = false
+if #x > 9 then
+  local now = redis.call('TIME')
+  x[9] = tostring(now[1] * 1000 + math.floor(now[2] / 1000))
+  id = redis.call('XADD', unpack(x))
+end
+return { id, out, err }`;
+
+// KEYS: key, log, snapshot key. ARGV: the snapshot's TTL in ms. Replies { type, stream position }.
+const SNAPSHOT = `${LAST_ID}${IS_FILTER}redis.call('RESTORE', KEYS[3], ARGV[1], redis.call('DUMP', KEYS[1]), 'REPLACE')
+return { t, last(KEYS[2]) }`;
+
+// KEYS: key, log. Replies { type, stream position, the counts of BF.INFO / CF.INFO }.
+const CHECK = `${LAST_ID}${IS_FILTER}local info = redis.call(t == 'MBbloomCF' and 'CF.INFO' or 'BF.INFO', KEYS[1])
+local sig = {}
+for i = 2, (t == 'MBbloomCF' and 10 or 8), 2 do sig[#sig + 1] = tostring(info[i]) end
+return { t, last(KEYS[2]), table.concat(sig, ',') }`;
+
+const sha = (script) => createHash('sha1').update(script).digest('hex');
+const SCRIPTS = Object.fromEntries(Object.entries({ WRITE, SNAPSHOT, CHECK }).map(([k, s]) => [k, { s, sha: sha(s) }]));
+
+/** The write count n of a stream ID 0-n. */
+const seqOf = (id) => Number(text(id).split('-')[1] ?? 0);
+
+/** BF.INFO / CF.INFO's counts of a local copy, as CHECK joins the server's. */
+function countsOf(filter) {
+  const i = filter.info();
+  return (filter instanceof RedisCuckooFilter
+    ? [i.size, i.buckets, i.filters, i.items, i.itemsDeleted] : [i.capacity, i.size, i.filters, i.items]).join(',');
+}
+
+/** A server's error reply → FilterError: FULL for a filter that cannot take the key, else REDIS. */
+function serverError(err, what) {
+  const message = text(err?.message ?? err);
+  const code = /full|Maximum expansions/i.test(message) ? 'FULL' : 'REDIS';
+  return new FilterError(code, `bloomcuckoo/redis: ${what}: ${message}`);
+}
+
+const bytesOf = (key) => {
+  if (typeof key === 'string') return key;
+  if (key instanceof Uint8Array) return Buffer.from(key.buffer, key.byteOffset, key.byteLength);
+  throw new TypeError(`bloomcuckoo/redis: a key is a string or a Uint8Array, not ${key === null ? 'null' : typeof key}`);
+};
+
+function listOf(keys) {
+  if (typeof keys === 'string' || keys == null || typeof keys[Symbol.iterator] !== 'function') {
+    throw new TypeError('bloomcuckoo/redis: keys is an iterable of strings or Uint8Arrays (wrap one key in [ ])');
+  }
+  return Array.from(keys, bytesOf);
+}
+
+const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms).unref(); });
+
+export class RedisReplica extends EventEmitter {
+  #send; #tail = null; #key; #log; #server; #o;
+  #filter = null; #seq = 0; #closed = false; #resync = 'start'; #pending = null; #lost = false;
+  #waiters = []; #timer = null; #loop = null; #warned = new Set(); #tailId = null;
+  #stats = { seq: 0, lag: 0, lastSync: 0, resyncs: 0, bytesPulled: 0, applied: 0, writeArounds: 0 };
+
+  /** Use openReplica(client, key, options). */
+  constructor(client, key, server, options) {
+    super();
+    this.#send = commandsOf(client);
+    this.#key = key;
+    this.#log = besideKey(key, ':bloomcuckoo-log');
+    this.#server = server;
+    this.#o = options;
+  }
+
+  /** The key in Redis this replica follows. */
+  get key() { return this.#key; }
+
+  /** The local copy (a RedisBloomFilter or RedisCuckooFilter): read it, do not change or free it. */
+  get filter() { return this.#live(); }
+
+  /**
+   * { seq: writes applied (the stream position), lag: ms from the server's write of the newest
+   * applied entry to its arrival here, lastSync: Date.now() of the last snapshot or completed
+   * sync(), resyncs: snapshots after the first, bytesPulled: snapshot bytes read, applied: stream
+   * entries applied, writeArounds: writes seen that bypassed the library }
+   */
+  get stats() { return { ...this.#stats, seq: this.#seq }; }
+
+  /** As the local copy's has(): no round trip. */
+  has(key) { return this.#live().has(key); }
+
+  /** As the local copy's hasAll(): no round trip. */
+  hasAll(keys) { return this.#live().hasAll(keys); }
+
+  /** As CF.COUNT, from the local copy (a CF replica only). */
+  count(key) { return this.#cf('count').count(key); }
+
+  /**
+   * As BF.ADD / CF.ADD on the server (written through, the server's reply is the answer), then
+   * applied here: resolves once the local copy has it. A CF that cannot take the key resolves
+   * false; a full non-scaling BF or a CF at its last sub-filter rejects with FilterError FULL.
+   */
+  async add(key) {
+    return (await this.#write(this.#filter instanceof RedisCuckooFilter ? 'ci' : 'bi', [bytesOf(key)])) === 1;
+  }
+
+  /** As add for every key, in atomic batches of 1000 (BF.INSERT / CF.INSERT); resolves how many were added. */
+  async addAll(keys) {
+    return this.#writeAll(this.#filter instanceof RedisCuckooFilter ? 'ci' : 'bi', listOf(keys));
+  }
+
+  /** As CF.ADDNX (a CF replica only): false when the key may already be present. */
+  async addUnique(key) {
+    this.#cf('addUnique');
+    return (await this.#write('cn', [bytesOf(key)])) === 1;
+  }
+
+  /** As CF.DEL (a CF replica only): removes one copy of the key's fingerprint; false when none matches. */
+  async remove(key) {
+    this.#cf('remove');
+    return (await this.#write('cd', [bytesOf(key)])) === 1;
+  }
+
+  /**
+   * Resolves once this copy holds every write the server had acknowledged (to any process) when
+   * it was called, and checks for writes around the library on the way. Rejects with FilterError
+   * REDIS when the key is gone or the server cannot be reached within `syncTimeout`.
+   */
+  async sync() {
+    this.#live();
+    const target = await this.#check(true);
+    await this.#reach(target, true);
+    this.#stats.lastSync = Date.now();
+  }
+
+  /** Stops following the key: closes the replica's connection, its timer, and frees the copy. */
+  async close() {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#timer);
+    this.#tail?.close();
+    for (const w of this.#waiters.splice(0)) w.reject(new FilterError('DISPOSED', 'bloomcuckoo/redis: the replica was closed'));
+    await this.#loop?.catch(() => {});
+    this.#filter?.free();
+    this.#filter = null;
+  }
+
+  /** Takes the first snapshot and starts the tail and the check timer (openReplica calls it). */
+  async start() {
+    this.#tail = await duplicateOf(this.#o.client, (err) => this.#report(serverError(err, 'the replica connection')));
+    try {
+      await this.#snapshot();
+    } catch (err) {
+      this.#tail.close();
+      throw err;
+    }
+    this.#timer = setInterval(() => { this.#check(false).catch((err) => this.#report(err)); }, this.#o.checkInterval);
+    this.#timer.unref();
+    this.#loop = this.#follow();
+    return this;
+  }
+
+  #live() {
+    if (!this.#filter) throw new FilterError('DISPOSED', 'bloomcuckoo/redis: the replica was closed');
+    return this.#filter;
+  }
+
+  #cf(what) {
+    if (!(this.#live() instanceof RedisCuckooFilter)) throw new FilterError('INVALID_ARGUMENT', `bloomcuckoo/redis: ${what} is for a CF replica`);
+    return this.#filter;
+  }
+
+  /** Reports an error: the 'error' event when someone listens, else one process warning per code. */
+  #report(err) {
+    if (this.#closed) return;
+    this.#stats.lastError = err;
+    if (this.listenerCount('error') > 0) this.emit('error', err);
+    else if (!this.#warned.has(err.code)) {
+      this.#warned.add(err.code);
+      process.emitWarning(err);
+    }
+  }
+
+  async #eval(send, name, keys, args) {
+    const { s, sha: digest } = SCRIPTS[name];
+    const tail = [String(keys.length), ...keys, ...args];
+    try {
+      return await send(['EVALSHA', digest, ...tail]);
+    } catch (err) {
+      if (!/NOSCRIPT/.test(text(err?.message))) throw err;
+      return send(['EVAL', s, ...tail]);
+    }
+  }
+
+  async #writeAll(op, items) {
+    let added = 0;
+    for (let i = 0; i < items.length; i += BATCH) {
+      const results = await this.#write(op, items.slice(i, i + BATCH), true);
+      for (const r of results) if (r === 1) added++;
+    }
+    return added;
+  }
+
+  /** One write script; applies what changed here; resolves the reply (all of it with `all`). */
+  async #write(op, items, all = false) {
+    this.#live();
+    let reply;
+    try {
+      reply = await this.#eval(this.#send, 'WRITE', [this.#key, this.#log], [op, String(this.#o.maxLength), ...items]);
+    } catch (err) {
+      throw serverError(err, `a write to '${this.#key}'`);
+    }
+    const [id, out, err] = reply;
+    const results = out.map(Number);
+    if (id != null) {
+      const n = seqOf(id);
+      if (n === this.#seq + 1 && !this.#resync) this.#apply(n, op, items.filter((_, i) => results[i] === 1), 0);
+      await this.#reach(n, false);
+    }
+    if (err != null) throw serverError(err, `a write to '${this.#key}' (${results.filter((r) => r === 1).length} added before it)`);
+    return all ? results : results[0];
+  }
+
+  /** Replays entry n's changed items on the copy; a different outcome means the copy diverged. */
+  #apply(n, op, items, time) {
+    const f = this.#filter;
+    let same = true;
+    try {
+      if (op === 'bi') for (const k of items) same = f.add(k) && same;
+      else if (op === 'cd') for (const k of items) same = f.remove(k) && same;
+      else same = f.addAll(items, { unique: op === 'cn' }) === items.length;
+    } catch {
+      same = false;
+    }
+    this.#seq = n;
+    this.#stats.applied++;
+    if (time) this.#stats.lag = Date.now() - time;
+    if (!same) this.#resync = 'the copy differed from the server after a write (a write around the library)';
+    else if (this.#pending?.seq === n) this.#compare(this.#pending.counts);
+    this.#wake();
+  }
+
+  #compare(counts) {
+    this.#pending = null;
+    if (countsOf(this.#filter) !== counts) {
+      this.#stats.writeArounds++;
+      this.#resync = `BF.INFO / CF.INFO of '${this.#key}' changed with no write through the library`;
+    }
+  }
+
+  /**
+   * The server's stream position (and a check of its counts when this copy is there); a lost or
+   * replaced key is reported, a server behind this copy triggers a snapshot.
+   */
+  async #check(strict) {
+    const before = this.#seq;
+    let reply;
+    try {
+      reply = await this.#eval(this.#send, 'CHECK', [this.#key, this.#log], []);
+    } catch (err) {
+      throw serverError(err, `the check of '${this.#key}'`);
+    }
+    const type = text(reply[0]);
+    if (reply.length === 1) {
+      this.#lost = true;
+      const err = new FilterError('REDIS', `bloomcuckoo/redis: '${this.#key}' ${type === 'none' ? 'is gone' : `holds a ${type} now`}; `
+        + 'the replica answers from its last copy until a filter is back');
+      if (strict) throw err;
+      this.#report(err);
+      return before;
+    }
+    if (this.#lost || TYPES[type] !== this.#prefix()) {
+      this.#lost = false;
+      this.#resync = `'${this.#key}' is a filter again`;
+    }
+    const at = seqOf(reply[1]);
+    if (at < before) this.#resync = `the server is at write ${at}, behind this copy's ${before} (restarted, or the log was replaced)`;
+    else if (at === this.#seq && !this.#resync) this.#compare(text(reply[2]));
+    else if (at > this.#seq) this.#pending = { seq: at, counts: text(reply[2]) };
+    if (this.#resync && this.#tailId) run(this.#send, ['CLIENT', 'UNBLOCK', this.#tailId]).catch(() => {});
+    return at;
+  }
+
+  #prefix() { return this.#filter instanceof RedisCuckooFilter ? 'CF' : 'BF'; }
+
+  /** Resolves once the copy is at write n or later with no snapshot due. */
+  #reach(n, timed) {
+    if (this.#seq >= n && !this.#resync) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const w = { n, resolve, reject, timer: null };
+      if (timed) {
+        w.timer = setTimeout(() => {
+          this.#waiters.splice(this.#waiters.indexOf(w), 1);
+          reject(new FilterError('REDIS', `bloomcuckoo/redis: sync() of '${this.#key}' did not reach write ${n} within ${this.#o.syncTimeout} ms`
+            + ` (at ${this.#seq}${this.#resync ? `; waiting for a snapshot: ${this.#resync}` : ''})`));
+        }, this.#o.syncTimeout);
+        w.timer.unref();
+      }
+      this.#waiters.push(w);
+    });
+  }
+
+  #wake() {
+    if (this.#resync) return;
+    this.#waiters = this.#waiters.filter((w) => {
+      if (this.#seq < w.n) return true;
+      clearTimeout(w.timer);
+      w.resolve();
+      return false;
+    });
+  }
+
+  /** A snapshot of the key at a stream position, read with SCANDUMP, in place of the copy. */
+  async #snapshot() {
+    const snap = besideKey(this.#key, `:bloomcuckoo-snap-${process.pid}-${Math.random().toString(36).slice(2)}`);
+    const reply = await this.#eval(this.#send, 'SNAPSHOT', [this.#key, this.#log, snap], ['600000']);
+    if (reply.length === 1) this.#lost = this.#filter !== null;
+    const prefix = prefixFor(this.#key, text(reply[0]));
+    let filter;
+    try {
+      const chunks = await scanDumpVia(this.#send, prefix, snap);
+      for (const [, d] of chunks) this.#stats.bytesPulled += d.length;
+      filter = chunks.length > 1 ? fromRedisDump(chunks, { server: this.#server }) : await this.#emptyCf(snap);
+    } finally {
+      await Promise.resolve(this.#send(['DEL', snap])).catch(() => {});
+    }
+    const old = this.#filter;
+    const first = old === null;
+    this.#filter = filter;
+    this.#seq = seqOf(reply[1]);
+    this.#pending = null;
+    this.#lost = false;
+    this.#resync = null;
+    old?.free();
+    if (!first) this.#stats.resyncs++;
+    this.#stats.lastSync = Date.now();
+    this.#wake();
+  }
+
+  /**
+   * A CF with no items (the server dumps nothing of it): its dump made from CF.INFO, a header as
+   * docs/FORMAT.md gives it and empty slots (CF.DEL leaves none behind), so the copy's counts match.
+   */
+  async #emptyCf(snap) {
+    const info = await run(this.#send, ['CF.INFO', snap]);
+    const v = {};
+    const pairs = Array.isArray(info) ? info.flatMap((x, i) => (i % 2 ? [] : [[x, info[i + 1]]]))
+      : info instanceof Map ? [...info] : Object.entries(info);
+    for (const [name, value] of pairs) v[text(name)] = Number(text(value));
+    const header = Buffer.alloc(38);
+    const buckets = v['Number of buckets'];
+    const filters = v['Number of filters'];
+    const bucketSize = v['Bucket size'];
+    const expansion = v['Expansion rate'];
+    header.writeBigUInt64LE(BigInt(buckets), 8);
+    header.writeBigUInt64LE(BigInt(v['Number of items deleted']), 16);
+    header.writeBigUInt64LE(BigInt(filters), 24);
+    header.writeUInt16LE(bucketSize, 32);
+    header.writeUInt16LE(v['Max iterations'], 34);
+    header.writeUInt16LE(expansion, 36);
+    const chunks = [[1, header]];
+    let offset = 0;
+    for (let k = 0; k < filters; k++) {
+      const bytes = buckets * expansion ** k * bucketSize;
+      for (let at = 0; at < bytes; at += 1 << 24) {
+        const len = Math.min(1 << 24, bytes - at);
+        offset += len;
+        chunks.push([1 + offset, new Uint8Array(len)]);
+      }
+    }
+    return fromRedisDump(chunks, { server: this.#server });
+  }
+
+  /** The tail: snapshots when one is due, else XREAD BLOCK a page of the stream and apply it. */
+  async #follow() {
+    let backoff = 50;
+    while (!this.#closed) {
+      try {
+        if (this.#resync && !this.#lost) {
+          const reason = this.#resync;
+          this.emit('resync', reason);
+          await this.#snapshot();
+          continue;
+        }
+        this.#tailId ??= text(await this.#tail.send(['CLIENT', 'ID']));
+        const reply = await this.#tail.send(['XREAD', 'COUNT', String(this.#o.pageSize), 'BLOCK', String(this.#o.block),
+          'STREAMS', this.#log, `0-${this.#seq}`]);
+        backoff = 50;
+        for (const [id, fields] of entriesOf(reply)) {
+          const n = seqOf(id);
+          if (n <= this.#seq || this.#resync) continue;
+          if (n !== this.#seq + 1) {
+            this.#resync = `write ${this.#seq + 1} is no longer in the log (trimmed or replaced; next is ${n})`;
+            break;
+          }
+          let op = '';
+          let time = 0;
+          const items = [];
+          for (let i = 0; i < fields.length; i += 2) {
+            const f = text(fields[i]);
+            if (f === 'k') items.push(fields[i + 1]);
+            else if (f === 'o') op = text(fields[i + 1]);
+            else if (f === 't') time = Number(text(fields[i + 1]));
+          }
+          this.#apply(n, op, items, time);
+        }
+      } catch (err) {
+        if (this.#closed) break;
+        this.#tailId = null;
+        this.#report(err instanceof FilterError ? err : serverError(err, `following '${this.#key}'`));
+        await sleep(backoff);
+        backoff = Math.min(backoff * 2, 2000);
+      }
+    }
+  }
+}
+
+
+
+/** XREAD's reply (RESP2 arrays or a RESP3 map) → its entries as [id, fields]. */
+function entriesOf(reply) {
+  if (reply == null) return [];
+  if (Array.isArray(reply)) return reply[0]?.[1] ?? [];
+  const streams = reply instanceof Map ? [...reply.values()] : Object.values(reply);
+  return streams[0] ?? [];
+}
+
+/**
+ * A replica of the RedisBloom BF or CF at `key`, kept fresh through Redis: resolves once it holds
+ * a snapshot. See RedisReplica and docs/API.md for what a reader may see and when.
+ */
+export async function openReplica(client, key, options = {}) {
+  const send = commandsOf(client);
+  if (typeof key !== 'string' || key === '') throw new TypeError('bloomcuckoo/redis: key is a non-empty string');
+  const known = ['server', 'checkInterval', 'maxLength', 'pageSize', 'block', 'syncTimeout', 'create'];
+  for (const name of Object.keys(options)) {
+    if (!known.includes(name)) throw new FilterError('INVALID_ARGUMENT', `openReplica: unknown option '${name}' (known: ${known.join(', ')})`);
+  }
+  const o = {
+    checkInterval: positive('checkInterval', options.checkInterval, 1000),
+    maxLength: positive('maxLength', options.maxLength, 10000),
+    pageSize: positive('pageSize', options.pageSize, 1000),
+    block: positive('block', options.block, 2000),
+    syncTimeout: positive('syncTimeout', options.syncTimeout, 30000),
+    client,
+  };
+  if (options.create) await create(send, key, options.create);
+  const server = options.server ?? await serverVia(send);
+  return new RedisReplica(client, key, server, o).start();
+}
+
+function positive(name, value, fallback) {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) throw new FilterError('INVALID_ARGUMENT', `openReplica: ${name} is a positive integer, not ${value}`);
+  return value;
+}
+
+/** BF.RESERVE / CF.RESERVE of `spec` unless the key exists (which is then used as it is). */
+async function create(send, key, spec) {
+  const args = spec.type === 'BF'
+    ? ['BF.RESERVE', key, String(spec.errorRate), String(spec.capacity),
+      ...(spec.expansion !== undefined ? ['EXPANSION', String(spec.expansion)] : []), ...(spec.nonScaling ? ['NONSCALING'] : [])]
+    : spec.type === 'CF'
+      ? ['CF.RESERVE', key, String(spec.capacity), ...(spec.bucketSize !== undefined ? ['BUCKETSIZE', String(spec.bucketSize)] : []),
+        ...(spec.maxIterations !== undefined ? ['MAXITERATIONS', String(spec.maxIterations)] : []),
+        ...(spec.expansion !== undefined ? ['EXPANSION', String(spec.expansion)] : [])]
+      : null;
+  if (!args) throw new FilterError('INVALID_ARGUMENT', "openReplica: create is { type: 'BF', errorRate, capacity, ... } or { type: 'CF', capacity, ... }");
+  try {
+    await send(args);
+  } catch (err) {
+    if (!/exists/i.test(text(err?.message))) throw serverError(err, `${args[0]} '${key}'`);
+  }
+}
+

@@ -1,0 +1,225 @@
+// openReplica (js/redis-replica.js) against both live RedisBloom servers, with the three clients
+// people have (node-redis 5, node-redis 4, ioredis 5): answers and bytes equal to the server's,
+// read-your-writes, a refused write, and the faults a single process can make (the key deleted,
+// replaced by another type or written around, a dropped connection, a restart without AOF). The
+// multi-process fleet with kills and a crash is tests/js/redis-fleet.test.js.
+import IORedis from 'ioredis';
+import { createClient } from 'redis';
+import { createClient as createClient4 } from 'redis4';
+import { FilterError, RedisBloomFilter, init } from '../../js/index.js';
+import { openReplica, pullFilter, pushFilter } from '../../js/redis-entry.js';
+import { scanDump } from '../redis/helpers.mjs';
+import { findV8, skipReason, startRedisBloom } from '../redis/server.mjs';
+
+beforeAll(() => init());
+
+const CLIENTS = {
+  'node-redis 5': async (port) => {
+    const c = createClient({ socket: { host: '127.0.0.1', port, reconnectStrategy: () => 50 } });
+    c.on('error', () => {});
+    await c.connect();
+    return { c, close: () => c.quit().catch(() => {}) };
+  },
+  'node-redis 4': async (port) => {
+    const c = createClient4({ socket: { host: '127.0.0.1', port, reconnectStrategy: () => 50 } });
+    c.on('error', () => {});
+    await c.connect();
+    return { c, close: () => c.quit().catch(() => {}) };
+  },
+  'ioredis 5': async (port) => {
+    const c = new IORedis({ host: '127.0.0.1', port, retryStrategy: () => 50, lazyConnect: true });
+    c.on('error', () => {});
+    await c.connect();
+    return { c, close: () => c.quit().catch(() => {}) };
+  },
+};
+
+const keys = (p, n) => Array.from({ length: n }, (_, i) => `${p}:${i}`);
+const hex = (chunks) => chunks.filter(([it]) => it !== 0).map(([it, d]) => [it, Buffer.from(d).toString('hex')]);
+const sleep = (ms) => new Promise((r) => { setTimeout(r, ms).unref(); });
+const codeOf = async (p) => { try { await p; } catch (e) { return e instanceof FilterError ? e.code : `${e.name}: ${e.message}`; } return 'no error'; };
+/** Resolves once `cond()` holds, polling; rejects after `ms`. */
+async function until(cond, ms = 5000) {
+  for (const end = Date.now() + ms; !(await cond());) {
+    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${cond}`);
+    await sleep(20);
+  }
+}
+
+for (const [oracle, server] of [['2.6', '2.6'], ['v8', '8']]) {
+  const skip = oracle === 'v8' ? (findV8() ? null : 'no ../shared/redisbloom/v8') : skipReason();
+  const live = skip ? test.skip : test;
+  describe(`openReplica on RedisBloom ${oracle}`, () => {
+    let rb;
+    let n = 0;
+    const open = [];
+    const connect = async (kind = 'node-redis 5') => {
+      const client = await CLIENTS[kind](rb.port);
+      open.push(client);
+      return client.c;
+    };
+    const replicaOf = async (c, key, options) => {
+      const r = await openReplica(c, key, { checkInterval: 100, ...options });
+      open.push({ close: () => r.close() });
+      return r;
+    };
+    beforeAll(async () => { if (!skip) rb = await startRedisBloom({ oracle }); }, 30000);
+    afterEach(async () => { for (const o of open.splice(0).reverse()) await o.close(); });
+    afterAll(async () => { await rb?.client.quit().catch(() => {}); await rb?.stop(); });
+
+    for (const kind of Object.keys(CLIENTS)) {
+      live(`${kind}: two replicas of a BF and of a CF answer as the server and hold its exact bytes`, async () => {
+        const c = await connect(kind);
+        const bf = `bf${n++}`;
+        const cf = `cf${n++}`;
+        await rb.client.sendCommand(['BF.RESERVE', bf, '0.01', '200']);
+        await replicaOf(c, cf, { create: { type: 'CF', capacity: 300, bucketSize: 2, expansion: 2 } });
+        const [a, b] = [await replicaOf(c, bf), await replicaOf(await connect(kind), bf)];
+        const [x, y] = [await replicaOf(c, cf), await replicaOf(await connect(kind), cf)];
+        // read-your-writes: the answer is the server's, and the local copy has it when it resolves
+        expect(await a.add('k')).toBe(true);
+        expect(a.has('k')).toBe(true);
+        expect(await b.add('k')).toBe(false);
+        expect(await a.addAll(keys('k', 2500))).toBe(await (async () => { await b.sync(); return b.filter.size - 1; })());
+        expect(await x.add('k')).toBe(true);
+        expect(await y.addUnique('k')).toBe(false);
+        expect(await x.addAll([...keys('c', 700), 'k'])).toBe(701);
+        expect(await y.remove('c:1')).toBe(true);
+        expect(await y.remove('never added')).toBe(false);
+        for (const r of [a, b, x, y]) await r.sync();
+        expect(x.count('k')).toBe(2);
+        expect(y.count('k')).toBe(2);
+        const probes = [...keys('k', 2500), ...keys('c', 700), ...keys('probe', 2000)];
+        const admin = rb.client;
+        const bfServer = (await admin.sendCommand(['BF.MEXISTS', bf, ...probes])).map((v) => Number(v) === 1);
+        const cfServer = (await admin.sendCommand(['CF.MEXISTS', cf, ...probes])).map((v) => Number(v) === 1);
+        for (const r of [a, b]) expect(probes.map((k) => r.has(k))).toEqual(bfServer);
+        for (const r of [x, y]) expect(probes.map((k) => r.has(k))).toEqual(cfServer);
+        const bfBytes = hex(await scanDump(admin, 'BF', bf));
+        const cfBytes = hex(await scanDump(admin, 'CF', cf));
+        for (const r of [a, b]) expect(hex(r.filter.toRedisDump())).toEqual(bfBytes);
+        for (const r of [x, y]) expect(hex(r.filter.toRedisDump())).toEqual(cfBytes);
+        expect(a.stats).toMatchObject({ resyncs: 0, writeArounds: 0 });
+        expect(b.stats.applied).toBeGreaterThan(0);
+      }, 30000);
+    }
+
+    live('a write the server refuses: a full CF with EXPANSION 0 resolves false, a full NONSCALING BF rejects FULL; nothing applied', async () => {
+      const c = await connect();
+      await c.sendCommand(['CF.RESERVE', 'cf-full', '4', 'BUCKETSIZE', '1', 'EXPANSION', '0']);
+      await c.sendCommand(['BF.RESERVE', 'bf-full', '0.01', '10', 'NONSCALING']);
+      const cf = await replicaOf(c, 'cf-full');
+      const bf = await replicaOf(c, 'bf-full');
+      const results = [];
+      for (const k of keys('f', 12)) results.push(await cf.add(k));
+      expect(results).toContain(false);
+      expect(results.filter(Boolean).length).toBe(Number((await c.sendCommand(['CF.INFO', 'cf-full']))['Number of items inserted']));
+      expect(await codeOf(bf.addAll(keys('b', 30)))).toBe('FULL');
+      expect(await codeOf(bf.add('one more'))).toBe('FULL');
+      await cf.sync();
+      await bf.sync();
+      expect(hex(cf.filter.toRedisDump())).toEqual(hex(await scanDump(rb.client, 'CF', 'cf-full')));
+      expect(hex(bf.filter.toRedisDump())).toEqual(hex(await scanDump(rb.client, 'BF', 'bf-full')));
+      expect(cf.stats.resyncs + bf.stats.resyncs).toBe(0);
+    });
+
+    live('writes around the library (BF.ADD, CF.DEL from another client) are seen within checkInterval, without a sync()', async () => {
+      const c = await connect();
+      await c.sendCommand(['BF.RESERVE', 'around', '0.01', '100']);
+      const r = await replicaOf(c, 'around');
+      await r.add('mine');
+      await c.sendCommand(['BF.ADD', 'around', 'theirs']);
+      await until(() => r.has('theirs'));
+      expect(r.stats.writeArounds).toBe(1);
+      expect(hex(r.filter.toRedisDump())).toEqual(hex(await scanDump(rb.client, 'BF', 'around')));
+      const cf = await replicaOf(c, 'cf-around', { create: { type: 'CF', capacity: 100 } });
+      await cf.addAll(['p', 'q']);
+      await c.sendCommand(['CF.DEL', 'cf-around', 'p']);
+      await until(() => cf.stats.writeArounds === 1);
+      await cf.sync();
+      expect(hex(cf.filter.toRedisDump())).toEqual(hex(await scanDump(rb.client, 'CF', 'cf-around')));
+    });
+
+    live('the key deleted, then of another type: reported, the copy keeps answering, writes refused; a filter back is followed', async () => {
+      const c = await connect();
+      await c.sendCommand(['BF.RESERVE', 'gone', '0.01', '100']);
+      const r = await replicaOf(c, 'gone');
+      const errors = [];
+      r.on('error', (e) => errors.push(e));
+      await r.addAll(keys('g', 50));
+      const copy = RedisBloomFilter.fromRedisDump(r.filter.toRedisDump());
+      await c.sendCommand(['DEL', 'gone']);
+      await until(() => errors.length > 0);
+      expect(errors[0]).toBeInstanceOf(FilterError);
+      expect(errors[0].code).toBe('REDIS');
+      expect(errors[0].message).toMatch(/'gone' is gone/);
+      expect(keys('g', 50).every((k) => r.has(k))).toBe(true);
+      expect(await codeOf(r.add('x'))).toBe('REDIS');
+      expect(await codeOf(r.sync())).toBe('REDIS');
+      await c.sendCommand(['SET', 'gone', 'a string']);
+      await until(() => errors.some((e) => /holds a string/.test(e.message)));
+      expect(await codeOf(r.add('x'))).toBe('REDIS');
+      expect(r.has('g:1')).toBe(true);
+      // someone puts the filter back (here: the copy this replica had): followed again
+      await c.sendCommand(['DEL', 'gone']);
+      await pushFilter(c, 'gone', copy);
+      copy.free();
+      await r.sync();
+      expect(await r.add('after')).toBe(true);
+      expect(r.stats.resyncs).toBe(1);
+      expect(hex(r.filter.toRedisDump())).toEqual(hex(await scanDump(rb.client, 'BF', 'gone')));
+    });
+
+    live('a dropped connection (CLIENT KILL of every client): the replica reconnects and catches up', async () => {
+      const c = await connect();
+      await c.sendCommand(['CF.RESERVE', 'drop', '100']);
+      const r = await replicaOf(c, 'drop');
+      const other = await replicaOf(await connect('ioredis 5'), 'drop');
+      let reported = 0;
+      r.on('error', () => { reported++; });
+      other.on('error', () => {});
+      await r.addAll(keys('d', 20));
+      await rb.client.sendCommand(['CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes']);
+      await until(async () => (await codeOf(other.add('after drop'))) === 'no error');
+      await r.sync();
+      expect(r.has('after drop')).toBe(true);
+      expect(reported).toBeGreaterThan(0);
+      expect(hex(r.filter.toRedisDump())).toEqual(hex(await scanDump(rb.client, 'CF', 'drop')));
+    });
+
+    live('bad input: a missing key, another type, unknown options, a client of no kind, use after close()', async () => {
+      const c = await connect();
+      await c.sendCommand(['SET', 'plain', 'x']);
+      expect(await codeOf(openReplica(c, 'nothing here'))).toBe('INVALID_ARGUMENT');
+      expect(await codeOf(openReplica(c, 'plain'))).toBe('INVALID_ARGUMENT');
+      expect(await codeOf(openReplica(c, 'plain', { checkInterval: 0 }))).toBe('INVALID_ARGUMENT');
+      expect(await codeOf(openReplica(c, 'plain', { chekInterval: 10 }))).toBe('INVALID_ARGUMENT');
+      expect(await codeOf(openReplica({}, 'plain'))).toBe('INVALID_ARGUMENT');
+      const r = await replicaOf(c, 'fresh', { create: { type: 'BF', errorRate: 0.01, capacity: 100 } });
+      expect(await codeOf(r.remove('x'))).toBe('INVALID_ARGUMENT');
+      await expect(r.addAll('one string')).rejects.toThrow(TypeError);
+      await r.close();
+      expect(() => r.has('x')).toThrow(expect.objectContaining({ code: 'DISPOSED' }));
+      expect(await codeOf(r.add('x'))).toBe('DISPOSED');
+    });
+
+    live('Redis restarted without AOF: the filter is lost there; reported, the copy answers; pushing it back is followed', async () => {
+      const c = await connect();
+      await c.sendCommand(['BF.RESERVE', 'volatile', '0.01', '100']);
+      const r = await replicaOf(c, 'volatile');
+      const errors = [];
+      r.on('error', (e) => errors.push(e.message));
+      await r.addAll(keys('v', 300));
+      rb = Object.assign(await rb.restart('SIGKILL'), { info: rb.info });
+      await until(() => errors.some((m) => /'volatile' is gone/.test(m)), 10000);
+      expect(keys('v', 300).every((k) => r.has(k))).toBe(true);
+      // another process puts its copy back (here a pull of this one's bytes): the replica follows
+      const c2 = await connect();
+      await pushFilter(c2, 'volatile', RedisBloomFilter.fromRedisDump(r.filter.toRedisDump()));
+      await until(async () => (await codeOf(r.sync())) === 'no error', 10000);
+      expect(await r.add('new')).toBe(true);
+      expect(hex(r.filter.toRedisDump())).toEqual(hex(await scanDump(rb.client, 'BF', 'volatile')));
+      expect(await pullFilter(c2, 'volatile').then((f) => keys('v', 300).every((k) => f.has(k)))).toBe(true);
+    }, 30000);
+  });
+}
