@@ -1,12 +1,11 @@
 // `bloomcuckoo redis pull|push`: copy a RedisBloom BF or CF filter between a Redis server and a
-// filter file, with BF/CF.SCANDUMP and BF/CF.LOADCHUNK. The Redis client (node-redis, the
-// `redis` package) is an optional peer dependency, loaded only here.
-import { FilterError, RedisBloomFilter, RedisCuckooFilter, fromRedisDump, init } from '../../js/index.js';
+// filter file, through bloomcuckoo/redis (pullFilter, pushFilter: the same SCANDUMP loop and the
+// same safe load as services get). The Redis client (node-redis, the `redis` package) is an
+// optional peer dependency, loaded only here.
+import { FilterError, RedisBloomFilter, RedisCuckooFilter, init } from '../../js/index.js';
+import { pullFilter, pushFilter } from '../../js/redis-entry.js';
 import { CliError, bytes, count, parse, readFilter, writeOutput } from './common.js';
 import { HELP } from './help.js';
-
-/** Redis TYPE names of RedisBloom's data types → command prefix. */
-const TYPES = { 'MBbloom--': 'BF', 'MBbloomCF': 'CF' };
 
 async function loadClient() {
   try {
@@ -30,11 +29,8 @@ function parseUrl(text) {
 }
 
 async function connect(urlText) {
-  const { createClient, RESP_TYPES } = await loadClient();
-  let client = createClient({ url: parseUrl(urlText), socket: { reconnectStrategy: false, connectTimeout: 10_000 } });
-  if (RESP_TYPES && typeof client.withTypeMapping === 'function') {
-    client = client.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
-  }
+  const { createClient } = await loadClient();
+  const client = createClient({ url: parseUrl(urlText), socket: { reconnectStrategy: false, connectTimeout: 10_000 } });
   client.on('error', () => {});  // connection errors surface through the awaited calls
   try {
     await client.connect();
@@ -44,41 +40,11 @@ async function connect(urlText) {
   return client;
 }
 
-/** Runs a command; a server error becomes one CliError line. */
-async function command(client, args) {
-  try {
-    return await client.sendCommand(args);
-  } catch (err) {
-    throw new CliError(`redis: ${args[0]} ${args[1] ?? ''} failed: ${err?.message ?? err}`);
-  }
-}
-
-async function typeOf(client, key) {
-  const t = String(await command(client, ['TYPE', key]));
-  if (t === 'none') throw new CliError(`redis: no key '${key}'`);
-  const prefix = TYPES[t];
-  if (!prefix) throw new CliError(`redis: '${key}' holds a ${t}, not a RedisBloom BF or CF filter`);
-  return prefix;
-}
-
-/** SCANDUMP's replies, in order, up to and including the final [0, empty]. */
-export async function scanDump(client, prefix, key) {
-  const chunks = [];
-  let iterator = 0;
-  for (;;) {
-    const reply = await command(client, [`${prefix}.SCANDUMP`, key, String(iterator)]);
-    if (!Array.isArray(reply) || reply.length !== 2) throw new CliError(`redis: unexpected ${prefix}.SCANDUMP reply`);
-    iterator = Number(reply[0]);
-    chunks.push([iterator, reply[1] ?? Buffer.alloc(0)]);
-    if (iterator === 0) return chunks;
-  }
-}
-
-/** A temporary key in the same cluster slot as `key` (same hash tag), for an atomic rename. */
-function tempKeyFor(key) {
-  const tag = /\{([^}]+)\}/.exec(key);
-  const suffix = `:bloomcuckoo-push-${process.pid}-${Date.now().toString(36)}`;
-  return tag ? `${key}${suffix}` : `{${key}}${suffix}`;
+/** The entry's FilterError as one CliError line of `what` (its flags named as the CLI's). */
+function cliError(what, err) {
+  if (!(err instanceof FilterError)) throw err;
+  const message = err.message.replace(/^bloomcuckoo\/redis: /, '').replace('pass { replace: true }', 'pass --replace');
+  return new CliError(`${what}: ${message}`);
 }
 
 const PULL_OPTIONS = { output: { type: 'string', short: 'o' }, quiet: { type: 'boolean', short: 'q' } };
@@ -94,14 +60,9 @@ export async function pull(argv) {
   let filter;
   const started = performance.now();
   try {
-    const prefix = await typeOf(client, key);
-    const chunks = await scanDump(client, prefix, key);
-    try {
-      filter = fromRedisDump(chunks);
-    } catch (err) {
-      if (err instanceof FilterError) throw new CliError(`redis pull: the dump of '${key}' cannot be read (${err.code}: ${err.message})`);
-      throw err;
-    }
+    filter = await pullFilter(client, key);
+  } catch (err) {
+    throw cliError('redis pull', err);
   } finally {
     await client.quit().catch(() => {});
   }
@@ -127,45 +88,28 @@ export async function push(argv) {
   if (positionals.length !== 3) throw new CliError("redis push: give a filter file, a Redis URL and a key (see 'bloomcuckoo redis --help')");
   const [file, url, key] = positionals;
   const { filter } = await readFilter(file);
-  let prefix;
-  if (filter instanceof RedisBloomFilter) prefix = 'BF';
-  else if (filter instanceof RedisCuckooFilter) prefix = 'CF';
-  else {
+  if (!(filter instanceof RedisBloomFilter) && !(filter instanceof RedisCuckooFilter)) {
     filter.free();
     throw new CliError(`redis push: '${file}' holds a ${filter.constructor.name}; only redis-bloom and redis-cuckoo filters ` +
       "load into RedisBloom (build one with 'bloomcuckoo build --kind redis-bloom' or pull one with 'bloomcuckoo redis pull')");
   }
   const started = performance.now();
-  const client = await connect(url);
-  const tmp = tempKeyFor(key);
   try {
-    if (!values.replace && Number(await command(client, ['EXISTS', key])) === 1) {
-      throw new CliError(`redis push: '${key}' exists; pass --replace to overwrite it`);
-    }
-    // Load into a temporary key, then rename over the target in one step: readers never see a
-    // half-loaded filter, and a failed load leaves the target as it was.
-    let sent = 0;
+    const client = await connect(url);
     try {
-      for (const [iterator, data] of filter.toRedisDump()) {
-        await command(client, [`${prefix}.LOADCHUNK`, tmp, String(iterator), Buffer.from(data.buffer, data.byteOffset, data.byteLength)]);
-        sent += data.byteLength;
-      }
-      if (values.replace) {
-        await command(client, ['RENAME', tmp, key]);
-      } else if (Number(await command(client, ['RENAMENX', tmp, key])) !== 1) {
-        throw new CliError(`redis push: '${key}' was created while loading; pass --replace to overwrite it`);
+      // a temporary key renamed over the target: readers never see a half-loaded filter
+      const sent = await pushFilter(client, key, filter, { replace: values.replace === true });
+      if (!values.quiet) {
+        process.stderr.write(`pushed ${file} (${filter.constructor.name}, ${bytes(sent)}) to '${key}' in ` +
+          `${((performance.now() - started) / 1000).toFixed(2)} s\n`);
       }
     } catch (err) {
-      await client.sendCommand(['DEL', tmp]).catch(() => {});
-      throw err;
-    }
-    if (!values.quiet) {
-      process.stderr.write(`pushed ${file} (${filter.constructor.name}, ${bytes(sent)}) to '${key}' in ` +
-        `${((performance.now() - started) / 1000).toFixed(2)} s\n`);
+      throw cliError('redis push', err);
+    } finally {
+      await client.quit().catch(() => {});
     }
   } finally {
     filter.free();
-    await client.quit().catch(() => {});
   }
   return 0;
 }
