@@ -117,7 +117,9 @@ export interface RedisReplica {
   close(): Promise<void>;
   on(event: 'error', listener: (err: Error) => void): this;
   on(event: 'resync', listener: (reason: string) => void): this;
-  off(event: 'error' | 'resync', listener: (...args: any[]) => void): this;
+  /** After each log entry applied here (its position): e.g. to drop a cache built on answers. */
+  on(event: 'applied', listener: (seq: number) => void): this;
+  off(event: 'error' | 'resync' | 'applied', listener: (...args: any[]) => void): this;
 }
 
 /**

@@ -152,7 +152,11 @@ export class RedisReplica extends EventEmitter {
     return (await this.#write(this.#filter instanceof RedisCuckooFilter ? 'ci' : 'bi', [bytesOf(key)])) === 1;
   }
 
-  /** As add for every key, in atomic batches of 1000 (BF.INSERT / CF.INSERT); resolves how many were added. */
+  /**
+   * As add for every key, in atomic batches of 1000 (BF.INSERT / CF.INSERT, pipelined, applied in
+   * order); resolves how many were added. On an error the other batches still apply; it rejects
+   * with the first error, saying how many keys they added.
+   */
   async addAll(keys) {
     return this.#writeAll(this.#filter instanceof RedisCuckooFilter ? 'ci' : 'bi', listOf(keys));
   }
@@ -240,11 +244,22 @@ export class RedisReplica extends EventEmitter {
     }
   }
 
+  /**
+   * Batches of BATCH keys, pipelined (each its own atomic script and log entry, run in order);
+   * resolves how many were added, or rejects with the first error once every batch is answered.
+   */
   async #writeAll(op, items) {
+    const batches = [];
+    for (let i = 0; i < items.length; i += BATCH) batches.push(this.#write(op, items.slice(i, i + BATCH), true));
     let added = 0;
-    for (let i = 0; i < items.length; i += BATCH) {
-      const results = await this.#write(op, items.slice(i, i + BATCH), true);
-      for (const r of results) if (r === 1) added++;
+    let error = null;
+    for (const r of await Promise.allSettled(batches)) {
+      if (r.status === 'rejected') error ??= r.reason;
+      else for (const x of r.value) if (x === 1) added++;
+    }
+    if (error) {
+      error.message += ` (${added} keys added by the other batches of this addAll)`;
+      throw error;
     }
     return added;
   }
@@ -286,6 +301,7 @@ export class RedisReplica extends EventEmitter {
     if (!same) this.#resync = 'the copy differed from the server after a write (a write around the library)';
     else if (this.#pending?.seq === n) this.#compare(this.#pending.counts);
     this.#wake();
+    this.emit('applied', n);
   }
 
   #compare(counts) {

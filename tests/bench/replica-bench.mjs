@@ -1,0 +1,211 @@
+// A fleet sharing one filter (bloomcuckoo/redis openReplica) against the server itself, side by
+// side in one run on a redis-server with RedisBloom started here (loopback, its own port):
+//   - a replica's has() / hasAll() against BF.EXISTS and pipelined BF.MEXISTS;
+//   - write-through (replica.add, replica.addAll) against plain BF.ADD and pipelined BF.MADD;
+//   - propagation lag: one process adds keys one at a time, 7 others (8 processes) note when each
+//     becomes visible in their replica; from the writer's acknowledgement to visible, p50 / p99;
+//   - bootstrap (openReplica: the snapshot script, SCANDUMP, fromRedisDump) of filters sized for
+//     10^6 and 10^8 keys, with the time the snapshot script held the server (SLOWLOG);
+//   - memory: a replica process's RSS with and without the copy.
+//   node tests/bench/replica-bench.mjs [--quick] [--write-docs]
+import { fork } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { init, RedisBloomFilter } from '../../js/index.js';
+import { openReplica, pushFilter } from '../../js/redis-entry.js';
+import { skipReason, startRedisBloom } from '../redis/server.mjs';
+import { median, stringKeys, table, writeDocSection } from './lib.mjs';
+
+const root = new URL('../..', import.meta.url).pathname;
+const quick = process.argv.includes('--quick');
+const writeDocs = process.argv.includes('--write-docs');
+const REPS = quick ? 1 : 3;
+const log = (s) => process.stderr.write(`[replica-bench] ${s}\n`);
+const WORKER = fileURLToPath(new URL('./replica-worker.mjs', import.meta.url));
+
+await init();
+const rb = await startRedisBloom();
+if (!rb) {
+  log(`SKIP: no RedisBloom (${skipReason() ?? 'module not found'})`);
+  process.exit(0);
+}
+const cmd = (args) => rb.client.sendCommand(args);
+const results = { lookups: {}, writes: {}, lag: {}, bootstrap: [], memory: {} };
+const perKeyUs = (ms, n) => (ms * 1e3) / n;
+
+// ---- lookups: a replica of 10^6 keys --------------------------------------------------------
+const N = quick ? 100_000 : 1_000_000;
+{
+  const f = new RedisBloomFilter({ errorRate: 0.01, capacity: N });
+  const keys = stringKeys(N);
+  for (let i = 0; i < N; i += 100_000) f.addAll(keys.slice(i, i + 100_000));
+  await pushFilter(rb.client, 'bench:look', f, { replace: true });
+  f.free();
+  const r = await openReplica(rb.client, 'bench:look');
+  const probes = stringKeys(quick ? 2_000 : 10_000, N / 2);   // half present, half absent
+  const rows = { has: [], exists: [], hasAll: [], mexists: [] };
+  for (let rep = 0; rep < REPS; rep++) {
+    let t = performance.now();
+    let hitsL = 0;
+    for (let i = 0; i < 20; i++) for (const k of probes) hitsL += r.has(k) ? 1 : 0;
+    rows.has.push(perKeyUs(performance.now() - t, 20 * probes.length));
+    t = performance.now();
+    let hitsS = 0;
+    for (const k of probes) hitsS += Number(await cmd(['BF.EXISTS', 'bench:look', k]));
+    rows.exists.push(perKeyUs(performance.now() - t, probes.length));
+    if (hitsS * 20 !== hitsL) throw new Error(`replica and server disagree: ${hitsL / 20} vs ${hitsS}`);
+    t = performance.now();
+    let batchL = 0;
+    for (let i = 0; i < probes.length; i += 1000) for (const v of r.hasAll(probes.slice(i, i + 1000))) batchL += v;
+    rows.hasAll.push(perKeyUs(performance.now() - t, probes.length));
+    t = performance.now();
+    const replies = [];
+    for (let i = 0; i < probes.length; i += 1000) replies.push(cmd(['BF.MEXISTS', 'bench:look', ...probes.slice(i, i + 1000)]));
+    let batchS = 0;
+    for (const rep of await Promise.all(replies)) for (const v of rep) batchS += Number(v);
+    rows.mexists.push(perKeyUs(performance.now() - t, probes.length));
+    if (batchS !== batchL) throw new Error('replica and server disagree on batches');
+  }
+  for (const [k, v] of Object.entries(rows)) results.lookups[k] = median(v);
+  await r.close();
+}
+
+// ---- writes: write-through against the plain commands ------------------------------------------
+{
+  const W = quick ? 5_000 : 20_000;
+  const rows = { add: [], badd: [], addAll: [], madd: [] };
+  for (let rep = 0; rep < REPS; rep++) {
+    for (const key of ['bench:w1', 'bench:w2']) {
+      await cmd(['DEL', key, `{${key}}:bloomcuckoo-log`]);
+      await cmd(['BF.RESERVE', key, '0.01', String(4 * W)]);
+    }
+    const r = await openReplica(rb.client, 'bench:w1');
+    const one = stringKeys(W / 10, rep * 1e7);
+    let t = performance.now();
+    for (const k of one) await r.add(k);
+    rows.add.push(perKeyUs(performance.now() - t, one.length));
+    t = performance.now();
+    for (const k of one) await cmd(['BF.ADD', 'bench:w2', k]);
+    rows.badd.push(perKeyUs(performance.now() - t, one.length));
+    const many = stringKeys(W, rep * 1e7 + 5e6);
+    t = performance.now();
+    await r.addAll(many);
+    rows.addAll.push(perKeyUs(performance.now() - t, many.length));
+    t = performance.now();
+    const replies = [];
+    for (let i = 0; i < many.length; i += 1000) replies.push(cmd(['BF.MADD', 'bench:w2', ...many.slice(i, i + 1000)]));
+    await Promise.all(replies);
+    rows.madd.push(perKeyUs(performance.now() - t, many.length));
+    await r.close();
+  }
+  for (const [k, v] of Object.entries(rows)) results.writes[k] = median(v);
+}
+
+// ---- propagation lag: 8 processes ------------------------------------------------------------
+{
+  await cmd(['DEL', 'bench:lag', '{bench:lag}:bloomcuckoo-log']);
+  await cmd(['BF.RESERVE', 'bench:lag', '0.01', '100000']);
+  const procs = [];
+  const messages = (p) => (op) => new Promise((resolve) => {
+    const on = (m) => { if (m.op === op) { p.off('message', on); resolve(m); } };
+    p.on('message', on);
+  });
+  for (let i = 0; i < 8; i++) {
+    const p = fork(WORKER, [String(rb.port), 'bench:lag'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    procs.push({ p, next: messages(p) });
+  }
+  await Promise.all(procs.map((x) => x.next('ready')));
+  const keys = stringKeys(quick ? 100 : 400, 9e6);
+  const readers = procs.slice(1);
+  await Promise.all(readers.map((x) => { const w = x.next('watching'); x.p.send({ op: 'watch', keys }); return w; }));
+  const written = procs[0].next('written');
+  procs[0].p.send({ op: 'write', keys, gapMs: 2 });
+  const { acked } = await written;
+  await new Promise((r) => { setTimeout(r, 300); });
+  const lags = [];
+  let missing = 0;
+  for (const x of readers) {
+    const report = x.next('seen');
+    x.p.send({ op: 'report' });
+    const { seen, missing: m } = await report;
+    missing += m;
+    const at = new Map(seen);
+    keys.forEach((k, i) => { if (at.has(k)) lags.push(at.get(k) - acked[i]); });
+  }
+  lags.sort((a, b) => a - b);
+  const q = (p) => lags[Math.min(lags.length - 1, Math.floor(p * lags.length))];
+  results.lag = { processes: 8, samples: lags.length, missing, p50: q(0.5), p99: q(0.99), max: lags[lags.length - 1] };
+  if (missing) throw new Error(`${missing} keys never became visible`);
+  for (const x of procs) x.p.send({ op: 'close' });
+  await Promise.all(procs.map((x) => new Promise((r) => { if (x.p.exitCode !== null) r(); else x.p.on('exit', r); })));
+}
+
+// ---- bootstrap and memory --------------------------------------------------------------------
+for (const n of quick ? [1e6] : [1e6, 1e8]) {
+  const f = new RedisBloomFilter({ errorRate: 0.01, capacity: n });
+  f.addAll(stringKeys(Math.min(n, 1e6)));
+  await pushFilter(rb.client, 'bench:boot', f, { replace: true });
+  const bytes = f.byteLength;
+  f.free();
+  const times = [];
+  const held = [];
+  for (let rep = 0; rep < REPS; rep++) {
+    await cmd(['CONFIG', 'SET', 'slowlog-log-slower-than', '0']);
+    await cmd(['SLOWLOG', 'RESET']);
+    const t = performance.now();
+    const r = await openReplica(rb.client, 'bench:boot');
+    times.push(performance.now() - t);
+    const slow = await cmd(['SLOWLOG', 'GET', '1000']);
+    const script = slow.find((e) => /EVAL/.test(String(e[3]?.[0] ?? e.command?.[0] ?? '')));
+    held.push(script ? Number(script[2] ?? script.duration) / 1e3 : NaN);
+    await r.close();
+  }
+  await cmd(['CONFIG', 'SET', 'slowlog-log-slower-than', '10000']);
+  results.bootstrap.push({ n, bytes, ms: median(times), heldMs: median(held) });
+}
+{
+  // memory: one process holding a replica of the 10^6-key filter against one holding nothing
+  const p = fork(WORKER, [String(rb.port), 'bench:look'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const ready = await new Promise((r) => { p.on('message', (m) => { if (m.op === 'ready') r(m); }); });
+  p.send({ op: 'close' });
+  await new Promise((r) => { p.on('exit', r); });
+  results.memory = { rssMiB: ready.rss / 2 ** 20, filterBytes: ready.bytes };
+}
+await cmd(['DEL', 'bench:look', 'bench:boot', 'bench:w1', 'bench:w2', 'bench:lag']);
+await rb.stop();
+
+mkdirSync(`${root}tests/bench/results`, { recursive: true });
+writeFileSync(`${root}tests/bench/results/replica.json`, JSON.stringify(results, null, 2));
+const f2 = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+const L = results.lookups;
+const Wr = results.writes;
+const md = [
+  `Server: Debian's redis-server 7.0 with RedisBloom 2.6.12 on loopback, started by the benchmark; client: node-redis (\`redis\`); Node ${process.version}; ` +
+  `medians of ${REPS}. Replicas are \`openReplica\` of \`bloomcuckoo/redis\` with default options.`,
+  '',
+  table(['lookup (a BF of ' + N.toLocaleString('en-US') + ' keys at 1%)', 'replica (µs/key)', 'Redis (µs/key)', 'replica is faster by'], [
+    ['one key: `replica.has` vs `BF.EXISTS`', f2(L.has), f2(L.exists), `${(L.exists / L.has).toFixed(0)}×`],
+    ['batches of 1,000: `replica.hasAll` vs pipelined `BF.MEXISTS`', f2(L.hasAll), f2(L.mexists), `${(L.mexists / L.hasAll).toFixed(1)}×`],
+  ]),
+  '',
+  table(['write', 'write-through (µs/key)', 'plain command (µs/key)', 'cost of the write-through'], [
+    ['one key, awaited: `replica.add` vs `BF.ADD`', f2(Wr.add), f2(Wr.badd), `${(Wr.add / Wr.badd).toFixed(1)}×`],
+    ['many keys: `replica.addAll` (scripts of 1,000, pipelined) vs `BF.MADD` of 1,000, pipelined', f2(Wr.addAll), f2(Wr.madd), `${(Wr.addAll / Wr.madd).toFixed(1)}×`],
+  ]),
+  '',
+  `Propagation, ${results.lag.processes} processes on this 2-core machine: one adds ${(results.lag.samples / 7).toFixed(0)} keys one at a time (2 ms apart), ` +
+  `7 watch their replicas; from the writer's acknowledgement to the key visible in another process: p50 ${f2(results.lag.p50)} ms, ` +
+  `p99 ${f2(results.lag.p99)} ms, max ${f2(results.lag.max)} ms (${results.lag.samples} samples, none missing; a negative value is a replica that had the key before the writer's reply arrived).`,
+  '',
+  table(['bootstrap (`openReplica`)', 'filter bytes', 'ms', 'server held by the snapshot script (ms)'],
+    results.bootstrap.map((b) => [`BF sized for ${b.n.toExponential(0).replace('e+', '×10^')} keys at 1%`, b.bytes.toLocaleString('en-US'), f2(b.ms), f2(b.heldMs)])),
+  '',
+  `Memory per replica: the copy is the filter's own bytes (${(results.memory.filterBytes / 2 ** 20).toFixed(2)} MiB for ${N.toLocaleString('en-US')} keys at 1%); ` +
+  `a whole Node process holding it with its client and the wasm module had an RSS of ${results.memory.rssMiB.toFixed(0)} MiB.`,
+].join('\n');
+if (writeDocs) {
+  writeDocSection('replica', md, 'A fleet: replicas kept fresh through Redis',
+    '`node tests/bench/replica-bench.mjs --write-docs` (part of `npm run bench`).');
+}
+process.stdout.write(`${md}\n`);
