@@ -11,6 +11,7 @@ export type RedisClient = object;
 /**
  * Reads the RedisBloom BF or CF at `key` with its SCANDUMP loop into a filter that answers every
  * `has`/`hasAll` exactly as `BF.EXISTS`/`CF.EXISTS` would, with no round trip.
+ * Calls `init()` itself.
  * @param options.server the server's rules ('2.6' or '8'); by default what `MODULE LIST` says.
  * @throws FilterError `INVALID_ARGUMENT` for a missing key, a key of another type, a CF with no
  *   items (the server sends no dump for it) or a failing command; `CORRUPT_DATA` for a dump that
@@ -124,8 +125,8 @@ export interface RedisReplica {
 
 /**
  * Opens a replica of the BF or CF at `key`: resolves once it holds a snapshot and follows the
- * key. Writes through other replicas (any process) reach it within the log's lag; writes that
- * bypass the library are seen within `checkInterval`.
+ * key (calling `init()` itself). Writes through other replicas (any process) reach it within the
+ * log's lag; writes that bypass the library are seen within `checkInterval`.
  * @throws FilterError `INVALID_ARGUMENT` for a missing key (without `create`), a key of another
  *   type, a bad option or client; `REDIS` for a failing command.
  */

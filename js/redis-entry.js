@@ -5,7 +5,7 @@
 // Works with node-redis 4 and later (the `redis` package) and ioredis 5, told apart by the client
 // object. The shipped build (js/redis.min.js) imports the package's main entry, so there is one
 // wasm instance and one init().
-import { FilterError, RedisBloomFilter, RedisCuckooFilter, fromRedisDump } from './index.js';
+import { FilterError, RedisBloomFilter, RedisCuckooFilter, fromRedisDump, init } from './index.js';
 import { besideKey, commandsOf, prefixFor, run, scanDumpVia, serverVia, text } from './redis-client.js';
 
 export { commandsOf } from './redis-client.js';
@@ -18,10 +18,11 @@ export function serverOf(client) {
 
 /**
  * The filter at `key` (a RedisBloom BF or CF), read with SCANDUMP, answering as the server does.
- * `server` ('2.6' or '8') defaults to what MODULE LIST says.
+ * `server` ('2.6' or '8') defaults to what MODULE LIST says. Calls init() itself.
  */
 export async function pullFilter(client, key, { server } = {}) {
   const send = commandsOf(client);
+  await init();
   const prefix = prefixFor(key, text(await run(send, ['TYPE', key])));
   const chunks = await scanDumpVia(send, prefix, key);
   if (chunks.length === 1) {

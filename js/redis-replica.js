@@ -15,7 +15,7 @@
 // until a filter is back at the key.
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { FilterError, RedisCuckooFilter, fromRedisDump } from './index.js';
+import { FilterError, RedisCuckooFilter, fromRedisDump, init } from './index.js';
 import { TYPES, besideKey, commandsOf, duplicateOf, prefixFor, run, scanDumpVia, serverVia, text } from './redis-client.js';
 
 /** Keys per write script: each is one atomic step and one stream entry. */
@@ -491,7 +491,8 @@ function entriesOf(reply) {
 
 /**
  * A replica of the RedisBloom BF or CF at `key`, kept fresh through Redis: resolves once it holds
- * a snapshot. See RedisReplica and docs/API.md for what a reader may see and when.
+ * a snapshot (calling init() itself). See RedisReplica and docs/API.md for what a reader may see
+ * and when.
  */
 export async function openReplica(client, key, options = {}) {
   const send = commandsOf(client);
@@ -508,6 +509,7 @@ export async function openReplica(client, key, options = {}) {
     syncTimeout: positive('syncTimeout', options.syncTimeout, 30000),
     client,
   };
+  await init();
   if (options.create) await create(send, key, options.create);
   const server = options.server ?? await serverVia(send);
   return new RedisReplica(client, key, server, o).start();
