@@ -63,14 +63,23 @@ export function prefixFor(key, type) {
   return prefix;
 }
 
-/** '8' for Redis 8's bloom module (RedisBloom 8.x, module version 80000 and up), else '2.6'. */
+/**
+ * '8' for Redis 8's bloom module (RedisBloom 8.x, module version 80000 and up), else '2.6';
+ * FilterError REDIS for a Redis without BF/CF commands.
+ */
 export async function serverVia(send) {
   const mods = await run(send, ['MODULE', 'LIST']);
   for (const m of mods ?? []) {
     const entry = Array.isArray(m) ? Object.fromEntries(m.flatMap((v, i) => (i % 2 ? [] : [[text(v), m[i + 1]]]))) : m;
     if (text(entry.name) === 'bf') return Number(text(entry.ver)) >= 80000 ? '8' : '2.6';
   }
-  return '8';   // no module listed: Redis 8 with bloom built in
+  // no module listed: Redis 8 with bloom built in, or a Redis with no bloom at all
+  const info = await run(send, ['COMMAND', 'INFO', 'BF.ADD']);
+  if (!Array.isArray(info) || info[0] == null) {
+    throw new FilterError('REDIS', 'bloomcuckoo/redis: this Redis has no BF/CF commands: load the RedisBloom module '
+      + '(--loadmodule redisbloom.so) or use Redis 8, which has them built in');
+  }
+  return '8';
 }
 
 /** The SCANDUMP loop of `key`: its [iterator, bytes] pairs, the final [0, empty] included. */

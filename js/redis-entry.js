@@ -23,13 +23,14 @@ export function serverOf(client) {
 export async function pullFilter(client, key, { server } = {}) {
   const send = commandsOf(client);
   await init();
+  const rules = server ?? await serverVia(send);
   const prefix = prefixFor(key, text(await run(send, ['TYPE', key])));
   const chunks = await scanDumpVia(send, prefix, key);
   if (chunks.length === 1) {
     throw new FilterError('INVALID_ARGUMENT', `bloomcuckoo/redis: '${key}' is a CF with no items, which the server `
       + 'does not dump; create it with new RedisCuckooFilter(options)');
   }
-  return fromRedisDump(chunks, { server: server ?? await serverVia(send) });
+  return fromRedisDump(chunks, { server: rules });
 }
 
 /**

@@ -510,8 +510,8 @@ export async function openReplica(client, key, options = {}) {
     client,
   };
   await init();
-  if (options.create) await create(send, key, options.create);
   const server = options.server ?? await serverVia(send);
+  if (options.create) await create(send, key, options.create);
   return new RedisReplica(client, key, server, o).start();
 }
 

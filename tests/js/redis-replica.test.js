@@ -9,7 +9,7 @@ import { createClient as createClient4 } from 'redis4';
 import { FilterError, RedisBloomFilter, init } from '../../js/index.js';
 import { openReplica, pullFilter, pushFilter } from '../../js/redis-entry.js';
 import { scanDump } from '../redis/helpers.mjs';
-import { findV8, skipReason, startRedisBloom } from '../redis/server.mjs';
+import { findV8, redisServerPath, skipReason, startPlainRedis, startRedisBloom } from '../redis/server.mjs';
 
 beforeAll(() => init());
 
@@ -45,6 +45,26 @@ async function until(cond, ms = 5000) {
     await sleep(20);
   }
 }
+
+(redisServerPath() ? test : test.skip)('a Redis without the bloom module: REDIS, saying what to load, before anything is created', async () => {
+  const plain = await startPlainRedis();
+  try {
+    for (const call of [
+      () => openReplica(plain.client, 'k'),
+      () => openReplica(plain.client, 'k', { create: { type: 'BF', errorRate: 0.01, capacity: 10 } }),
+      () => pullFilter(plain.client, 'k'),
+    ]) {
+      const err = await call().then(() => null, (e) => e);
+      expect(err).toBeInstanceOf(FilterError);
+      expect(err.code).toBe('REDIS');
+      expect(err.message).toMatch(/no BF\/CF commands: load the RedisBloom module .* or use Redis 8/);
+    }
+    expect(await plain.client.sendCommand(['DBSIZE'])).toBe(0);
+  } finally {
+    await plain.client.quit().catch(() => {});
+    await plain.stop();
+  }
+});
 
 for (const [oracle, server] of [['2.6', '2.6'], ['v8', '8']]) {
   const skip = oracle === 'v8' ? (findV8() ? null : 'no ../shared/redisbloom/v8') : skipReason();

@@ -95,6 +95,12 @@ async function launch(server, extraArgs, { aof = false, port: fixedPort, dir: fi
   throw new Error(`redis-server did not start on port ${port}: ${log.slice(-2000)}`);
 }
 
+/** A redis-server with no module (Debian's), or null when there is none: for the no-module errors. */
+export async function startPlainRedis() {
+  const server = redisServerPath();
+  return server ? launch(server, []) : null;
+}
+
 /** Why startRedisBloom() would return null, or null when a RedisBloom can be started. */
 export function skipReason() {
   if (!redisServerPath()) return 'no redis-server on PATH (scripts/setup.sh installs it)';
