@@ -1,0 +1,543 @@
+// Side-by-side twins for tests/js/redis-flow.test.js: one key on a live RedisBloom and our
+// RedisBloomFilter / RedisCuckooFilter built with the same options. Every command is sent to the
+// server and done on our filters, and the two replies must be equal; dump() compares SCANDUMP with
+// toRedisDump(), reads the server's dump back and loads ours into the server.
+//
+// Each twin keeps two filters of ours: `one` does a command key by key (add / addUnique), `all`
+// does it as one batch (addAll), so both paths are held to the server's replies and bytes.
+import { createCipheriv } from 'node:crypto';
+import { ErrorReply } from 'redis';
+import { FilterError, RedisBloomFilter, RedisCuckooFilter } from '../../js/index.js';
+import { loadChunks, sameChunks, scanDump } from './helpers.mjs';
+
+const PROBES = Array.from({ length: 300 }, (_, i) => `probe:${i}`);
+
+/** An error's text as the server words it: no "ERR ", no "Class.method: ", no detail after ": ". */
+export function errText(message) {
+  return String(message)
+    .replace(/^ERR /, '')
+    .replace(/^Redis\w+Filter\.\w+: /, '')
+    .replace(/ \(\d+ keys handled.*$/, '')
+    .split(': ')[0];
+}
+
+/** A reply as compared here: booleans 1/0, errors 'E <text>', strings as text, arrays element-wise. */
+export function norm(v) {
+  if (v instanceof ErrorReply) return `E ${errText(v.message)}`;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (Buffer.isBuffer(v) || v instanceof Uint8Array) return Buffer.from(v).toString('latin1');
+  if (Array.isArray(v)) return v.map(norm);
+  if (v instanceof Map) return Object.fromEntries([...v].map(([k, x]) => [String(k), norm(x)]));
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, norm(x)]));
+  return v;
+}
+
+const arg = (x) => (Buffer.isBuffer(x) || x instanceof Uint8Array ? Buffer.from(x) : String(x));
+
+/** Sends a command; resolves to its normalized reply ('E <text>' for an error reply). */
+export async function send(client, args) {
+  try {
+    return norm(await client.sendCommand(args.map(arg)));
+  } catch (err) {
+    if (!(err instanceof ErrorReply)) throw err;   // a lost connection is not a reply
+    return `E ${errText(err.message)}`;
+  }
+}
+
+/** Sends many commands at once (one pipeline); their normalized replies in order. */
+export function sendAll(client, list) {
+  return Promise.all(list.map((args) => send(client, args)));
+}
+
+/** fn()'s value, or 'E <text>' when it throws a FilterError (FULL, OUT_OF_MEMORY, ...). */
+export function attempt(fn) {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof FilterError) return `E ${errText(err.message)}`;
+    throw err;
+  }
+}
+
+/** 'OK' when fn() makes a filter (freed at once), 'E' when it throws a FilterError. */
+export function creation(fn) {
+  try {
+    fn().free();
+    return 'OK';
+  } catch (err) {
+    if (err instanceof FilterError) return 'E';
+    throw err;
+  }
+}
+
+/** An INFO reply (RESP3 map or RESP2 flat array) as an object. */
+export function infoObject(reply) {
+  if (Array.isArray(reply)) return Object.fromEntries(reply.flatMap((v, i) => (i % 2 ? [] : [[String(v), reply[i + 1]]])));
+  return reply;
+}
+
+/** C's printf("%g", x) (RedisBloom's BF.DEBUG ratio). */
+export function printfG(x) {
+  if (x === 0) return '0';
+  const exp = Math.floor(Math.log10(Math.abs(Number(x.toPrecision(6)))));
+  if (exp < -4 || exp >= 6) {
+    const [m, e] = x.toExponential(5).split('e');
+    const mant = m.includes('.') ? m.replace(/0+$/, '').replace(/\.$/, '') : m;
+    const n = Number(e);
+    return `${mant}e${n < 0 ? '-' : '+'}${String(Math.abs(n)).padStart(2, '0')}`;
+  }
+  const s = x.toFixed(Math.max(0, 5 - exp));
+  return s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s;
+}
+
+/** At most n of keys, spread evenly (a probe set for big fills). */
+export function sample(keys, n) {
+  if (keys.length <= n) return keys;
+  const step = keys.length / n;
+  return Array.from({ length: n }, (_, i) => keys[Math.floor(i * step)]);
+}
+
+/** A seeded PRNG (mulberry32): the same "random" chunks every run. */
+export function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A seeded byte stream (AES-128-CTR over zeros): n => the next n "random" bytes, the same every run. */
+export function byteStream(seed) {
+  const cipher = createCipheriv('aes-128-ctr', Buffer.alloc(16, seed), Buffer.alloc(16));
+  return (n) => cipher.update(Buffer.alloc(n));
+}
+
+const bytesOf = (chunks) => chunks.filter(([it]) => it !== 0);
+
+class Twin {
+  constructor(client, key, prefix, make, { batch = true } = {}) {
+    this.client = client;
+    this.key = key;
+    this.prefix = prefix;
+    this.one = make();
+    this.all = batch ? make() : null;
+    this.keys = new Set();
+  }
+
+  get filters() { return [this.one, this.all].filter(Boolean); }
+
+  /** Where a reply differs, the failure names the command. */
+  same(args, ours, server) {
+    const cmd = args.slice(0, 6).map(String).join(' ') + (args.length > 6 ? ` … (${args.length - 2} args)` : '');
+    expect({ cmd, reply: ours }).toEqual({ cmd, reply: server });
+  }
+
+  note(items) { for (const k of items) this.keys.add(k); }
+
+  async cmd(args) { return send(this.client, args); }
+
+  /** EXISTS on the server and has() on ours. */
+  async exists(item) {
+    this.note([item]);
+    const args = [`${this.prefix}.EXISTS`, this.key, item];
+    const server = await this.cmd(args);
+    for (const f of this.filters) this.same(args, f.has(item) ? 1 : 0, server);
+    return server;
+  }
+
+  /** MEXISTS on the server and hasAll() on ours. */
+  async mexists(items) {
+    const args = [`${this.prefix}.MEXISTS`, this.key, ...items];
+    const server = await this.cmd(args);
+    for (const f of this.filters) this.same(args, Array.from(f.hasAll(items)), server);
+    return server;
+  }
+
+  /** EXISTS of every item, pipelined, against has() one by one. */
+  async existsEach(items) {
+    const list = items.map((k) => [`${this.prefix}.EXISTS`, this.key, k]);
+    const server = await sendAll(this.client, list);
+    for (const f of this.filters) this.same([`${this.prefix}.EXISTS ×${items.length}`, this.key], items.map((k) => (f.has(k) ? 1 : 0)), server);
+    return server;
+  }
+
+  /** The server's SCANDUMP: ours must be the same bytes (and, with `roundTrip`, more: see below). */
+  async dump({ roundTrip = true } = {}) {
+    const server = await scanDump(this.client, this.prefix, this.key);
+    const data = bytesOf(server);
+    for (const f of this.filters) {
+      const mine = f.toRedisDump();
+      expect({ key: this.key, chunks: mine.length, same: sameChunks(mine, data) })
+        .toEqual({ key: this.key, chunks: data.length, same: true });
+    }
+    if (roundTrip) await this.roundTrip(server);
+    return server;
+  }
+
+  /**
+   * The server's dump read back with fromRedisDump answers as the server does, and our dump
+   * loaded with LOADCHUNK into another key is dumped by the server as the same bytes.
+   */
+  async roundTrip(server) {
+    await this.readBack(server);
+    await this.loadOurs(bytesOf(server));
+  }
+
+  /** fromRedisDump(server's chunks): the same bytes, INFO and answers (MEXISTS of the keys sent and probes). */
+  async readBack(server) {
+    if (bytesOf(server).length === 0) return;
+    const back = this.fromDump(server);
+    try {
+      expect(sameChunks(back.toRedisDump(), bytesOf(server))).toBe(true);
+      const probes = [...sample([...this.keys], 2000), ...PROBES];
+      const answers = await this.cmd([`${this.prefix}.MEXISTS`, this.key, ...probes]);
+      expect(Array.from(back.hasAll(probes))).toEqual(answers);
+      await this.sameInfo(back);
+    } finally {
+      back.free();
+    }
+  }
+
+  /**
+   * Our dump through LOADCHUNK into `copy`: the server dumps it back as `data`. The copy is
+   * deleted after unless `keep`.
+   */
+  async loadOurs(data, { copy = `${this.key}:ours`, keep = false } = {}) {
+    await this.cmd(['DEL', copy]);
+    const mine = this.one.toRedisDump();
+    if (mine.length === 0) {   // a CF with no items: no dump, on both sides
+      expect(data).toEqual([]);
+      return;
+    }
+    await loadChunks(this.client, this.prefix, copy, mine);
+    const again = await scanDump(this.client, this.prefix, copy);
+    expect(sameChunks(bytesOf(again), data)).toBe(true);
+    if (!keep) await this.cmd(['DEL', copy]);
+  }
+
+  free() { for (const f of this.filters) f.free(); this.one = null; this.all = null; }
+}
+
+/**
+ * A BF key and our RedisBloomFilter with `options` (the server's options: errorRate, capacity,
+ * expansion, nonScaling, server). The key is created by the test (reserve(), or a first add).
+ */
+export class BloomTwin extends Twin {
+  constructor(client, key, options, opts) {
+    super(client, key, 'BF', () => new RedisBloomFilter(options), opts);
+    this.options = options;
+  }
+
+  /** BF.RESERVE with the options; both must succeed. */
+  async reserve() {
+    const o = this.options;
+    const args = ['BF.RESERVE', this.key, o.errorRate, o.capacity];
+    if (o.expansion !== undefined) args.push('EXPANSION', o.expansion);
+    if (o.nonScaling) args.push('NONSCALING');
+    expect(await this.cmd(args)).toBe('OK');
+  }
+
+  /** BF.ADD: 1 / 0 / the error. */
+  async add(item) {
+    this.note([item]);
+    const args = ['BF.ADD', this.key, item];
+    const server = await this.cmd(args);
+    for (const f of this.filters) this.same(args, attempt(() => (f.add(item) ? 1 : 0)), server);
+    return server;
+  }
+
+  /** BF.ADD of every item, pipelined, compared reply by reply. */
+  async addEach(items) {
+    this.note(items);
+    const server = await sendAll(this.client, items.map((k) => ['BF.ADD', this.key, k]));
+    for (const f of this.filters) this.same([`BF.ADD ×${items.length}`, this.key], items.map((k) => attempt(() => (f.add(k) ? 1 : 0))), server);
+    return server;
+  }
+
+  /** BF.MADD (or BF.INSERT with `insert` options before ITEMS): one reply per item up to an error. */
+  async madd(items, insert = null) {
+    this.note(items);
+    const args = insert ? ['BF.INSERT', this.key, ...insert, 'ITEMS', ...items] : ['BF.MADD', this.key, ...items];
+    const server = await this.cmd(args);
+    // key by key, stopping where the server stops (a full NONSCALING filter)
+    const mine = [];
+    for (const k of items) {
+      const r = attempt(() => (this.one.add(k) ? 1 : 0));
+      mine.push(r);
+      if (r === 'E non scaling filter is full') break;
+    }
+    this.same(args, mine, server);
+    if (this.all) {
+      // as one batch: the count of 1s, or the error after the keys before it
+      const err = Array.isArray(server) ? server.find((r) => typeof r === 'string') : server;
+      const got = attempt(() => this.all.addAll(items));
+      this.same([...args.slice(0, 2), '(addAll)'], got, err ?? server.filter((r) => r === 1).length);
+    }
+    return server;
+  }
+
+  /** BF.INSERT key <options> ITEMS ...items. */
+  insert(items, options = []) { return this.madd(items, options); }
+
+  /** BF.CARD and size. */
+  async card() {
+    const args = ['BF.CARD', this.key];
+    const server = await this.cmd(args);
+    for (const f of this.filters) this.same(args, f.size, server);
+    return server;
+  }
+
+  static infoOf(f) {
+    const i = f.info();
+    return { Capacity: i.capacity, Size: i.size, 'Number of filters': i.filters, 'Number of items inserted': i.items, 'Expansion rate': i.expansion };
+  }
+
+  /** BF.INFO [field]: every field the server replies, from info(). */
+  async info(field) {
+    const args = ['BF.INFO', this.key, ...(field ? [field] : [])];
+    const server = await this.cmd(args);
+    if (typeof server === 'string') return server;
+    const obj = infoObject(server);
+    for (const f of this.filters) {
+      const mine = BloomTwin.infoOf(f);
+      this.same(args, Object.fromEntries(Object.keys(obj).map((k) => [k, mine[k]])), obj);
+    }
+    return obj;
+  }
+
+  async sameInfo(f) {
+    const obj = infoObject(await this.cmd(['BF.INFO', this.key]));
+    expect(BloomTwin.infoOf(f)).toEqual(obj);
+  }
+
+  /** BF.DEBUG: "size:N" then each link's bytes, bits, hashes, capacity, items and error ratio. */
+  async debug() {
+    const args = ['BF.DEBUG', this.key];
+    const server = await this.cmd(args);
+    for (const f of this.filters) {
+      const i = f.info();
+      const mine = [`size:${i.items}`, ...i.links.map((l) => `bytes:${l.bytes} bits:${l.bits} hashes:${l.hashes} hashwidth:64 capacity:${l.capacity} size:${l.items} ratio:${printfG(l.errorRate)}`)];
+      this.same(args, mine, server);
+    }
+    return server;
+  }
+
+  fromDump(chunks) { return RedisBloomFilter.fromRedisDump(chunks, { server: this.options.server }); }
+}
+
+/**
+ * A CF key and our RedisCuckooFilter with `options` (capacity, bucketSize, maxIterations,
+ * expansion, server).
+ */
+export class CuckooTwin extends Twin {
+  constructor(client, key, options, opts) {
+    super(client, key, 'CF', () => new RedisCuckooFilter(options), opts);
+    this.options = options;
+  }
+
+  /** CF.RESERVE with the options; both must succeed. */
+  async reserve() {
+    const o = this.options;
+    const args = ['CF.RESERVE', this.key, o.capacity];
+    if (o.bucketSize !== undefined) args.push('BUCKETSIZE', o.bucketSize);
+    if (o.maxIterations !== undefined) args.push('MAXITERATIONS', o.maxIterations);
+    if (o.expansion !== undefined) args.push('EXPANSION', o.expansion);
+    expect(await this.cmd(args)).toBe('OK');
+  }
+
+  // our reply to CF.ADD / CF.ADDNX: 1 added, 0 present (ADDNX), else the server's error
+  static addReply(f, item, nx) {
+    return attempt(() => {
+      const had = nx && f.has(item);
+      if (nx ? f.addUnique(item) : f.add(item)) return 1;
+      return had ? 0 : 'E Filter is full';
+    });
+  }
+
+  /** CF.ADD (CF.ADDNX with nx). */
+  async add(item, nx = false) {
+    this.note([item]);
+    const args = [nx ? 'CF.ADDNX' : 'CF.ADD', this.key, item];
+    const server = await this.cmd(args);
+    for (const f of this.filters) this.same(args, CuckooTwin.addReply(f, item, nx), server);
+    return server;
+  }
+
+  addnx(item) { return this.add(item, true); }
+
+  /** CF.ADD (or CF.ADDNX) of every item, pipelined, compared reply by reply. */
+  async addEach(items, nx = false) {
+    this.note(items);
+    const name = nx ? 'CF.ADDNX' : 'CF.ADD';
+    const server = await sendAll(this.client, items.map((k) => [name, this.key, k]));
+    for (const f of this.filters) this.same([`${name} ×${items.length}`, this.key], items.map((k) => CuckooTwin.addReply(f, k, nx)), server);
+    return server;
+  }
+
+  /**
+   * CF.INSERT (CF.INSERTNX with nx) key <options> ITEMS ...items: `all` does it as addAll (the
+   * sub-filter limit checked once), `one` key by key (per-key replies: 1 added; INSERT: 0 did not
+   * fit; INSERTNX: 0 present, -1 did not fit). If one CF.INSERT grows past 32 sub-filters, which
+   * key-by-key adds refuse, `one` is dropped for the rest of the test.
+   */
+  async insert(items, { nx = false, options = [] } = {}) {
+    this.note(items);
+    const args = [nx ? 'CF.INSERTNX' : 'CF.INSERT', this.key, ...options, 'ITEMS', ...items];
+    const server = await this.cmd(args);
+    const added = Array.isArray(server) ? server.filter((r) => r === 1).length : server;
+    if (this.all) this.same([...args.slice(0, 2), '(addAll)'], attempt(() => this.all.addAll(items, { unique: nx })), added);
+    if (this.one) {
+      if (typeof server === 'string') {
+        this.same([...args.slice(0, 2), '(one)'], attempt(() => this.one.addAll(items, { unique: nx })), server);
+      } else {
+        const mine = [];
+        let diverged = false;
+        for (const k of items) {
+          const r = CuckooTwin.addReply(this.one, k, nx);
+          if (r === 'E Maximum expansions reached') { diverged = true; break; }
+          mine.push(r === 'E Filter is full' ? (nx ? -1 : 0) : r);
+        }
+        if (diverged) {
+          this.one.free();
+          this.one = null;
+          this.swap();
+        } else {
+          this.same(args, mine, server);
+        }
+      }
+    }
+    return server;
+  }
+
+  // keep `one` the filter that dump() loads into the server
+  swap() { if (!this.one) { this.one = this.all; this.all = null; } }
+
+  insertnx(items, options = []) { return this.insert(items, { nx: true, options }); }
+
+  /** CF.COUNT and count(). */
+  async count(item) {
+    const args = ['CF.COUNT', this.key, item];
+    const server = await this.cmd(args);
+    for (const f of this.filters) this.same(args, f.count(item), server);
+    return server;
+  }
+
+  /** CF.COUNT of every item, pipelined. */
+  async countEach(items) {
+    const server = await sendAll(this.client, items.map((k) => ['CF.COUNT', this.key, k]));
+    for (const f of this.filters) this.same([`CF.COUNT ×${items.length}`, this.key], items.map((k) => f.count(k)), server);
+    return server;
+  }
+
+  /** CF.DEL and remove(). */
+  async del(item) {
+    const args = ['CF.DEL', this.key, item];
+    const server = await this.cmd(args);
+    for (const f of this.filters) this.same(args, f.remove(item) ? 1 : 0, server);
+    return server;
+  }
+
+  /** CF.DEL of every item, pipelined. */
+  async delEach(items) {
+    const server = await sendAll(this.client, items.map((k) => ['CF.DEL', this.key, k]));
+    for (const f of this.filters) this.same([`CF.DEL ×${items.length}`, this.key], items.map((k) => (f.remove(k) ? 1 : 0)), server);
+    return server;
+  }
+
+  /** CF.COMPACT and compact(). */
+  async compact() {
+    const args = ['CF.COMPACT', this.key];
+    const server = await this.cmd(args);
+    for (const f of this.filters) this.same(args, (f.compact(), 'OK'), server);
+    return server;
+  }
+
+  static infoOf(f) {
+    const i = f.info();
+    return { Size: i.size, 'Number of buckets': i.buckets, 'Number of filters': i.filters, 'Number of items inserted': i.items,
+      'Number of items deleted': i.itemsDeleted, 'Bucket size': i.bucketSize, 'Expansion rate': i.expansion, 'Max iterations': i.maxIterations };
+  }
+
+  /** CF.INFO: every field, from info(). */
+  async info() {
+    const args = ['CF.INFO', this.key];
+    const server = await this.cmd(args);
+    if (typeof server === 'string') return server;
+    const obj = infoObject(server);
+    for (const f of this.filters) this.same(args, CuckooTwin.infoOf(f), obj);
+    return obj;
+  }
+
+  async sameInfo(f) {
+    const obj = infoObject(await this.cmd(['CF.INFO', this.key]));
+    expect(CuckooTwin.infoOf(f)).toEqual(obj);
+  }
+
+  /** CF.DEBUG's one line, from info(). */
+  async debug() {
+    const args = ['CF.DEBUG', this.key];
+    const server = await this.cmd(args);
+    for (const f of this.filters) {
+      const i = f.info();
+      this.same(args, `bktsize:${i.bucketSize} buckets:${i.buckets} items:${i.items} deletes:${i.itemsDeleted} filters:${i.filters} max_iterations:${i.maxIterations} expansion:${i.expansion}`, server);
+    }
+    return server;
+  }
+
+  fromDump(chunks) { return RedisCuckooFilter.fromRedisDump(chunks, { server: this.options.server }); }
+
+  async readBack(server) {
+    await super.readBack(server);
+    if (bytesOf(server).length === 0) return;
+    // CF.COUNT of the probes, as the dump read back counts them
+    const back = this.fromDump(server);
+    try {
+      const probes = [...sample([...this.keys], 500), ...PROBES.slice(0, 100)];
+      const counts = await sendAll(this.client, probes.map((k) => ['CF.COUNT', this.key, k]));
+      expect(probes.map((k) => back.count(k))).toEqual(counts);
+    } finally {
+      back.free();
+    }
+  }
+}
+
+const MAX_CHUNK = 16 * 1024 * 1024;
+
+/**
+ * What `${prefix}.SCANDUMP key iter` replies for any iterator, worked out from our filter `f`: its
+ * dump bytes and the sizes of its links (BF) or sub-filters (CF), as RedisBloom seeks in them.
+ * A BF reply runs from the offset to the end of its link; a CF reply is the whole sub-filter the
+ * offset falls in (pieces of 16 MiB only for larger ones), the iterator moved on by its length.
+ * Returns iter => reply (the dump is read once).
+ */
+export function scanner(prefix, f) {
+  const dump = f.toRedisDump();
+  const info = f.info();
+  const sizes = prefix === 'BF' ? info.links.map((l) => l.bytes) : info.subFilters.map((s) => s.bytes);
+  const data = Buffer.concat(dump.slice(1).map(([, d]) => Buffer.from(d.buffer, d.byteOffset, d.byteLength)));
+  const none = prefix === 'BF' ? [0, ''] : [0, null];
+  return (iter) => {
+    if (prefix === 'CF') {
+      if (iter < 0) return 'E Invalid position';
+      if (info.items === 0) return [0, null];
+    }
+    if (iter === 0) return [1, Buffer.from(dump[0][1]).toString('latin1')];
+    if (iter < 1) return none;
+    let offset = iter - 1;
+    let start = 0;
+    for (const size of sizes) {
+      if (offset < size) {
+        let from = offset;
+        let len = Math.min(MAX_CHUNK, size - offset);
+        if (prefix === 'CF' && size <= MAX_CHUNK) { from = 0; len = size; }
+        return [iter + len, data.subarray(start + from, start + from + len).toString('latin1')];
+      }
+      offset -= size;
+      start += size;
+    }
+    return none;
+  };
+}
