@@ -46,6 +46,13 @@ export async function duplicateOf(client, onError) {
 
 export const text = (v) => (v == null ? '' : Buffer.isBuffer(v) ? v.toString() : String(v));
 
+/** A reply of name/value pairs (a RESP2 flat array, a RESP3 map or object) → an object by name. */
+export function fieldsOf(reply) {
+  const pairs = Array.isArray(reply) ? reply.flatMap((v, i) => (i % 2 ? [] : [[v, reply[i + 1]]]))
+    : reply instanceof Map ? [...reply] : Object.entries(reply ?? {});
+  return Object.fromEntries(pairs.map(([name, value]) => [text(name), value]));
+}
+
 /** Runs one command; a server or connection error becomes FilterError REDIS saying what failed. */
 export async function run(send, args) {
   try {
@@ -70,7 +77,7 @@ export function prefixFor(key, type) {
 export async function serverVia(send) {
   const mods = await run(send, ['MODULE', 'LIST']);
   for (const m of mods ?? []) {
-    const entry = Array.isArray(m) ? Object.fromEntries(m.flatMap((v, i) => (i % 2 ? [] : [[text(v), m[i + 1]]]))) : m;
+    const entry = fieldsOf(m);
     if (text(entry.name) === 'bf') return Number(text(entry.ver)) >= 80000 ? '8' : '2.6';
   }
   // no module listed: Redis 8 with bloom built in, or a Redis with no bloom at all

@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { FilterError, RedisCuckooFilter, fromRedisDump, init } from './index.js';
-import { TYPES, besideKey, commandsOf, duplicateOf, prefixFor, run, scanDumpVia, serverVia, text } from './redis-client.js';
+import { TYPES, besideKey, commandsOf, duplicateOf, fieldsOf, prefixFor, run, scanDumpVia, serverVia, text } from './redis-client.js';
 
 /** Keys per write script: each is one atomic step and one stream entry. */
 const BATCH = 1000;
@@ -289,9 +289,10 @@ export class RedisReplica extends EventEmitter {
     const f = this.#filter;
     let same = true;
     try {
-      if (op === 'bi') for (const k of items) same = f.add(k) && same;
-      else if (op === 'cd') for (const k of items) same = f.remove(k) && same;
-      else same = f.addAll(items, { unique: op === 'cn' }) === items.length;
+      // every logged key changed the server's filter, so each must change the copy: one batch
+      // for the adds (BF.INSERT / CF.INSERT[NX] semantics), one remove per key (no CF removeAll)
+      if (op === 'cd') for (const k of items) same = f.remove(k) && same;
+      else same = (op === 'bi' ? f.addAll(items) : f.addAll(items, { unique: op === 'cn' })) === items.length;
     } catch {
       same = false;
     }
@@ -406,11 +407,8 @@ export class RedisReplica extends EventEmitter {
    * docs/FORMAT.md gives it and empty slots (CF.DEL leaves none behind), so the copy's counts match.
    */
   async #emptyCf(snap) {
-    const info = await run(this.#send, ['CF.INFO', snap]);
-    const v = {};
-    const pairs = Array.isArray(info) ? info.flatMap((x, i) => (i % 2 ? [] : [[x, info[i + 1]]]))
-      : info instanceof Map ? [...info] : Object.entries(info);
-    for (const [name, value] of pairs) v[text(name)] = Number(text(value));
+    const v = Object.fromEntries(Object.entries(fieldsOf(await run(this.#send, ['CF.INFO', snap])))
+      .map(([name, value]) => [name, Number(text(value))]));
     const header = Buffer.alloc(38);
     const buckets = v['Number of buckets'];
     const filters = v['Number of filters'];
