@@ -885,9 +885,9 @@ export class RedisCuckooFilter extends FilterBase {
   addUnique(key: Key): boolean;
   /**
    * As `CF.INSERT` (`CF.INSERTNX` with `unique`); returns how many keys were added. A key that
-   * does not fit (expansion 0) is skipped and the others go on, as on the server. The 32
-   * sub-filter limit is checked once, before the first key, so one call may grow the filter past
-   * it, as one `CF.INSERT` does.
+   * does not fit (expansion 0, or the filter is at 65535 sub-filters, the most a server can hold)
+   * is skipped and the others go on, as on the server. The 32 sub-filter limit is checked once,
+   * before the first key, so one call may grow the filter past it, as one `CF.INSERT` does.
    * @throws FilterError `FULL` ("Maximum expansions reached", nothing added) when the filter
    *   already has 32 sub-filters or more; `OUT_OF_MEMORY` when a sub-filter cannot be allocated.
    */

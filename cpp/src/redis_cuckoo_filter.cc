@@ -181,7 +181,9 @@ RedisCuckooFilter::Insert RedisCuckooFilter::InsertFingerprint(const Lookup& lk,
     ++num_items_;
     return Insert::kInserted;
   }
-  if (expansion_ == 0) return Insert::kNoSpace;
+  // At the last sub-filter RedisBloom's grow fails and CF.INSERT replies -1 for the key and goes
+  // on (its "insufficient memory" case), so here the key does not fit: no room, not an error.
+  if (expansion_ == 0 || filters_.size() >= kMaxSubFilters) return Insert::kNoSpace;
   *status = Grow();
   if (!status->ok()) return Insert::kNoSpace;
   return InsertFingerprint(lk, status);  // the new sub-filter is empty: this finds a slot
