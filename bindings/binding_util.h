@@ -119,6 +119,19 @@ struct Inspect {
   }
 };
 
+// info() in one call: the values as doubles at `out` (the key scratch's out area, room for 2,048),
+// in the order the JS class names them (its INFO list); the shared tail (size, byteLength, seed)
+// comes first, so every class's list starts the same way.
+template <typename... V>
+inline void WriteInfoValues(uintptr_t out, V... values) {
+  double* o = Ptr<double>(out);
+  ((*o++ = static_cast<double>(values)), ...);
+}
+template <typename F, typename... V>
+inline void WriteInfo(const F& f, uintptr_t out, V... values) {
+  WriteInfoValues(out, f.size(), f.byte_length(), f.seed(), values...);
+}
+
 template <typename F>
 emscripten::class_<F> BindFilter(const char* name) {
   using C = Common<F>;

@@ -20,9 +20,13 @@ struct BloomLike {
   }
   static int Union(F& f, const F& other) { return Report(f.Union(other)); }
   static int Intersect(F& f, const F& other) { return Report(f.Intersect(other)); }
-  static double Bits(const F& f) { return static_cast<double>(f.bits()); }
-  static double SetBits(const F& f) { return static_cast<double>(f.set_bits()); }
-  static double Capacity(const F& f) { return static_cast<double>(f.capacity()); }
+  // size, byteLength, seed, capacity, errorRate, setBits, fillRatio, estimatedSize,
+  // estimatedErrorRate, bits, then the class's own shape value (hashes or blocks)
+  template <typename S>
+  static void Info(const F& f, uintptr_t out, S shape) {
+    WriteInfo(f, out, f.capacity(), f.error_rate(), f.set_bits(), f.fill_ratio(), f.EstimatedSize(),
+              f.EstimatedErrorRate(), f.bits(), shape);
+  }
 
   static emscripten::class_<F> Bind(const char* name) {
     return BindFilter<F>(name)
@@ -32,11 +36,6 @@ struct BloomLike {
         .function("intersect", &Intersect)
         .function("estimatedSize", &F::EstimatedSize)
         .function("estimatedErrorRate", &F::EstimatedErrorRate)
-        .function("fillRatio", &F::fill_ratio)
-        .function("bits", &Bits)
-        .function("setBits", &SetBits)
-        .function("capacity", &Capacity)
-        .function("errorRate", &F::error_rate)
         .function("positions", &Inspect<F>::Positions)
         .function("fillMap", &Inspect<F>::FillMap);
   }
@@ -62,7 +61,12 @@ int BlockedInit(BlockedBloomFilter& f, double capacity, double error_rate, doubl
   o.seed = seed;
   return Report(f.Init(o));
 }
-double BlockedBlocks(const BlockedBloomFilter& f) { return static_cast<double>(f.blocks()); }
+void BloomInfo(const BloomFilter& f, uintptr_t out) {
+  BloomLike<BloomFilter>::Info(f, out, f.hashes());
+}
+void BlockedInfo(const BlockedBloomFilter& f, uintptr_t out) {
+  BloomLike<BlockedBloomFilter>::Info(f, out, f.blocks());
+}
 
 int CountingInit(CountingBloomFilter& f, double capacity, double error_rate, double counters,
                  uint32_t hashes, uint32_t seed) {
@@ -91,14 +95,10 @@ uint32_t CountingRemoveBatch(CountingBloomFilter& f, uintptr_t data, uintptr_t o
 uint32_t CountingCount(const CountingBloomFilter& f, uintptr_t key, uint32_t len) {
   return f.Count(KeyHash(f, key, len));
 }
-double CountingCounters(const CountingBloomFilter& f) { return static_cast<double>(f.counters()); }
-double CountingNonzero(const CountingBloomFilter& f) {
-  return static_cast<double>(f.nonzero_counters());
+void CountingInfo(const CountingBloomFilter& f, uintptr_t out) {
+  WriteInfo(f, out, f.capacity(), f.error_rate(), f.counters(), f.hashes(), f.nonzero_counters(),
+            f.SaturatedCounters(), f.fill_ratio(), f.EstimatedSize(), f.EstimatedErrorRate());
 }
-double CountingSaturated(const CountingBloomFilter& f) {
-  return static_cast<double>(f.SaturatedCounters());
-}
-double CountingCapacity(const CountingBloomFilter& f) { return static_cast<double>(f.capacity()); }
 
 int ScalableInit(ScalableBloomFilter& f, double capacity, double error_rate, uint32_t expansion,
                  bool non_scaling, uint32_t seed) {
@@ -125,26 +125,22 @@ int ScalableAddBatch(ScalableBloomFilter& f, uintptr_t data, uintptr_t offsets, 
   Ptr<uint32_t>(out)[1] = static_cast<uint32_t>(processed);
   return code;
 }
-double ScalableCapacity(const ScalableBloomFilter& f) { return static_cast<double>(f.capacity()); }
-uint32_t ScalableLayers(const ScalableBloomFilter& f) {
+// The filter's values, then per layer capacity, errorRate, size, bits, hashes (as many layers as
+// fit in the out area's 2,048 doubles; a layer has at least twice the last one's capacity, so
+// there are at most kMaxLayers = 64). Returns the layer count.
+uint32_t ScalableInfo(const ScalableBloomFilter& f, uintptr_t out) {
+  WriteInfo(f, out, f.capacity(), f.error_rate(), f.expansion(), f.non_scaling(), f.EstimatedSize(),
+            f.EstimatedErrorRate());
+  double* o = Ptr<double>(out) + 9;
+  for (size_t i = 0; i < f.num_layers(); ++i) {
+    const BloomFilter& l = f.layer(i);
+    for (double v :
+         {static_cast<double>(l.capacity()), l.error_rate(), static_cast<double>(l.size()),
+          static_cast<double>(l.bits()), static_cast<double>(l.hashes())}) {
+      *o++ = v;
+    }
+  }
   return static_cast<uint32_t>(f.num_layers());
-}
-// The layer's own parameters (0 past the last layer, as for its size and bits: no layer is
-// invented).
-double LayerCapacity(const ScalableBloomFilter& f, uint32_t i) {
-  return i < f.num_layers() ? static_cast<double>(f.layer(i).capacity()) : 0;
-}
-double LayerErrorRate(const ScalableBloomFilter& f, uint32_t i) {
-  return i < f.num_layers() ? f.layer(i).error_rate() : 0;
-}
-double LayerSize(const ScalableBloomFilter& f, uint32_t i) {
-  return i < f.num_layers() ? static_cast<double>(f.layer(i).size()) : 0;
-}
-double LayerBits(const ScalableBloomFilter& f, uint32_t i) {
-  return i < f.num_layers() ? static_cast<double>(f.layer(i).bits()) : 0;
-}
-uint32_t LayerHashes(const ScalableBloomFilter& f, uint32_t i) {
-  return i < f.num_layers() ? f.layer(i).hashes() : 0;
 }
 
 // Sizing without allocating: the shape Init would choose, or the negated status code.
@@ -177,10 +173,10 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_bloom) {
   emscripten::function("blockedShapeBlocks", &BlockedShapeBlocks);
   BloomLike<BloomFilter>::Bind("BloomFilterCore")
       .function("init", &BloomInit)
-      .function("hashes", &BloomFilter::hashes);
+      .function("info", &BloomInfo);
   BloomLike<BlockedBloomFilter>::Bind("BlockedBloomFilterCore")
       .function("init", &BlockedInit)
-      .function("blocks", &BlockedBlocks);
+      .function("info", &BlockedInfo);
   BindFilter<CountingBloomFilter>("CountingBloomFilterCore")
       .function("init", &CountingInit)
       .function("add", &CountingAdd)
@@ -190,13 +186,7 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_bloom) {
       .function("count", &CountingCount)
       .function("estimatedSize", &CountingBloomFilter::EstimatedSize)
       .function("estimatedErrorRate", &CountingBloomFilter::EstimatedErrorRate)
-      .function("fillRatio", &CountingBloomFilter::fill_ratio)
-      .function("counters", &CountingCounters)
-      .function("hashes", &CountingBloomFilter::hashes)
-      .function("nonzeroCounters", &CountingNonzero)
-      .function("saturatedCounters", &CountingSaturated)
-      .function("capacity", &CountingCapacity)
-      .function("errorRate", &CountingBloomFilter::error_rate)
+      .function("info", &CountingInfo)
       .function("positions", &Inspect<CountingBloomFilter>::Positions)
       .function("fillMap", &Inspect<CountingBloomFilter>::FillMap);
   BindFilter<ScalableBloomFilter>("ScalableBloomFilterCore")
@@ -205,16 +195,7 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_bloom) {
       .function("addBatch", &ScalableAddBatch)
       .function("estimatedSize", &ScalableBloomFilter::EstimatedSize)
       .function("estimatedErrorRate", &ScalableBloomFilter::EstimatedErrorRate)
-      .function("capacity", &ScalableCapacity)
-      .function("errorRate", &ScalableBloomFilter::error_rate)
-      .function("expansion", &ScalableBloomFilter::expansion)
-      .function("nonScaling", &ScalableBloomFilter::non_scaling)
-      .function("layers", &ScalableLayers)
-      .function("layerCapacity", &LayerCapacity)
-      .function("layerErrorRate", &LayerErrorRate)
-      .function("layerSize", &LayerSize)
-      .function("layerBits", &LayerBits)
-      .function("layerHashes", &LayerHashes);
+      .function("info", &ScalableInfo);
 }
 
 }  // namespace bindings

@@ -34,12 +34,11 @@ uint32_t CuckooAddBatch(CuckooFilter& f, uintptr_t data, uintptr_t offsets, uint
                         uintptr_t results) {
   return static_cast<uint32_t>(f.AddBatch(Batch(data, offsets, count), Ptr<uint8_t>(results)));
 }
-double CuckooBuckets(const CuckooFilter& f) { return static_cast<double>(f.buckets()); }
-double CuckooItemsInserted(const CuckooFilter& f) {
-  return static_cast<double>(f.items_inserted());
+void CuckooInfo(const CuckooFilter& f, uintptr_t out) {
+  WriteInfo(f, out, f.buckets(), f.filters(), f.items_inserted(), f.items_deleted(),
+            f.bucket_size(), f.fingerprint_bits(), f.expansion(), f.max_iterations(), f.capacity(),
+            f.error_rate(), f.LoadFactor(), f.EstimatedFpr());
 }
-double CuckooItemsDeleted(const CuckooFilter& f) { return static_cast<double>(f.items_deleted()); }
-double CuckooCapacity(const CuckooFilter& f) { return static_cast<double>(f.capacity()); }
 // Writes 2 * filters() bucket indices as doubles at `out`; returns the fingerprint.
 uint32_t CuckooLocate(const CuckooFilter& f, uintptr_t key, uint32_t len, uintptr_t out) {
   uint64_t buckets[2 * CuckooFilter::kMaxFilters];
@@ -62,16 +61,8 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_cuckoo) {
       .function("addBatch", &CuckooAddBatch)
       .function("loadFactor", &CuckooFilter::LoadFactor)
       .function("estimatedErrorRate", &CuckooFilter::EstimatedFpr)
-      .function("buckets", &CuckooBuckets)
       .function("filters", &CuckooFilter::filters)
-      .function("itemsInserted", &CuckooItemsInserted)
-      .function("itemsDeleted", &CuckooItemsDeleted)
-      .function("bucketSize", &CuckooFilter::bucket_size)
-      .function("fingerprintBits", &CuckooFilter::fingerprint_bits)
-      .function("expansion", &CuckooFilter::expansion)
-      .function("maxIterations", &CuckooFilter::max_iterations)
-      .function("capacity", &CuckooCapacity)
-      .function("errorRate", &CuckooFilter::error_rate)
+      .function("info", &CuckooInfo)
       .function("locate", &CuckooLocate)
       .function("fillMap", &Inspect<CuckooFilter>::FillMap);
 }

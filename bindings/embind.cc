@@ -2,8 +2,6 @@
 // Filters bind themselves in bindings/<family>.cc. Adapters only; no algorithms here.
 #include <emscripten/bind.h>
 
-#include <string>
-
 #include "binding_util.h"
 #include "bloomcuckoo/murmur3.h"
 #include "bloomcuckoo/serialization.h"
@@ -19,7 +17,10 @@ uint32_t Murmur3X86_32(uintptr_t key, uint32_t len, uint32_t seed) {
 void Murmur3X64_128(uintptr_t key, uint32_t len, uint32_t seed, uintptr_t out) {
   MurmurHash3_x64_128_Bytes(Ptr<const uint8_t>(key), len, seed, Ptr<uint8_t>(out));
 }
-std::string LastStatusMessage() { return LastMessage(); }
+// The address of the last failing Status's message (NUL-terminated ASCII, static storage): JS
+// reads it from memory (js/loader.js lastStatusMessage), so no std::string crosses the boundary
+// and the glue needs no std::string support (bindings/embind_unused_types.js).
+uintptr_t LastStatusPointer() { return reinterpret_cast<uintptr_t>(LastMessage()); }
 void SetKeyRegion(uintptr_t data, double data_size, uintptr_t offsets, double offsets_count) {
   RegisteredKeyRegion() = KeyRegion{data, static_cast<uint64_t>(data_size), offsets,
                                     static_cast<uint64_t>(offsets_count)};
@@ -45,7 +46,7 @@ int CheckedKind(double size) {
 EMSCRIPTEN_BINDINGS(bloomcuckoo_core) {
   emscripten::function("murmur3_x86_32", &Murmur3X86_32);
   emscripten::function("murmur3_x64_128", &Murmur3X64_128);
-  emscripten::function("lastStatusMessage", &LastStatusMessage);
+  emscripten::function("lastStatusPointer", &LastStatusPointer);
   emscripten::function("setKeyRegion", &SetKeyRegion);
   emscripten::function("headerKind", &HeaderKind);
   emscripten::function("checkedKind", &CheckedKind);

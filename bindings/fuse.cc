@@ -25,6 +25,10 @@ int FuseBuild(BinaryFuseFilter& f, uintptr_t hashes, uint32_t n, uint32_t finger
   // the builder's hashes (js/binary-fuse.js) are its own, freed right after: build in them
   return Report(f.BuildFromHashesInPlace(Ptr<uint64_t>(hashes), n, o));
 }
+void FuseInfo(const BinaryFuseFilter& f, uintptr_t out) {
+  WriteInfo(f, out, f.fingerprint_bits(), f.segment_length(), f.segment_count(), f.array_length(),
+            f.bits_per_key(), f.expected_fpr());
+}
 double FusePeakBuildBytes(double n) {
   return static_cast<double>(
       BinaryFuseFilter::PeakBuildBytes(static_cast<uint64_t>(n), /*in_place=*/true));
@@ -37,12 +41,7 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_fuse) {
   emscripten::function("fusePeakBuildBytes", &FusePeakBuildBytes);
   BindFilter<BinaryFuseFilter>("BinaryFuseFilterCore")
       .function("buildFromHashes", &FuseBuild)
-      .function("fingerprintBits", &BinaryFuseFilter::fingerprint_bits)
-      .function("segmentLength", &BinaryFuseFilter::segment_length)
-      .function("segmentCount", &BinaryFuseFilter::segment_count)
-      .function("arrayLength", &BinaryFuseFilter::array_length)
-      .function("bitsPerKey", &BinaryFuseFilter::bits_per_key)
-      .function("expectedFpr", &BinaryFuseFilter::expected_fpr);
+      .function("info", &FuseInfo);
 }
 
 }  // namespace bindings

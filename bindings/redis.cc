@@ -38,11 +38,16 @@ int RBAddBatch(RB& f, uintptr_t data, uintptr_t offsets, uint32_t count, uintptr
   const Status s = f.AddBatch(Batch(data, offsets, count), Ptr<uint8_t>(out), &n);
   return (Report(s) << 16) | static_cast<int>(n & 0xFFFF);
 }
-double RBCapacity(const RB& f) { return static_cast<double>(f.capacity()); }
-double RBInfoSize(const RB& f) { return static_cast<double>(f.info_size()); }
-double RBLinkEntries(const RB& f, uint32_t i) { return static_cast<double>(f.link_entries(i)); }
-double RBLinkBits(const RB& f, uint32_t i) { return static_cast<double>(f.link_bits(i)); }
-double RBLinkSize(const RB& f, uint32_t i) { return static_cast<double>(f.link_size(i)); }
+// The filter's values; returns the link count (RBLinkInfo reads each).
+uint32_t RBInfo(const RB& f, uintptr_t out) {
+  WriteInfo(f, out, f.capacity(), f.info_size(), f.num_links(), f.expansion(), f.non_scaling());
+  return f.num_links();
+}
+// capacity, errorRate, bits, hashes, items, bytes of link i
+void RBLinkInfo(const RB& f, uint32_t i, uintptr_t out) {
+  WriteInfoValues(out, f.link_entries(i), f.link_error(i), f.link_bits(i), f.link_hashes(i),
+                  f.link_size(i), f.link_bytes(i));
+}
 double RBLinkBytes(const RB& f, uint32_t i) { return static_cast<double>(f.link_bytes(i)); }
 uintptr_t RBLinkData(const RB& f, uint32_t i) {
   return reinterpret_cast<uintptr_t>(f.link_data(i));
@@ -93,9 +98,12 @@ double RCCount(const RC& f, uintptr_t key, uint32_t len) {
   return static_cast<double>(f.Count(KeyHash(f, key, len)));
 }
 bool RCDelete(RC& f, uintptr_t key, uint32_t len) { return f.Delete(KeyHash(f, key, len)); }
-double RCNumDeletes(const RC& f) { return static_cast<double>(f.num_deletes()); }
-double RCNumBuckets(const RC& f) { return static_cast<double>(f.num_buckets()); }
-double RCInfoSize(const RC& f) { return static_cast<double>(f.info_size()); }
+// The filter's values; returns the sub-filter count (RCFilterBuckets reads each one's buckets).
+uint32_t RCInfo(const RC& f, uintptr_t out) {
+  WriteInfo(f, out, f.info_size(), f.num_buckets(), f.num_filters(), f.num_deletes(),
+            f.bucket_size(), f.expansion(), f.max_iterations());
+  return f.num_filters();
+}
 double RCFilterBuckets(const RC& f, uint32_t i) { return static_cast<double>(f.filter_buckets(i)); }
 double RCFilterBytes(const RC& f, uint32_t i) { return static_cast<double>(f.filter_bytes(i)); }
 uintptr_t RCFilterData(const RC& f, uint32_t i) {
@@ -126,13 +134,8 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_redis) {
       .function("count", &RCCount)
       .function("remove", &RCDelete)
       .function("compact", &RCCompact)
-      .function("itemsDeleted", &RCNumDeletes)
-      .function("buckets", &RCNumBuckets)
+      .function("info", &RCInfo)
       .function("filters", &RC::num_filters)
-      .function("bucketSize", &RC::bucket_size)
-      .function("expansion", &RC::expansion)
-      .function("maxIterations", &RC::max_iterations)
-      .function("infoSize", &RCInfoSize)
       .function("filterBuckets", &RCFilterBuckets)
       .function("filterBytes", &RCFilterBytes)
       .function("filterData", &RCFilterData)
@@ -146,16 +149,9 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_redis) {
       .function("add", &RBAdd)
       .function("addBatch", &RBAddBatch)
       .function("setServer", &RBSetServer)
-      .function("capacity", &RBCapacity)
-      .function("infoSize", &RBInfoSize)
+      .function("info", &RBInfo)
+      .function("linkInfo", &RBLinkInfo)
       .function("links", &RB::num_links)
-      .function("expansion", &RB::expansion)
-      .function("nonScaling", &RB::non_scaling)
-      .function("linkEntries", &RBLinkEntries)
-      .function("linkError", &RB::link_error)
-      .function("linkBits", &RBLinkBits)
-      .function("linkHashes", &RB::link_hashes)
-      .function("linkSize", &RBLinkSize)
       .function("linkBytes", &RBLinkBytes)
       .function("linkData", &RBLinkData)
       .function("dumpHeaderSize", &RBDumpHeaderSize)

@@ -1,7 +1,7 @@
 // BinaryFuseFilter: the static 3-wise binary fuse filter (Graf & Lemire 2022): built once from
 // every key; the smallest and among the fastest to query.
 import { FilterError } from './errors.js';
-import { Filter, makeCore } from './filter.js';
+import { Filter, makeCore, readInfo } from './filter.js';
 import { requireWasm } from './loader.js';
 import { PackedKeys, forEachChunk, wasmMalloc } from './keys.js';
 import { initError, readOptions, seedOption } from './options.js';
@@ -36,6 +36,11 @@ export class BinaryFuseFilter extends Filter {
    * A builder that takes keys in as many addAll() calls as you like (streaming: only the keys'
    * 8-byte hashes are kept), then build() makes the filter. Free it when done (build() does).
    */
+  /** The same as build(keys, options). */
+  static from(keys, options) {
+    return BinaryFuseFilter.build(keys, options);
+  }
+
   static builder(options) {
     const o = readOptions('BinaryFuseFilter', options, OPTIONS);
     const fingerprintBits = o.fingerprintBits ?? 8;
@@ -59,19 +64,8 @@ export class BinaryFuseFilter extends Filter {
   }
 
   info() {
-    const c = this._core;
-    return {
-      kind: 'fuse',
-      fingerprintBits: c.fingerprintBits(),
-      size: c.size(),
-      segmentLength: c.segmentLength(),
-      segmentCount: c.segmentCount(),
-      arrayLength: c.arrayLength(),
-      bitsPerKey: c.bitsPerKey(),
-      expectedErrorRate: c.expectedFpr(),
-      byteLength: c.byteLength(),
-      seed: c.seed() >>> 0,
-    };
+    return readInfo(this._core, 'fuse', ['fingerprintBits', 'segmentLength', 'segmentCount', 'arrayLength',
+      'bitsPerKey', 'expectedErrorRate']).info;
   }
 }
 

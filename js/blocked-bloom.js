@@ -33,7 +33,6 @@ export class BlockedBloomFilter extends BloomBase {
   }
 
   info() {
-    const c = this._core;
-    return this._bloomInfo('blocked', { blocks: c.blocks(), bits: c.bits() });
+    return this._bloomInfo('blocked', 'blocks');
   }
 }

@@ -1,6 +1,6 @@
 // BloomFilter: the classic Bloom filter (m bits, k probes by double hashing), and the base it
 // shares with BlockedBloomFilter.
-import { AddableFilter, Filter, check, fillMapOf, makeCore, positionsOf } from './filter.js';
+import { AddableFilter, check, fillMapOf, Filter, makeCore, positionsOf, readInfo } from './filter.js';
 import { FilterError, statusName } from './errors.js';
 import { requireWasm } from './loader.js';
 import { initError, integerIn, positiveInteger, rate, readOptions, seedOption } from './options.js';
@@ -68,21 +68,10 @@ export class BloomBase extends AddableFilter {
     return this;
   }
 
+  /** @internal info() of a Bloom-like class: its own shape value (hashes or blocks) last. */
   _bloomInfo(kind, shape) {
-    const c = this._core;
-    return {
-      kind,
-      capacity: c.capacity(),
-      errorRate: c.errorRate(),
-      ...shape,
-      seed: c.seed() >>> 0,
-      size: c.size(),
-      setBits: c.setBits(),
-      fillRatio: c.fillRatio(),
-      estimatedSize: c.estimatedSize(),
-      estimatedErrorRate: c.estimatedErrorRate(),
-      byteLength: c.byteLength(),
-    };
+    return readInfo(this._core, kind, ['capacity', 'errorRate', 'setBits', 'fillRatio', 'estimatedSize',
+      'estimatedErrorRate', 'bits', shape]).info;
   }
 }
 
@@ -120,7 +109,6 @@ export class BloomFilter extends BloomBase {
   }
 
   info() {
-    const c = this._core;
-    return this._bloomInfo('bloom', { bits: c.bits(), hashes: c.hashes() });
+    return this._bloomInfo('bloom', 'hashes');
   }
 }

@@ -1,6 +1,6 @@
 // CountingBloomFilter: a Bloom filter of 4-bit counters, so keys can be removed.
 import { bloomSizing, optimalShapeOf } from './bloom.js';
-import { AddableFilter, Filter, fillMapOf, makeCore, positionsOf } from './filter.js';
+import { AddableFilter, fillMapOf, Filter, makeCore, positionsOf, readInfo } from './filter.js';
 import { encodeKey, forEachChunk, keyPointer } from './keys.js';
 import { initError, integerIn, positiveInteger } from './options.js';
 
@@ -71,21 +71,7 @@ export class CountingBloomFilter extends AddableFilter {
   fillMap(cells) { return fillMapOf(this._core, cells); }
 
   info() {
-    const c = this._core;
-    return {
-      kind: 'counting',
-      capacity: c.capacity(),
-      errorRate: c.errorRate(),
-      counters: c.counters(),
-      hashes: c.hashes(),
-      seed: c.seed() >>> 0,
-      size: c.size(),
-      nonzeroCounters: c.nonzeroCounters(),
-      saturatedCounters: c.saturatedCounters(),
-      fillRatio: c.fillRatio(),
-      estimatedSize: c.estimatedSize(),
-      estimatedErrorRate: c.estimatedErrorRate(),
-      byteLength: c.byteLength(),
-    };
+    return readInfo(this._core, 'counting', ['capacity', 'errorRate', 'counters', 'hashes', 'nonzeroCounters',
+      'saturatedCounters', 'fillRatio', 'estimatedSize', 'estimatedErrorRate']).info;
   }
 }

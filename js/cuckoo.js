@@ -1,7 +1,7 @@
 // CuckooFilter: buckets of fingerprints with partial-key cuckoo hashing; removal, counting and
 // growth by sub-filters (RedisBloom CF semantics).
 import { invalidOption } from './errors.js';
-import { AddableFilter, Filter, fillMapOf, makeCore } from './filter.js';
+import { AddableFilter, fillMapOf, Filter, makeCore, readInfo } from './filter.js';
 import { requireWasm } from './loader.js';
 import { encodeKey, forEachChunk, keyPointer, outPointer } from './keys.js';
 import { initError, integerIn, positiveInteger, rate, readOptions, seedOption } from './options.js';
@@ -116,24 +116,7 @@ export class CuckooFilter extends AddableFilter {
   }
 
   info() {
-    const c = this._core;
-    return {
-      kind: 'cuckoo',
-      size: c.size(),
-      buckets: c.buckets(),
-      filters: c.filters(),
-      itemsInserted: c.itemsInserted(),
-      itemsDeleted: c.itemsDeleted(),
-      bucketSize: c.bucketSize(),
-      fingerprintBits: c.fingerprintBits(),
-      expansion: c.expansion(),
-      maxIterations: c.maxIterations(),
-      capacity: c.capacity(),
-      errorRate: c.errorRate(),
-      loadFactor: c.loadFactor(),
-      estimatedErrorRate: c.estimatedErrorRate(),
-      byteLength: c.byteLength(),
-      seed: c.seed() >>> 0,
-    };
+    return readInfo(this._core, 'cuckoo', ['buckets', 'filters', 'itemsInserted', 'itemsDeleted', 'bucketSize',
+      'fingerprintBits', 'expansion', 'maxIterations', 'capacity', 'errorRate', 'loadFactor', 'estimatedErrorRate']).info;
   }
 }

@@ -2,7 +2,7 @@
 // shares (has, hasAll, size, byteLength, serialize, clear, free).
 import { FilterError, statusName } from './errors.js';
 import { requireWasm } from './loader.js';
-import { copyOut, encodeKey, forEachChunk, inputBytes, keyPointer, outPointer, queryAll, wasmMalloc } from './keys.js';
+import { encodeKey, forEachChunk, inputBytes, keyList, keyPointer, outArea, outPointer, queryAll, wasmMalloc } from './keys.js';
 
 const disposeSymbol = Symbol.dispose ?? Symbol.for('Symbol.dispose');
 
@@ -112,6 +112,27 @@ export class Filter {
     own(this, core);
   }
 
+  /**
+   * A filter sized for `keys` (capacity = their count) holding them all: options are the class's
+   * own, errorRate 0.01 unless given.
+   */
+  static from(keys, options) {
+    const list = keyList(keys);
+    const f = new this(this._fromOptions(list.length, options));
+    try {
+      f.addAll(list);
+    } catch (err) {
+      f.free();
+      throw err;
+    }
+    return f;
+  }
+
+  /** @internal The constructor options of from(): capacity from the key count. */
+  static _fromOptions(count, options) {
+    return { capacity: Math.max(1, count), errorRate: 0.01, ...options };
+  }
+
   /** @internal A filter of class `Cls` owning `core`, made without running Cls's constructor. */
   static _adopt(Cls, core) {
     return own(Object.create(Cls.prototype), core);
@@ -120,6 +141,19 @@ export class Filter {
   /** Not JSON: throws a FilterError that says how to move a filter (its serialize() bytes). */
   toJSON() {
     throw new FilterError('INVALID_ARGUMENT', `${this.constructor.name} has no JSON form: store serialize() bytes (base64 for JSON)`);
+  }
+
+  /**
+   * True when `other` is a filter of the same class with the same bytes: the same options, seed
+   * and contents, so the same answers to every query from now on.
+   */
+  equals(other) {
+    const a = new Uint8Array(this.serialize());
+    if (!(other instanceof this.constructor) || other.constructor !== this.constructor) return false;
+    const b = new Uint8Array(other.serialize());
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
   }
 
   /** Node's util.inspect / console.log: the class and its info(), or <freed>. */
@@ -242,6 +276,41 @@ export class Filter {
     }
     return Filter._adopt(Cls, core);
   }
+}
+
+/**
+ * @internal info() in one wasm call: core.info(out) writes doubles at `out`, size, byteLength and
+ * seed, then the values `names` names in order (bindings/binding_util.h WriteInfo). Returns the
+ * info object and what the call returned (a count of layers or sub-filters, for classes with
+ * them); `parts(i, names)` reads part i the same way through core[partFn](i, out).
+ */
+export function readInfo(core, kind, names) {
+  const out = outArea();
+  const count = core.info(out);
+  const v = new Float64Array(requireWasm().HEAPU8.buffer, out, 2048);
+  const info = { kind, size: v[0] };
+  names.forEach((name, i) => { info[name] = v[3 + i]; });
+  info.byteLength = v[1];
+  info.seed = v[2];
+  return { info, count, v };
+}
+
+/** @internal The `n` doubles core[fn](i, out) writes for part i (a layer, a link). */
+export function readPart(core, fn, i, n) {
+  const out = outArea();
+  core[fn](i, out);
+  return new Float64Array(requireWasm().HEAPU8.buffer, out, n);
+}
+
+/** @internal `count` parts (layers, links) of `names.length` doubles each, from `v` at `at`. */
+export function infoParts(v, at, count, names) {
+  const parts = [];
+  for (let p = 0; p < count; p++) {
+    const part = {};
+    names.forEach((name, i) => { part[name] = v[at + p * names.length + i]; });
+    parts.push(part);
+  }
+  return parts;
 }
 
 /** Calls `fn` with a freshly made core; deletes it and rethrows if fn throws. */

@@ -139,6 +139,17 @@ export interface InitOptions {
 export function init(options?: InitOptions): Promise<void>;
 
 /**
+ * Loads the wasm synchronously, for code that cannot await: from a compiled `WebAssembly.Module`
+ * or the bytes of `bloomcuckoo.wasm` (e.g. `readFileSync(require.resolve('bloomcuckoo/bloomcuckoo.wasm'))`).
+ * Works in Node, Bun, Deno and Web Workers; browsers' main threads refuse to compile a module this
+ * large synchronously (use {@link init} there). Does nothing once loaded; later {@link init}
+ * calls resolve at once.
+ * @throws TypeError for anything else; `FilterError` `INVALID_ARGUMENT` while an `init()` is
+ *   still loading (await it instead); the `WebAssembly.CompileError` of bytes that are not the wasm.
+ */
+export function initSync(moduleOrBytes: WebAssembly.Module | ArrayBuffer | ArrayBufferView): void;
+
+/**
  * The compiled `WebAssembly.Module` (after {@link init} resolved), to `postMessage` to a Worker,
  * which then calls `init({ module })` without fetching anything. Throws `Error` before `init`.
  */
@@ -249,6 +260,12 @@ export interface Filter extends Disposable {
   free(): void;
   /** `true` after `free()`. */
   readonly freed: boolean;
+  /**
+   * `true` when `other` is a filter of the same class with the same bytes (`serialize()` equal):
+   * the same options, seed and contents, so the same answer to every query from now on. Two
+   * cuckoo filters holding the same keys added in another order can differ.
+   */
+  equals(other: Filter): boolean;
   /** Same as `free()`, so `using f = new BloomFilter(...)` frees it at the end of the block. */
   [Symbol.dispose](): void;
   /**
@@ -290,6 +307,7 @@ declare abstract class FilterBase implements Filter {
   serializeTo(write: (chunk: Uint8Array) => void): number;
   free(): void;
   get freed(): boolean;
+  equals(other: Filter): boolean;
   /** Same as `free()`, for `using`. */
   [Symbol.dispose](): void;
   toJSON(): never;
@@ -318,6 +336,15 @@ export interface SizedOptions extends SeedOption {
   capacity: number;
   /** Wanted false-positive rate at `capacity` keys: strictly between 0 and 1 (e.g. 0.01). */
   errorRate: number;
+}
+
+/**
+ * Options of the `from(keys, options)` factories: the class's options without `capacity`, which
+ * is the number of keys; `errorRate` is 0.01 unless given.
+ */
+export interface FromOptions extends SeedOption {
+  /** Target false-positive rate, strictly between 0 and 1. Default 0.01. */
+  errorRate?: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -396,11 +423,6 @@ export class BloomFilter extends FilterBase implements BloomLike {
    */
   constructor(options: BloomFilterOptions);
   /**
-   * Reads the bytes of `BloomFilter.prototype.serialize()`.
-   * @throws FilterError `INVALID_ARGUMENT` for bytes of another kind (use {@link deserialize}),
-   *   `CORRUPT_DATA`, `UNSUPPORTED_VERSION`, `OUT_OF_MEMORY`.
-   */
-  /**
    * The shape `new BloomFilter({ capacity, errorRate })` would have, computed without allocating:
    * bits m, hashes k, and bytes of storage (whole 64-bit words). Throws the constructor's errors (INVALID_ARGUMENT, OUT_OF_MEMORY).
    */
@@ -411,6 +433,11 @@ export class BloomFilter extends FilterBase implements BloomLike {
    *   for bytes of another kind (use the top-level `deserialize` for any kind).
    */
   static deserialize(bytes: FilterBytes): BloomFilter;
+  /**
+   * A filter sized for `keys` (capacity = their count) holding all of them, in one call:
+   * `BloomFilter.from(urls, { errorRate: 0.001 })`.
+   */
+  static from(keys: Keys, options?: FromOptions): BloomFilter;
   add(key: Key): boolean;
   addAll(keys: Keys): number;
   /**
@@ -491,6 +518,11 @@ export class BlockedBloomFilter extends FilterBase implements BloomLike {
    *   for bytes of another kind (use the top-level `deserialize` for any kind).
    */
   static deserialize(bytes: FilterBytes): BlockedBloomFilter;
+  /**
+   * A filter sized for `keys` (capacity = their count) holding all of them, in one call:
+   * `BlockedBloomFilter.from(urls, { errorRate: 0.001 })`.
+   */
+  static from(keys: Keys, options?: FromOptions): BlockedBloomFilter;
   add(key: Key): boolean;
   addAll(keys: Keys): number;
   /**
@@ -573,6 +605,11 @@ export class CountingBloomFilter extends FilterBase {
    *   for bytes of another kind (use the top-level `deserialize` for any kind).
    */
   static deserialize(bytes: FilterBytes): CountingBloomFilter;
+  /**
+   * A filter sized for `keys` (capacity = their count) holding all of them, in one call:
+   * `CountingBloomFilter.from(urls, { errorRate: 0.001 })`.
+   */
+  static from(keys: Keys, options?: FromOptions): CountingBloomFilter;
   /** Adds a key (increments its counters). Returns `true` when the key was certainly new. */
   add(key: Key): boolean;
   /** Adds many keys (16,384 per wasm call). Returns how many `add` would have returned `true` for. */
@@ -666,6 +703,11 @@ export class ScalableBloomFilter extends FilterBase {
    *   `UNSUPPORTED_VERSION`, `OUT_OF_MEMORY`.
    */
   static deserialize(bytes: FilterBytes): ScalableBloomFilter;
+  /**
+   * A filter sized for `keys` (capacity = their count) holding all of them, in one call:
+   * `ScalableBloomFilter.from(urls, { errorRate: 0.001 })`. `capacity` is its first layer's.
+   */
+  static from(keys: Keys, options?: Omit<ScalableBloomFilterOptions, 'capacity' | 'errorRate'> & FromOptions): ScalableBloomFilter;
   /**
    * Adds a key unless it may already be present. Returns `false` when it may be present (it is
    * not added again, and `size` does not change), `true` when it was added.
@@ -776,6 +818,11 @@ export class RedisBloomFilter extends FilterBase {
   /** Reads the bytes of `serialize()` (kind `'redis-bloom'`). */
   static deserialize(bytes: FilterBytes): RedisBloomFilter;
   /**
+   * A filter sized for `keys` (capacity = their count) holding all of them, in one call:
+   * `RedisBloomFilter.from(urls, { errorRate: 0.001 })`. As `BF.RESERVE key errorRate count` then `BF.INSERT`.
+   */
+  static from(keys: Keys, options?: Omit<RedisBloomFilterOptions, 'capacity' | 'errorRate'> & { errorRate?: number }): RedisBloomFilter;
+  /**
    * As `BF.ADD`: `true` when added, `false` when the key may already be present.
    * @throws FilterError `FULL` when nonScaling and full; `OUT_OF_MEMORY` for a new filter.
    */
@@ -875,6 +922,11 @@ export class RedisCuckooFilter extends FilterBase {
   static fromRedisDump(chunks: Iterable<RedisDumpChunk>, options?: RedisDumpOptions): RedisCuckooFilter;
   /** Reads the bytes of `serialize()` (kind `'redis-cuckoo'`). */
   static deserialize(bytes: FilterBytes): RedisCuckooFilter;
+  /**
+   * A filter sized for `keys` (capacity = their count) holding all of them, in one call:
+   * `RedisCuckooFilter.from(urls, { errorRate: 0.001 })`. Capacity is at least 2·bucketSize, as `CF.RESERVE` needs.
+   */
+  static from(keys: Keys, options?: Omit<RedisCuckooFilterOptions, 'capacity'>): RedisCuckooFilter;
   /**
    * As `CF.ADD` (duplicates allowed): `true` when added; `false` when it did not fit and
    * `expansion` is 0 (the server's "Filter is full"). Nothing changes unless it returns `true`.
@@ -995,6 +1047,11 @@ export class CuckooFilter extends FilterBase {
    *   `UNSUPPORTED_VERSION`, `OUT_OF_MEMORY`.
    */
   static deserialize(bytes: FilterBytes): CuckooFilter;
+  /**
+   * A filter sized for `keys` (capacity = their count) holding all of them, in one call:
+   * `CuckooFilter.from(urls, { errorRate: 0.001 })`.
+   */
+  static from(keys: Keys, options?: Omit<CuckooFilterOptions, 'capacity'>): CuckooFilter;
   /**
    * Inserts the key's fingerprint (even when an equal one is stored: a multiset). Returns `false`
    * when the filter is full and may not grow; then nothing changed and no stored key is lost.
@@ -1128,6 +1185,11 @@ export class BinaryFuseFilter extends FilterBase {
    *   `UNSUPPORTED_VERSION`, `OUT_OF_MEMORY`.
    */
   static deserialize(bytes: FilterBytes): BinaryFuseFilter;
+  /**
+   * A filter sized for `keys` (capacity = their count) holding all of them, in one call:
+   * `BinaryFuseFilter.from(urls, { errorRate: 0.001 })`. The same as {@link BinaryFuseFilter.build}.
+   */
+  static from(keys: Keys, options?: BinaryFuseFilterOptions): BinaryFuseFilter;
   /** Distinct keys it was built from. */
   get size(): number;
   info(): BinaryFuseFilterInfo;

@@ -1,5 +1,5 @@
 // bloomcuckoo: Bloom, Cuckoo and Binary Fuse filters in WebAssembly. Public exports.
-export { init, getWasmModule } from './loader.js';
+export { init, initSync, getWasmModule } from './loader.js';
 export { FilterError } from './errors.js';
 export { PackedKeys } from './keys.js';
 export { murmur3 } from './murmur3.js';

@@ -122,6 +122,11 @@ export function outPointer() {
   return scratch.outPtr;
 }
 
+/** outPointer(), making the scratch first if no key has been written yet. */
+export function outArea() {
+  return getScratch(0).outPtr;
+}
+
 /**
  * Packs `keys` (an array or any iterable) chunk by chunk into scratch memory and calls
  * `fn(dataPtr, offsetsPtr, count, outPtr, start)` once per chunk; `start` is the index of the
@@ -266,10 +271,15 @@ function forEachPackedChunk(packed, fn) {
   return length;
 }
 
+/** Keys as something with a length to go through twice: PackedKeys or an array. */
+export function keyList(keys) {
+  notOneString(keys);
+  return keys instanceof PackedKeys || Array.isArray(keys) ? keys : Array.from(keys);
+}
+
 /** Runs a batch query and returns one byte per key (copied out of wasm memory). */
 export function queryAll(keys, fn) {
-  notOneString(keys);
-  const list = keys instanceof PackedKeys || Array.isArray(keys) ? keys : Array.from(keys);
+  const list = keyList(keys);
   const result = new Uint8Array(list.length);
   const pack = list instanceof PackedKeys ? forEachPackedChunk : packChunks;
   pack(list, (dataPtr, offsetsPtr, count, outPtr, start) => {
@@ -277,11 +287,6 @@ export function queryAll(keys, fn) {
     result.set(requireWasm().HEAPU8.subarray(outPtr, outPtr + count), start);
   });
   return result;
-}
-
-/** Copies `len` bytes at `ptr` out of wasm memory into a standalone ArrayBuffer. */
-export function copyOut(ptr, len) {
-  return requireWasm().HEAPU8.slice(ptr, ptr + len).buffer;
 }
 
 /** The bytes of serialized input (ArrayBuffer or any view) as a Uint8Array view. */

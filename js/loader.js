@@ -1,9 +1,11 @@
 // Loads the wasm module once. `init()` returns one cached promise; after it resolves every
 // constructor and method is synchronous. Works in Node >= 20 (ESM), browsers (Vite or plain
 // <script type="module">), module Web Workers and worker_threads.
-// '#glue' is js/wasm/bloomcuckoo.mjs, or under the "workerd" condition the same glue built
-// without `new Function` (package.json "imports"); both load the same .wasm.
-import createBloomCuckooModule from '#glue';
+// The glue is imported by relative path, so a plain <script type="module"> and every bundler find
+// it with no configuration. The package's no-eval entry (js/index.noeval.min.js, picked by the
+// "workerd" export condition) is this same code built with ./wasm/bloomcuckoo.noeval.mjs, the glue
+// without `new Function` (scripts/build-js.mjs); both glues load the same .wasm.
+import createBloomCuckooModule from './wasm/bloomcuckoo.mjs';
 import { FilterError } from './errors.js';
 
 let pending = null;
@@ -23,6 +25,31 @@ export function init(options = {}) {
     (err) => { pending = null; throw err; },
   );
   return pending;
+}
+
+/**
+ * Loads the wasm synchronously from a compiled module or its bytes (for code that cannot await).
+ * Browsers' main threads refuse to compile modules this large synchronously: there, use init().
+ * @param {WebAssembly.Module | BufferSource} source
+ */
+export function initSync(source) {
+  if (wasm !== null) return;
+  if (pending) throw new FilterError('INVALID_ARGUMENT', 'bloomcuckoo: init() is already loading the wasm: await it');
+  let module = source;
+  if (!(source instanceof WebAssembly.Module)) {
+    if (!(source instanceof ArrayBuffer || ArrayBuffer.isView(source))) {
+      throw new TypeError('bloomcuckoo: initSync needs a WebAssembly.Module or the bytes of bloomcuckoo.wasm');
+    }
+    module = new WebAssembly.Module(source);
+  }
+  // With an instantiateWasm that answers at once, the glue runs to the end before it returns, and
+  // the options object it was given is the ready module.
+  const m = options_((imports, receive) => receive(new WebAssembly.Instance(module, imports), module));
+  createBloomCuckooModule(m);
+  if (typeof m._malloc !== 'function') throw new Error('bloomcuckoo: initSync: the wasm did not start synchronously');
+  wasm = withMessages(m);
+  compiled = module;
+  pending = Promise.resolve();
 }
 
 /** The compiled WebAssembly.Module (after init), to send to a Worker for `init({ module })`. */
@@ -45,8 +72,15 @@ const FIX = 'serve bloomcuckoo.wasm at that URL (bundlers that do not emit `new 
   + 'init({ url }) with where it is, or init({ module }) with a compiled WebAssembly.Module';
 
 function wasmUrl(url) {
-  // The literal form lets bundlers (Vite, webpack) find and emit the asset.
-  if (url === undefined) return new URL('./wasm/bloomcuckoo.wasm', import.meta.url);
+  if (url === undefined) {
+    // The literal form lets bundlers (Vite, webpack) find and emit the asset. Without
+    // import.meta.url (an IIFE bundle, a classic script) there is no "beside this file".
+    try {
+      return new URL('./wasm/bloomcuckoo.wasm', import.meta.url);
+    } catch {
+      throw new FilterError('NOT_INITIALIZED', `bloomcuckoo: this build has no import.meta.url (an IIFE or classic-script bundle) to find bloomcuckoo.wasm beside it: ${FIX}`);
+    }
+  }
   // A URL the caller gives is resolved against the page (or worker) it runs in, else this file.
   // (Kept out of the `new URL(…, import.meta.url)` form so bundlers do not try to resolve it.)
   const base = globalThis.location?.href ?? moduleUrl();
@@ -98,20 +132,39 @@ async function load(options) {
   const module = await compile(options);
   let fail;
   const failed = new Promise((_, reject) => { fail = reject; });
-  const factory = createBloomCuckooModule({
+  const factory = createBloomCuckooModule(options_((imports, receive) => {
+    WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module), fail);
+  }));
+  const m = await Promise.race([factory, failed]);
+  compiled = module;
+  return withMessages(m);
+}
+
+const decoder = new TextDecoder();
+
+// m.lastStatusMessage(): the core's last status message, read from wasm memory where
+// lastStatusPointer() says (NUL-terminated ASCII).
+function withMessages(m) {
+  m.lastStatusMessage = () => {
+    const heap = m.HEAPU8;
+    const at = m.lastStatusPointer() >>> 0;
+    return decoder.decode(heap.subarray(at, heap.indexOf(0, at)));
+  };
+  return m;
+}
+
+// The glue's options: the wasm comes through instantiateWasm, which also keeps the glue from
+// computing a URL from import.meta.url, which some runtimes (workerd) do not have.
+function options_(instantiate) {
+  return {
     instantiateWasm(imports, receive) {
-      WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module), fail);
+      instantiate(imports, receive);
       return {};
     },
-    // The wasm comes through instantiateWasm; this also keeps the glue from computing a URL
-    // from import.meta.url, which some runtimes (workerd) do not have.
     locateFile: (path) => path,
     print: () => {},
     printErr: () => {},
-  });
-  const m = await Promise.race([factory, failed]);
-  compiled = module;
-  return m;
+  };
 }
 
 export { FilterError };

@@ -1,7 +1,7 @@
 // RedisBloomFilter: RedisBloom's BF type (BF.RESERVE / ADD / EXISTS / INFO / SCANDUMP /
 // LOADCHUNK) bit for bit, so a filter pulled from Redis answers locally exactly as the server
 // does, and one built here loads into Redis. Keys are hashed as RedisBloom hashes them.
-import { AddableFilter, Filter, makeCore } from './filter.js';
+import { AddableFilter, Filter, infoParts, makeCore, readInfo, readPart } from './filter.js';
 import { encodeKey, keyPointer } from './keys.js';
 import { booleanOption, initError, integerIn, rate, readOptions, redisCapacity, serverOption } from './options.js';
 import { addAllReporting, coreError, dumpChunks, filterFromDump } from './redis-core.js';
@@ -85,17 +85,16 @@ export class RedisBloomFilter extends AddableFilter {
    * byteLength (the bitmaps) and each filter (link) of the chain.
    */
   info() {
+    // BF.INFO's "Size" is RedisBloom's byte count; `items` is this filter's size
     const c = this._core;
-    const links = [];
-    for (let i = 0; i < c.links(); i++) {
-      links.push({ capacity: c.linkEntries(i), errorRate: c.linkError(i), bits: c.linkBits(i),
-        hashes: c.linkHashes(i), items: c.linkSize(i), bytes: c.linkBytes(i) });
-    }
-    const nonScaling = c.nonScaling();
-    return {
-      kind: 'redis-bloom', capacity: c.capacity(), size: c.infoSize(), filters: c.links(), items: c.size(),
-      expansion: nonScaling ? null : c.expansion(), nonScaling, byteLength: c.byteLength(), seed: 0, links,
-    };
+    const { info, count, v } = readInfo(c, 'redis-bloom', ['capacity', 'size', 'filters', 'expansion', 'nonScaling']);
+    info.items = v[0];
+    info.nonScaling = info.nonScaling !== 0;
+    if (info.nonScaling) info.expansion = null;
+    const link = [];
+    for (let i = 0; i < count; i++) link.push(...readPart(c, 'linkInfo', i, 6));
+    info.links = infoParts(link, 0, count, ['capacity', 'errorRate', 'bits', 'hashes', 'items', 'bytes']);
+    return info;
   }
 
   /**

@@ -2,7 +2,7 @@
 // INFO / SCANDUMP / LOADCHUNK) bit for bit, so a filter pulled from Redis answers locally exactly
 // as the server does, and one built here loads into Redis. Keys are hashed as RedisBloom hashes
 // them (MurmurHash64A, one-byte fingerprints).
-import { AddableFilter, Filter, makeCore } from './filter.js';
+import { AddableFilter, Filter, makeCore, readInfo } from './filter.js';
 import { encodeKey, keyPointer } from './keys.js';
 import { initError, integerIn, readOptions, redisCapacity, serverOption } from './options.js';
 import { addAllReporting, coreError, dumpChunks, filterFromDump } from './redis-core.js';
@@ -42,6 +42,11 @@ export class RedisCuckooFilter extends AddableFilter {
   }
 
   /** Reads a RedisCuckooFilter from serialize() bytes (kind 'redis-cuckoo'). */
+  /** @internal from(): CF.RESERVE needs capacity ≥ 2·bucketSize; there is no errorRate. */
+  static _fromOptions(count, options) {
+    return { capacity: Math.max(count, 2 * (options?.bucketSize ?? 2)), ...options };
+  }
+
   static deserialize(bytes) {
     return Filter._deserializeAs(RedisCuckooFilter, 'RedisCuckooFilterCore', bytes);
   }
@@ -119,14 +124,14 @@ export class RedisCuckooFilter extends AddableFilter {
    * plus byteLength (the slots) and each sub-filter's buckets and bytes.
    */
   info() {
+    // CF.INFO's "Size" is RedisBloom's byte count; `items` is this filter's size
     const c = this._core;
-    const subFilters = [];
-    for (let i = 0; i < c.filters(); i++) subFilters.push({ buckets: c.filterBuckets(i), bytes: c.filterBytes(i) });
-    return {
-      kind: 'redis-cuckoo', size: c.infoSize(), buckets: c.buckets(), filters: c.filters(), items: c.size(),
-      itemsDeleted: c.itemsDeleted(), bucketSize: c.bucketSize(), expansion: c.expansion(),
-      maxIterations: c.maxIterations(), byteLength: c.byteLength(), seed: 0, subFilters,
-    };
+    const { info, count, v } = readInfo(c, 'redis-cuckoo', ['size', 'buckets', 'filters', 'itemsDeleted', 'bucketSize',
+      'expansion', 'maxIterations']);
+    info.items = v[0];
+    info.subFilters = [];
+    for (let i = 0; i < count; i++) info.subFilters.push({ buckets: c.filterBuckets(i), bytes: c.filterBytes(i) });
+    return info;
   }
 
   /**

@@ -1,6 +1,6 @@
 // ScalableBloomFilter: Bloom layers that grow (RedisBloom BF semantics).
 import { FilterError, statusName } from './errors.js';
-import { Filter, makeCore } from './filter.js';
+import { Filter, infoParts, makeCore, readInfo } from './filter.js';
 import { requireWasm } from './loader.js';
 import { encodeKey, forEachChunk, keyPointer } from './keys.js';
 import { booleanOption, initError, integerIn, positiveInteger, rate, readOptions, seedOption } from './options.js';
@@ -74,24 +74,10 @@ export class ScalableBloomFilter extends Filter {
   estimatedErrorRate() { return this._core.estimatedErrorRate(); }
 
   info() {
-    const c = this._core;
-    const layers = [];
-    for (let i = 0; i < c.layers(); i++) {
-      layers.push({ capacity: c.layerCapacity(i), errorRate: c.layerErrorRate(i), size: c.layerSize(i),
-        bits: c.layerBits(i), hashes: c.layerHashes(i) });
-    }
-    return {
-      kind: 'scalable',
-      capacity: c.capacity(),
-      errorRate: c.errorRate(),
-      expansion: c.expansion(),
-      nonScaling: c.nonScaling(),
-      size: c.size(),
-      byteLength: c.byteLength(),
-      seed: c.seed() >>> 0,
-      estimatedSize: c.estimatedSize(),
-      estimatedErrorRate: c.estimatedErrorRate(),
-      layers,
-    };
+    const { info, count, v } = readInfo(this._core, 'scalable', ['capacity', 'errorRate', 'expansion', 'nonScaling',
+      'estimatedSize', 'estimatedErrorRate']);
+    info.nonScaling = info.nonScaling !== 0;
+    info.layers = infoParts(v, 9, count, ['capacity', 'errorRate', 'size', 'bits', 'hashes']);
+    return info;
   }
 }

@@ -1,10 +1,14 @@
 // Builds the JS the npm package ships from the readable sources (js/, bin/), which stay what the
 // repo's tests, demo, benchmarks and scripts import:
 //   js/index.min.js (+ .map)        the library: js/index.js and everything it imports in one ES
-//                                   module, minified. '#glue' stays an import (package.json
-//                                   "imports" picks the glue per runtime), and the file sits next
-//                                   to js/wasm/, so `new URL('./wasm/bloomcuckoo.wasm',
-//                                   import.meta.url)` still finds the wasm.
+//                                   module, minified. The Emscripten glue stays a relative import
+//                                   (./wasm/bloomcuckoo.mjs, already minified by its own build),
+//                                   and the file sits next to js/wasm/, so `new URL('./wasm/
+//                                   bloomcuckoo.wasm', import.meta.url)` still finds the wasm.
+//   js/index.noeval.min.js (+ .map) the same library importing ./wasm/bloomcuckoo.noeval.mjs, the
+//                                   glue without `new Function`: package.json's "workerd" export
+//                                   condition picks this complete second entry (no "imports"
+//                                   indirection, which Parcel and plain browsers do not resolve).
 //   bin/bloomcuckoo.min.js (+ .map) the CLI, built the same way, importing ../js/index.min.js.
 //   js/redis.min.js (+ .map)        bloomcuckoo/redis (js/redis-entry.js and its modules),
 //                                   importing ./index.min.js: one wasm instance with the library.
@@ -16,7 +20,7 @@
 // Run by scripts/build.sh and by `npm pack` (prepack), so a tarball holds what this wrote.
 //   node scripts/build-js.mjs
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rollup } from '@rollup/wasm-node';
 import { minify } from 'terser';
@@ -30,12 +34,18 @@ for (const f of ['bloomcuckoo.mjs', 'bloomcuckoo.noeval.mjs', 'bloomcuckoo.wasm'
   }
 }
 
-async function build({ input, out, library, shipped }) {
+const GLUE = './wasm/bloomcuckoo.mjs';
+
+async function build({ input, out, library, shipped, glue = GLUE }) {
   const bundle = await rollup({
     input: `${root}${input}`,
-    // '#glue', node:*, the CLI's optional 'redis': imports, not bundled
+    // node:*, the CLI's optional 'redis': imports, not bundled
     external: (id) => !id.startsWith('.') && !id.startsWith('/'),
-    plugins: library ? [] : [{
+    plugins: library ? [{
+      // the glue: an import of the file beside the output (the no-eval build swaps it)
+      name: 'glue',
+      resolveId: (id, from) => (from && resolve(dirname(from), id) === `${root}js/wasm/bloomcuckoo.mjs` ? { id: glue, external: true } : null),
+    }] : [{
       // the CLI and the redis entry import the library's source (js/index.js): their builds import
       // the shipped one
       name: 'shipped-library',
@@ -44,7 +54,11 @@ async function build({ input, out, library, shipped }) {
     onwarn(w) { throw new Error(`rollup: ${w.message}`); },
   });
   const name = out.slice(out.lastIndexOf('/') + 1);
-  const { output: [chunk] } = await bundle.generate({ format: 'es', sourcemap: true, sourcemapExcludeSources: false });
+  // source paths relative to the map (which sits beside the output), e.g. errors.js, ../js/keys.js
+  const { output: [chunk] } = await bundle.generate({
+    format: 'es', sourcemap: true, sourcemapExcludeSources: false,
+    sourcemapPathTransform: (source) => relative(dirname(`${root}${out}`), resolve(root, source)),
+  });
   await bundle.close();
   const min = await minify({ [name]: chunk.code }, {
     module: true,
@@ -63,9 +77,15 @@ const lib = await build({ input: 'js/index.js', out: 'js/index.min.js', library:
 // what bundlers and runtimes rely on: the wasm URL in the form bundlers emit as an asset, the glue
 // import, and node:fs/promises imported through a variable with the comments that tell bundlers
 // to leave it alone
-for (const needle of ['new URL("./wasm/bloomcuckoo.wasm",import.meta.url)', 'from"#glue"',
-  /import\(\/\* webpackIgnore: true \*\/\s*\/\* @vite-ignore \*\/\s*[A-Za-z_$]/]) {
-  if (typeof needle === 'string' ? !lib.includes(needle) : !needle.test(lib)) throw new Error(`js/index.min.js lost ${needle}`);
+const noeval = await build({ input: 'js/index.js', out: 'js/index.noeval.min.js', library: true, glue: './wasm/bloomcuckoo.noeval.mjs' });
+for (const [file, code, glue] of [['js/index.min.js', lib, GLUE], ['js/index.noeval.min.js', noeval, './wasm/bloomcuckoo.noeval.mjs']]) {
+  for (const needle of ['new URL("./wasm/bloomcuckoo.wasm",import.meta.url)', `from"${glue}"`,
+    /import\(\/\* webpackIgnore: true \*\/\s*\/\* @vite-ignore \*\/\s*[A-Za-z_$]/]) {
+    if (typeof needle === 'string' ? !code.includes(needle) : !needle.test(code)) throw new Error(`${file} lost ${needle}`);
+  }
+}
+if (lib.includes('noeval') || (noeval.match(/bloomcuckoo\.noeval\.mjs/g) ?? []).length !== 1) {
+  throw new Error('js/index.noeval.min.js must import the no-eval glue, and only it; js/index.min.js never');
 }
 const cli = await build({ input: 'bin/bloomcuckoo.js', out: 'bin/bloomcuckoo.min.js', library: false, shipped: '../js/index.min.js' });
 if (!cli.startsWith('#!/usr/bin/env node\n') || !cli.includes('from"../js/index.min.js"') || /\.\.\/js\/index\.js/.test(cli)) {

@@ -20,6 +20,10 @@ if [ -f js/wasm/bloomcuckoo.noeval.wasm ]; then
   cmp -s js/wasm/bloomcuckoo.wasm js/wasm/bloomcuckoo.noeval.wasm || { log "the two glues' wasm differ"; exit 1; }
   rm -f js/wasm/bloomcuckoo.noeval.wasm
 fi
+# ...and name that one copy in the no-eval glue too: the loader hands the glue the wasm, but the
+# glue's own fallback `new URL("bloomcuckoo.noeval.wasm", import.meta.url)` is an asset that
+# bundlers (webpack) try to emit, and it would dangle
+sed -i 's/bloomcuckoo\.noeval\.wasm/bloomcuckoo.wasm/g' js/wasm/bloomcuckoo.noeval.mjs
 # what the package ships of our JS: js/index.min.js and bin/bloomcuckoo.min.js (scripts/build-js.mjs)
 log "js"
 node scripts/build-js.mjs

@@ -86,3 +86,38 @@ test('filters dropped without free() are reclaimed by the FinalizationRegistry (
   expect(mib).toBeGreaterThan(0);
   expect(mib).toBeLessThan(200);
 });
+
+test('initSync(bytes | module) loads at once in a fresh process; errors are clear; init() after it resolves', () => {
+  const index = JSON.stringify(new URL('../../js/index.js', import.meta.url).href);
+  const wasmPath = JSON.stringify(fileURLToPath(new URL('../../js/wasm/bloomcuckoo.wasm', import.meta.url)));
+  const run = (body) => execFileSync(process.execPath, ['--input-type=module', '-e', `
+    import { initSync, init, murmur3, BloomFilter } from ${index};
+    import { readFileSync } from 'node:fs';
+    const bytes = readFileSync(${wasmPath});
+    const out = [];
+    const attempt = (f) => { try { f(); out.push('ok'); } catch (e) { out.push(e.name + ':' + (e.code ?? '') + ':' + e.message); } };
+    ${body}
+    console.log(JSON.stringify(out));`], { encoding: 'utf8' }).trim();
+  const expected = murmur3.x86_32('hello', 1);
+  // the bytes, then the calls that follow: synchronous use, a second initSync, init()
+  expect(JSON.parse(run(`
+    attempt(() => initSync('bloomcuckoo.wasm'));
+    attempt(() => initSync(new Uint8Array([0, 97, 115, 109, 9, 9, 9, 9])));
+    initSync(bytes);
+    out.push(murmur3.x86_32('hello', 1));
+    const f = new BloomFilter({ capacity: 10, errorRate: 0.01 }); f.add('x'); out.push(f.has('x'), f.has('y'));
+    attempt(() => new BloomFilter({ capacity: 10, errorRate: 2 }));
+    initSync(bytes);
+    await init();
+    out.push('init');`))).toEqual([
+    expect.stringMatching(/^TypeError::bloomcuckoo: initSync needs a WebAssembly.Module or the bytes/),
+    expect.stringMatching(/^CompileError::/),
+    expected, true, false,
+    expect.stringMatching(/^FilterError:INVALID_ARGUMENT:.*errorRate/),
+    'init']);
+  // a compiled module
+  expect(JSON.parse(run(`initSync(new WebAssembly.Module(bytes)); out.push(murmur3.x86_32('hello', 1));`))).toEqual([expected]);
+  // while init() is loading, initSync says to await it
+  expect(JSON.parse(run(`const p = init(); attempt(() => initSync(bytes)); await p; out.push(murmur3.x86_32('hello', 1));`))).toEqual([
+    expect.stringMatching(/^FilterError:INVALID_ARGUMENT:.*await it/), expected]);
+});

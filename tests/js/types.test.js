@@ -103,8 +103,15 @@ function runtimeMembers(Cls) {
   }
   return names;
 }
+// own and inherited (Filter.from) statics, up to Function.prototype
 function runtimeStatics(Cls) {
-  return new Set(Object.getOwnPropertyNames(Cls).filter((k) => !['length', 'name', 'prototype'].includes(k) && !k.startsWith('_')));
+  const names = new Set();
+  for (let c = Cls; c && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+    for (const k of Object.getOwnPropertyNames(c)) {
+      if (!['length', 'name', 'prototype'].includes(k) && !k.startsWith('_')) names.add(k);
+    }
+  }
+  return names;
 }
 
 const INTROSPECTION = new Set(['positions', 'fillMap', 'locate']);
@@ -118,6 +125,8 @@ const FACTORIES = {
   ScalableBloomFilter: (C) => new C({ capacity: 100, errorRate: 0.01 }),
   CuckooFilter: (C) => new C({ capacity: 100 }),
   BinaryFuseFilter: (C) => C.build(KEYS),
+  RedisBloomFilter: (C) => new C({ capacity: 100, errorRate: 0.01 }),
+  RedisCuckooFilter: (C) => new C({ capacity: 100 }),
 };
 
 beforeAll(() => lib.init());

@@ -49,7 +49,7 @@ try {
     packed = info.files.map((f) => f.path).sort();
     // our JS ships as the minified builds of scripts/build-js.mjs (npm pack runs it: prepack), with
     // their source maps; the readable sources stay in the repo
-    const allowed = /^(package\.json|README\.md|LICENSE|js\/index\.min\.js(\.map)?|js\/index\.d\.ts|js\/redis\.min\.js(\.map)?|js\/redis-entry\.d\.ts|js\/wasm\/bloomcuckoo\.(mjs|noeval\.mjs|wasm)|bin\/bloomcuckoo\.min\.js(\.map)?)$/;
+    const allowed = /^(package\.json|README\.md|LICENSE|js\/index(\.noeval)?\.min\.js(\.map)?|js\/(index|wasm)\.d\.ts|js\/redis\.min\.js(\.map)?|js\/redis-entry\.d\.ts|js\/wasm\/bloomcuckoo\.(mjs|noeval\.mjs|wasm)|bin\/bloomcuckoo\.min\.js(\.map)?)$/;
     const stray = packed.filter((f) => !allowed.test(f));
     assert(stray.length === 0, `files outside the whitelist: ${stray.join(', ')}`);
     for (const f of ['package.json', 'README.md', 'LICENSE', 'js/index.min.js', 'js/index.d.ts', 'js/wasm/bloomcuckoo.mjs',
@@ -95,9 +95,11 @@ try {
   await t.check(`size: wasm + glue + JS, gzip -9, ≤ ${kb(BUDGET)}`, () => {
     const wasm = gz(readFileSync(join(root, 'js/wasm/bloomcuckoo.wasm')));
     const glue = gz(readFileSync(join(root, 'js/wasm/bloomcuckoo.mjs')));
-    // what the main entry loads (every browser pays it); the Node-only bloomcuckoo/redis is apart
-    const redisEntry = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).exports['./redis']?.default?.replace(/^\.\//, '');
-    const libFiles = packed.filter((f) => /^js\/[^/]+\.js$/.test(f) && f !== redisEntry);
+    // what the main entry loads (every browser pays it); the Node-only bloomcuckoo/redis and the
+    // workerd-only no-eval build of the same library are apart
+    const exp = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).exports;
+    const apart = [exp['./redis']?.default, exp['.'].workerd].map((f) => f?.replace(/^\.\//, ''));
+    const libFiles = packed.filter((f) => /^js\/[^/]+\.js$/.test(f) && !apart.includes(f));
     const ours = gz(Buffer.concat(libFiles.map((f) => readFileSync(join(root, f)))));
     const total = wasm + glue + ours;
     console.log(`       wasm ${kb(wasm)} + glue .mjs ${kb(glue)} + our JS (${libFiles.length} files, concatenated) ${kb(ours)} = ${kb(total)}`
