@@ -4,8 +4,11 @@
 // the compiled module posted to a worker, which answers from them) in
 //   - Bun and Deno (from npm, tests/pack/tools), running the installed package unchanged;
 //   - Cloudflare's workerd: a module worker that imports the .wasm as a module, init({ module });
-//   - browsers through webpack 5, esbuild and Rollup (Vite is run-pack.mjs's check (e)), each
-//     page checked in headless Chromium, and no bundler warning about this package.
+//   - browsers through webpack 5, esbuild, Rollup, Parcel 2 and Bun's bundler (Vite is
+//     run-pack.mjs's check (e)), and a plain <script type="module"> with no build, each page
+//     checked in headless Chromium, and no bundler warning about this package;
+//   - webpack under the "workerd" condition, and esbuild's IIFE output (no import.meta.url: the
+//     error must name init({ url }), which must then work).
 // Every answer must equal Node's. The tested versions and what each needs are written to
 // tests/pack/matrix.json, from which the README's "Runtimes and bundlers" table is checked.
 import { createServer } from 'node:http';
@@ -336,6 +339,102 @@ const w :Workerd.Worker = (
       await pageCheck('Rollup', dir);
       record({ name: 'Rollup', version: requireTool('rollup/package.json').version,
         needs: '`@rollup/plugin-node-resolve`; copy the .wasm to `wasm/` beside the bundle (or an asset plugin), or `init({ url })`' });
+    });
+
+    await t.check('(k) a plain <script type="module"> from a static folder, no build: the page answers as Node', async () => {
+      // the installed package copied as it is beside the page, imported by path (no bare
+      // specifier, no import map, no bundler): the loader finds the glue and the wasm by itself
+      const dir = webDir('plain');
+      const pkg = join(app, 'node_modules/bloomcuckoo');
+      for (const f of ['js/index.min.js', 'js/wasm/bloomcuckoo.mjs', 'js/wasm/bloomcuckoo.wasm']) {
+        mkdirSync(join(dir, 'dist/bloomcuckoo', f, '..'), { recursive: true });
+        copyFileSync(join(pkg, f), join(dir, 'dist/bloomcuckoo', f));
+      }
+      const byPath = (src) => src.replaceAll("from 'bloomcuckoo'", "from './bloomcuckoo/js/index.min.js'");
+      writeFileSync(join(dir, 'dist/main.js'), byPath(pageMain("new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })")));
+      writeFileSync(join(dir, 'dist/worker.js'), byPath(WEB_WORKER));
+      for (const f of ['probe.mjs', 'round-trip.mjs']) copyFileSync(join(dir, f), join(dir, 'dist', f));
+      await pageCheck('plain page', dir);
+      record({ name: 'plain `<script type="module">`', version: '-', needs: 'nothing: serve the package folder and import `bloomcuckoo/js/index.min.js` by path (or map `bloomcuckoo` to it in an import map)' });
+    });
+
+    await t.check('(l) Parcel 2 bundles it with no configuration and emits the wasm; the page answers as Node', async () => {
+      const dir = webDir('parcel');
+      writeFileSync(join(dir, 'main.js'), pageMain("new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })"));
+      const src = join(dir, 'src');
+      mkdirSync(src, { recursive: true });
+      for (const f of ['main.js', 'worker.js', 'probe.mjs', 'round-trip.mjs']) copyFileSync(join(dir, f), join(src, f));
+      writeFileSync(join(src, 'index.html'), PAGE);
+      writeFileSync(join(dir, 'package.json'), '{ "name": "web-parcel", "private": true }\n');
+      const r = sh(toolBin('parcel'), ['build', 'src/index.html', '--dist-dir', 'dist', '--no-cache', '--no-source-maps', '--log-level', 'warn'],
+        { cwd: dir, env: { ...process.env, NODE_PATH: join(app, 'node_modules'), NO_COLOR: '1' } });
+      assert(r.status === 0, `parcel build failed: ${r.out}`);
+      assert(!/warn|⚠/i.test(r.out), `parcel warnings: ${r.out}`);
+      assert(readdirSync(join(dir, 'dist')).some((f) => f.endsWith('.wasm')), 'parcel emitted the wasm');
+      await pageCheck('Parcel', dir);
+      record({ name: 'Parcel', version: requireTool('parcel/package.json').version, needs: 'nothing (it emits the .wasm from `new URL(…, import.meta.url)`)' });
+    });
+
+    await t.check('(m) Bun\'s bundler (bun build --target browser): the page answers as Node', async () => {
+      const dir = webDir('bun');
+      writeFileSync(join(dir, 'main.js'), pageMain("new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })"));
+      const r = sh(toolBin('bun'), ['build', 'main.js', 'worker.js', '--outdir', 'dist', '--target', 'browser'],
+        { cwd: dir, env: { ...process.env, NODE_PATH: join(app, 'node_modules'), NO_COLOR: '1' } });
+      assert(r.status === 0, `bun build failed: ${r.out}`);
+      assert(!/warn/i.test(r.out), `bun build warnings: ${r.out}`);
+      // like esbuild, Bun's bundler keeps new URL('./wasm/bloomcuckoo.wasm', import.meta.url) as
+      // written without emitting the file: it goes to wasm/ beside the bundle
+      mkdirSync(join(dir, 'dist/wasm'), { recursive: true });
+      copyFileSync(join(app, 'node_modules/bloomcuckoo/js/wasm/bloomcuckoo.wasm'), join(dir, 'dist/wasm/bloomcuckoo.wasm'));
+      await pageCheck('Bun bundler', dir);
+      record({ name: 'Bun bundler', version: /\d+\.\d+\.\d+/.exec(sh(toolBin('bun'), ['--version']).stdout)?.[0] ?? '?',
+        needs: 'copy `bloomcuckoo/js/wasm/bloomcuckoo.wasm` to `wasm/` beside the bundle, or `init({ url })` (`bun build` does not emit `new URL()` assets)' });
+    });
+
+    await t.check('(n) webpack 5 under the "workerd" condition bundles the no-eval entry without an error or a warning', async () => {
+      const webpack = requireTool('webpack');
+      const dir = join(app, 'webpack-workerd');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'worker.js'), "import { init, BloomFilter } from 'bloomcuckoo';\nexport default { async fetch() { await init(); return new Response(String(new BloomFilter({ capacity: 1, errorRate: 0.5 }).has('x'))); } };\n");
+      const stats = await new Promise((resolve, reject) => webpack({
+        mode: 'production', context: dir, entry: './worker.js', target: 'webworker',
+        output: { path: join(dir, 'dist'), filename: 'worker.js', module: true, library: { type: 'module' } },
+        experiments: { outputModule: true },
+        resolve: { modules: [join(app, 'node_modules'), 'node_modules'], conditionNames: ['workerd', 'worker', 'browser', 'import', 'default'] },
+        performance: { hints: false },
+      }, (err, s) => (err ? reject(err) : resolve(s))));
+      const info = stats.toJson({ all: false, errors: true, warnings: true });
+      assert(!stats.hasErrors(), `webpack errors: ${info.errors.map((e) => e.message).join('\n')}`);
+      assert(info.warnings.length === 0, `webpack warnings: ${info.warnings.map((w) => w.message).join('\n')}`);
+      const bundle = readFileSync(join(dir, 'dist/worker.js'), 'utf8');
+      assert(!bundle.includes('new Function'), 'the "workerd" condition must pick the entry without new Function');
+    });
+
+    await t.check('(o) esbuild\'s IIFE output (no import.meta.url): init() names the fix; init({ url }) then works', async () => {
+      const esbuild = requireTool('esbuild');
+      const dir = webDir('esbuild-iife');
+      writeFileSync(join(dir, 'main.js'), `import * as bloomcuckoo from 'bloomcuckoo';
+import { probe } from './probe.mjs';
+const out = document.getElementById('result');
+(async () => {
+  const first = await bloomcuckoo.init().then(() => 'loaded', (e) => e.code + ': ' + e.message);
+  if (!/^NOT_INITIALIZED: .*import\\.meta\\.url.*init\\(\\{ url \\}\\)/.test(first)) throw new Error('init() said: ' + first);
+  await bloomcuckoo.init({ url: 'wasm/bloomcuckoo.wasm' });
+  const r = await probe(bloomcuckoo);
+  r.worker = 'ok';
+  return r;
+})().then((r) => { out.textContent = JSON.stringify(r); out.dataset.done = '1'; },
+  (e) => { out.textContent = 'error: ' + (e && e.stack || e); out.dataset.done = '1'; });
+`);
+      await esbuild.build({
+        absWorkingDir: dir, entryPoints: ['main.js'], bundle: true, format: 'iife', outdir: 'dist',
+        nodePaths: [join(app, 'node_modules')], loader: { '.wasm': 'file' }, assetNames: '[name]', logLevel: 'silent',
+        platform: 'browser', target: 'es2022',
+      });
+      writeFileSync(join(dir, 'dist/index.html'), PAGE.replace(' type="module"', ''));
+      mkdirSync(join(dir, 'dist/wasm'), { recursive: true });
+      copyFileSync(join(app, 'node_modules/bloomcuckoo/js/wasm/bloomcuckoo.wasm'), join(dir, 'dist/wasm/bloomcuckoo.wasm'));
+      await pageCheck('esbuild IIFE', dir);
     });
   } finally {
     await browser?.close();

@@ -293,7 +293,8 @@ try {
     await server?.close();
   }
 
-  // (f)-(j): Bun, Deno, workerd, webpack, esbuild, Rollup (tests/pack/matrix.mjs)
+  // (f)-(o): Bun, Deno, workerd, webpack, esbuild, Rollup, Parcel, Bun's bundler, a plain page,
+  // webpack for workerd, esbuild IIFE (tests/pack/matrix.mjs)
   if (nodeProbe) {
     const rows = await runMatrix({ t, app, nodeProbe, sh });
     await t.check('README: the "Runtimes and bundlers" table lists every tested runtime and bundler with its version', () => {
