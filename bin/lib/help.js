@@ -132,6 +132,7 @@ Options:
   --replace             push: overwrite <key> if it exists (default: refuse)
   -q, --quiet           no summary on stderr
 
-Needs the 'redis' package (node-redis), an optional peer dependency: npm install redis
+Needs the 'redis' package (node-redis), an optional peer dependency: npm install redis where
+bloomcuckoo is installed (npm install -g redis for a global bloomcuckoo)
 `,
 };

@@ -11,7 +11,7 @@ async function loadClient() {
   try {
     return await import('redis');
   } catch {
-    throw new CliError("redis: this command needs the 'redis' package (node-redis 4 or later): npm install redis");
+    throw new CliError("redis: this command needs the 'redis' package (node-redis 4 or later): npm install redis where bloomcuckoo is installed (npm install -g redis for a global bloomcuckoo)");
   }
 }
 

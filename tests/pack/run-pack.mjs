@@ -192,7 +192,13 @@ try {
       "try { deserialize(new Uint8Array(3)); } catch (e) { if (e instanceof FilterError) { const c: string = e.code; void c; } }",
       '// @ts-expect-error numbers are not keys',
       'f.add(1);',
-      'export { present, kind };',
+      '// @ts-expect-error one string is not a batch of keys',
+      "f.addAll('https://bad.example/');",
+      "const g = BloomFilter.from(['a', 'b'], { errorRate: 0.001 });",
+      'const same: boolean = g.equals(f);',
+      "import wasm from 'bloomcuckoo/bloomcuckoo.wasm';",
+      'const module: WebAssembly.Module = wasm;',
+      'export { present, kind, same, module };',
     ].join('\n'));
     writeFileSync(join(app, 'typed.cts'), [
       'export async function check(key: string): Promise<boolean> {',
@@ -210,6 +216,12 @@ try {
     }, null, 2));
     const r = sh(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: app });
     assert(r.status === 0 && r.out === '', `tsc: ${r.out}`);
+    // the lowest TypeScript the README states (the types use lib esnext.disposable, new in 5.2)
+    const floor = join(here, 'tools/node_modules/typescript-floor');
+    const version = JSON.parse(readFileSync(join(floor, 'package.json'), 'utf8')).version;
+    const f = sh(process.execPath, [join(floor, 'bin/tsc'), '-p', 'tsconfig.json'], { cwd: app });
+    assert(f.status === 0 && f.out === '', `tsc ${version} (the stated floor): ${f.out}`);
+    console.log(`       tsc ${JSON.parse(readFileSync(join(root, 'node_modules/typescript/package.json'), 'utf8')).version} and ${version} (the floor), skipLibCheck false`);
   });
 
   await t.check('(d) the CLI from node_modules/.bin: build, check, info; redis without its client says what to install', () => {
@@ -228,6 +240,24 @@ try {
     const r = sh(bin, ['redis', 'pull', 'redis://127.0.0.1:1', 'k', '-o', 'x'], { cwd: app });
     assert(r.status === 2 && /needs the 'redis' package .*npm install redis/.test(r.stderr) && r.stderr.trim().split('\n').length === 1,
       `redis without the client: ${r.status} ${r.out}`);
+  });
+
+  await t.check('(d3) a global install (npm install -g): the CLI runs; its redis advice (npm install -g redis) works', () => {
+    const prefix = join(work, 'global');
+    const g = sh('npm', ['install', '-g', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--prefix', prefix, tarball]);
+    assert(g.status === 0, `npm install -g: ${g.out}`);
+    const bin = join(prefix, 'bin/bloomcuckoo');
+    const i = sh(bin, ['info', join(app, 'keys.bloom')], { cwd: work });
+    assert(i.status === 0 && /^kind +bloom/m.test(i.stdout), `global info: ${i.out}`);
+    const before = sh(bin, ['redis', 'pull', 'redis://127.0.0.1:1', 'k', '-o', 'x'], { cwd: work });
+    assert(before.status === 2 && /npm install -g redis for a global bloomcuckoo/.test(before.stderr), `global redis advice: ${before.out}`);
+    // follow the advice (from the npm cache: the repo's own devDependency)
+    const version = JSON.parse(readFileSync(join(root, 'node_modules/redis/package.json'), 'utf8')).version;
+    const add = sh('npm', ['install', '-g', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--prefix', prefix, `redis@${version}`]);
+    assert(add.status === 0, `npm install -g redis: ${add.out}`);
+    const after = sh(bin, ['redis', 'pull', 'redis://127.0.0.1:1', 'k', '-o', 'x'], { cwd: work });
+    assert(after.status !== 0 && !/needs the 'redis' package/.test(after.stderr) && /127\.0\.0\.1:1|ECONNREFUSED|connect/i.test(after.stderr),
+      `after npm install -g redis the CLI should reach for the server: ${after.status} ${after.out}`);
   });
 
   await t.check('(d2) bloomcuckoo/redis from the tarball: its functions, one wasm instance with the main entry', () => {
