@@ -9,6 +9,8 @@
 //                                   glue without `new Function`: package.json's "workerd" export
 //                                   condition picks this complete second entry (no "imports"
 //                                   indirection, which Parcel and plain browsers do not resolve).
+//   js/check.min.js (+ .map)        bloomcuckoo/check (js/check.js, standalone: the read-only
+//                                   checker and its per-kind wasm URLs)
 //   bin/bloomcuckoo.min.js (+ .map) the CLI, built the same way, importing ../js/index.min.js.
 //   js/redis.min.js (+ .map)        bloomcuckoo/redis (js/redis-entry.js and its modules),
 //                                   importing ./index.min.js: one wasm instance with the library.
@@ -87,6 +89,10 @@ for (const [file, code, glue] of [['js/index.min.js', lib, GLUE], ['js/index.noe
 if (lib.includes('noeval') || (noeval.match(/bloomcuckoo\.noeval\.mjs/g) ?? []).length !== 1) {
   throw new Error('js/index.noeval.min.js must import the no-eval glue, and only it; js/index.min.js never');
 }
+const check = await build({ input: 'js/check.js', out: 'js/check.min.js', library: true });
+for (const kind of ['bloom', 'blocked', 'counting', 'scalable', 'cuckoo', 'fuse', 'redis-bloom', 'redis-cuckoo']) {
+  if (!check.includes(`new URL("./wasm/check-${kind}.wasm",import.meta.url)`)) throw new Error(`js/check.min.js lost the URL of check-${kind}.wasm`);
+}
 const cli = await build({ input: 'bin/bloomcuckoo.js', out: 'bin/bloomcuckoo.min.js', library: false, shipped: '../js/index.min.js' });
 if (!cli.startsWith('#!/usr/bin/env node\n') || !cli.includes('from"../js/index.min.js"') || /\.\.\/js\/index\.js/.test(cli)) {
   throw new Error('bin/bloomcuckoo.min.js: no node #! line, or it does not import ../js/index.min.js');
@@ -94,4 +100,4 @@ if (!cli.startsWith('#!/usr/bin/env node\n') || !cli.includes('from"../js/index.
 chmodSync(`${root}bin/bloomcuckoo.min.js`, 0o755);
 const redis = await build({ input: 'js/redis-entry.js', out: 'js/redis.min.js', library: false, shipped: './index.min.js' });
 if (!redis.includes('from"./index.min.js"') || /index\.js"/.test(redis)) throw new Error('js/redis.min.js does not import ./index.min.js');
-console.error(`[build-js] js/index.min.js ${lib.length} B, bin/bloomcuckoo.min.js ${cli.length} B, js/redis.min.js ${redis.length} B`);
+console.error(`[build-js] js/index.min.js ${lib.length} B, js/check.min.js ${check.length} B, bin/bloomcuckoo.min.js ${cli.length} B, js/redis.min.js ${redis.length} B`);

@@ -24,6 +24,9 @@ fi
 # glue's own fallback `new URL("bloomcuckoo.noeval.wasm", import.meta.url)` is an asset that
 # bundlers (webpack) try to emit, and it would dangle
 sed -i 's/bloomcuckoo\.noeval\.wasm/bloomcuckoo.wasm/g' js/wasm/bloomcuckoo.noeval.mjs
+# bloomcuckoo/check's small per-kind modules (js/wasm/check-<kind>.wasm), rebuilt when a source changed
+log "checker wasm"
+node scripts/build-checker.mjs
 # what the package ships of our JS: js/index.min.js and bin/bloomcuckoo.min.js (scripts/build-js.mjs)
 log "js"
 node scripts/build-js.mjs

@@ -49,7 +49,7 @@ try {
     packed = info.files.map((f) => f.path).sort();
     // our JS ships as the minified builds of scripts/build-js.mjs (npm pack runs it: prepack), with
     // their source maps; the readable sources stay in the repo
-    const allowed = /^(package\.json|README\.md|LICENSE|js\/index(\.noeval)?\.min\.js(\.map)?|js\/(index|wasm)\.d\.ts|js\/redis\.min\.js(\.map)?|js\/redis-entry\.d\.ts|js\/wasm\/bloomcuckoo\.(mjs|noeval\.mjs|wasm)|bin\/bloomcuckoo\.min\.js(\.map)?)$/;
+    const allowed = /^(package\.json|README\.md|LICENSE|js\/index(\.noeval)?\.min\.js(\.map)?|js\/(index|wasm)\.d\.ts|js\/redis\.min\.js(\.map)?|js\/redis-entry\.d\.ts|js\/check\.min\.js(\.map)?|js\/check\.d\.ts|js\/wasm\/check-[a-z-]+\.wasm|js\/wasm\/bloomcuckoo\.(mjs|noeval\.mjs|wasm)|bin\/bloomcuckoo\.min\.js(\.map)?)$/;
     const stray = packed.filter((f) => !allowed.test(f));
     assert(stray.length === 0, `files outside the whitelist: ${stray.join(', ')}`);
     for (const f of ['package.json', 'README.md', 'LICENSE', 'js/index.min.js', 'js/index.d.ts', 'js/wasm/bloomcuckoo.mjs',
@@ -98,7 +98,7 @@ try {
     // what the main entry loads (every browser pays it); the Node-only bloomcuckoo/redis and the
     // workerd-only no-eval build of the same library are apart
     const exp = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).exports;
-    const apart = [exp['./redis']?.default, exp['.'].workerd].map((f) => f?.replace(/^\.\//, ''));
+    const apart = [exp['./redis']?.default, exp['./check']?.default, exp['.'].workerd].map((f) => f?.replace(/^\.\//, ''));
     const libFiles = packed.filter((f) => /^js\/[^/]+\.js$/.test(f) && !apart.includes(f));
     const ours = gz(Buffer.concat(libFiles.map((f) => readFileSync(join(root, f)))));
     const total = wasm + glue + ours;
@@ -317,6 +317,71 @@ try {
       delete got.worker;
       assert(JSON.stringify(got) === JSON.stringify(nodeProbe), `browser ${text}\n  node ${JSON.stringify(nodeProbe)}`);
       assert(errors.length === 0, `console errors: ${errors.join(' | ')}`);
+    });
+
+    await t.check('(e2) bloomcuckoo/check in a Vite page: answers as Node, fetches one small module per kind opened', async () => {
+      // filters made in Node from the installed package, the page opens their bytes with the checker
+      const node = sh(process.execPath, ['--input-type=module', '-e', `
+        import { init, BloomFilter, BinaryFuseFilter } from 'bloomcuckoo';
+        await init();
+        const keys = Array.from({ length: 3000 }, (_, i) => 'https://bad.example/' + i);
+        const probe = [...keys.slice(0, 50), ...Array.from({ length: 3000 }, (_, i) => 'https://ok.example/' + i)];
+        const out = {};
+        for (const [name, f] of [['bloom', BloomFilter.from(keys)], ['fuse', BinaryFuseFilter.build(keys)]]) {
+          out[name] = { bytes: Buffer.from(f.serialize()).toString('base64'), answers: Array.from(f.hasAll(probe)).join('') };
+        }
+        console.log(JSON.stringify({ probe, out }));`], { cwd: app });
+      assert(node.status === 0, `node: ${node.out}`);
+      const { probe, out } = JSON.parse(node.stdout);
+      const dir = join(app, 'web-check');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'index.html'), '<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head>'
+        + '<body><pre id="result">loading</pre><script type="module" src="./main.js"></script></body></html>\n');
+      writeFileSync(join(dir, 'data.json'), JSON.stringify({ probe, bytes: Object.fromEntries(Object.entries(out).map(([k, v]) => [k, v.bytes])) }));
+      writeFileSync(join(dir, 'main.js'), `import { open } from 'bloomcuckoo/check';
+import data from './data.json';
+const out = document.getElementById('result');
+(async () => {
+  const r = {};
+  for (const [name, b64] of Object.entries(data.bytes)) {
+    const f = await open(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));
+    r[name] = Array.from(f.hasAll(data.probe)).join('');
+    f.free();
+  }
+  return r;
+})().then((r) => { out.textContent = JSON.stringify(r); out.dataset.done = '1'; },
+  (e) => { out.textContent = 'error: ' + (e && e.stack || e); out.dataset.done = '1'; });
+`);
+      writeFileSync(join(dir, 'package.json'), '{ "private": true, "type": "module" }\n');
+      writeFileSync(join(dir, 'vite.config.js'),
+        "export default { base: './', logLevel: 'warn', build: { outDir: 'dist', emptyOutDir: true, target: 'es2022' } };\n");
+      const warnings = [];
+      const srv = await buildAndServe(dir, warnings);
+      try {
+        assert(warnings.length === 0, `Vite warned: ${warnings.join('\n')}`);
+        browser ??= await launchBrowser();
+        const page = await browser.context.newPage();
+        const errors = watchConsole(page);
+        const fetched = [];
+        page.on('response', (res) => fetched.push({ url: res.url(), bytes: 0 }));
+        await page.goto(srv.url);
+        await page.waitForSelector('#result[data-done="1"]', { timeout: 20000 });
+        const text = await page.textContent('#result');
+        assert(!text.startsWith('error'), text);
+        const got = JSON.parse(text);
+        for (const name of Object.keys(out)) assert(got[name] === out[name].answers, `${name}: the page's answers differ from Node's`);
+        const wasm = fetched.filter((f) => f.url.endsWith('.wasm')).map((f) => f.url.slice(f.url.lastIndexOf('/') + 1));
+        assert(wasm.length === 2 && wasm.some((u) => u.startsWith('check-bloom')) && wasm.some((u) => u.startsWith('check-fuse')),
+          `one module per kind opened, got ${wasm.join(', ')}`);
+        assert(errors.length === 0, `console errors: ${errors.join(' | ')}`);
+        const assets = join(dir, 'dist/assets');
+        const size = (pred) => readdirSync(assets).filter(pred).reduce((a, f) => a + gz(readFileSync(join(assets, f))), 0);
+        console.log(`       the checker page: JS ${kb(size((f) => f.endsWith('.js')))} (with its data), modules fetched: ${wasm.join(', ')}`
+          + ` (${kb(size((f) => f.startsWith('check-bloom')))} + ${kb(size((f) => f.startsWith('check-fuse')))})`);
+        await page.close();
+      } finally {
+        await srv.close();
+      }
     });
   } finally {
     await browser?.close();
