@@ -48,9 +48,26 @@ uint32_t CuckooLocate(const CuckooFilter& f, uintptr_t key, uint32_t len, uintpt
   return fp;
 }
 
+// The first sub-filter of these options as [buckets, fingerprintBits, byteLength] at `out`;
+// returns the status code.
+int CuckooShape(double capacity, double error_rate, uint32_t bucket_size, uint32_t fingerprint_bits,
+                uintptr_t out) {
+  CuckooOptions o;
+  o.capacity = static_cast<uint64_t>(capacity);
+  o.error_rate = error_rate;
+  o.bucket_size = bucket_size;
+  o.fingerprint_bits = fingerprint_bits;
+  uint64_t buckets = 0, bytes = 0;
+  uint32_t f = 0;
+  const int code = Report(CuckooFilter::OptimalShape(o, &buckets, &f, &bytes));
+  WriteInfoValues(out, buckets, f, bytes);
+  return code;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(bloomcuckoo_cuckoo) {
+  emscripten::function("cuckooShape", &CuckooShape);
   BindFilter<CuckooFilter>("CuckooFilterCore")
       .function("init", &CuckooInit)
       .function("add", &CuckooAdd)

@@ -122,11 +122,16 @@ uintptr_t RCDumpChunkTarget(RC& f, double iterator, uint32_t len) {
   return reinterpret_cast<uintptr_t>(p);
 }
 int RCFinishDumpLoad(RC& f) { return Report(f.FinishDumpLoad()); }
+double RCFirstBuckets(double capacity, uint32_t bucket_size) {
+  return static_cast<double>(
+      RC::FirstSubFilterBuckets(static_cast<uint64_t>(capacity), bucket_size));
+}
 void RCCompact(RC& f) { f.Compact(true); }
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(bloomcuckoo_redis) {
+  emscripten::function("redisCuckooBuckets", &RCFirstBuckets);
   BindFilter<RC>("RedisCuckooFilterCore")
       .function("init", &RCInit)
       .function("add", &RCAdd)

@@ -1,9 +1,9 @@
 // BinaryFuseFilter: the static 3-wise binary fuse filter (Graf & Lemire 2022): built once from
 // every key; the smallest and among the fastest to query.
-import { FilterError } from './errors.js';
+import { FilterError, invalidOption } from './errors.js';
 import { Filter, makeCore, readInfo } from './filter.js';
 import { requireWasm } from './loader.js';
-import { PackedKeys, forEachChunk, wasmMalloc } from './keys.js';
+import { PackedKeys, forEachChunk, outArea, wasmMalloc } from './keys.js';
 import { initError, readOptions, seedOption } from './options.js';
 
 const OPTIONS = ['fingerprintBits', 'seed'];
@@ -61,6 +61,21 @@ export class BinaryFuseFilter extends Filter {
    */
   static peakBuildBytes(n) {
     return requireWasm().fusePeakBuildBytes(n);
+  }
+
+  /**
+   * The layout a build of n distinct keys starts from, computed by the core:
+   * { segmentLength, segmentCount, arrayLength, byteLength } (all 0 for n = 0). Retries keep the
+   * array (and byteLength) and may cut it into segments of the other length.
+   */
+  static optimalShape(n, { fingerprintBits = 8 } = {}) {
+    if (!Number.isSafeInteger(n) || n < 0) invalidOption('n', n, 'must be a non-negative integer');
+    if (fingerprintBits !== 8 && fingerprintBits !== 16) invalidOption('fingerprintBits', fingerprintBits, 'must be 8 or 16');
+    const m = requireWasm();
+    const out = outArea();
+    if (!m.fuseLayout(n, out)) throw new FilterError('INVALID_ARGUMENT', `BinaryFuseFilter.optimalShape: ${n} keys are too many for a binary fuse filter`);
+    const [segmentLength, segmentCount, arrayLength] = new Float64Array(m.HEAPU8.buffer, out, 3);
+    return { segmentLength, segmentCount, arrayLength, byteLength: (arrayLength * fingerprintBits) / 8 };
   }
 
   info() {

@@ -3,7 +3,7 @@
 import { invalidOption } from './errors.js';
 import { AddableFilter, fillMapOf, Filter, makeCore, readInfo } from './filter.js';
 import { requireWasm } from './loader.js';
-import { encodeKey, forEachChunk, keyPointer, outPointer } from './keys.js';
+import { encodeKey, forEachChunk, keyPointer, outArea, outPointer } from './keys.js';
 import { initError, integerIn, positiveInteger, rate, readOptions, seedOption } from './options.js';
 
 const OPTIONS = ['capacity', 'errorRate', 'fingerprintBits', 'bucketSize', 'maxIterations', 'expansion', 'seed'];
@@ -13,6 +13,15 @@ function oneOf(name, value, allowed) {
   return value;
 }
 
+// The options that shape the first sub-filter, checked: [capacity, errorRate, fingerprintBits
+// (0: the core chooses), bucketSize].
+function shapeOptions(o) {
+  positiveInteger('capacity', o.capacity);
+  return [o.capacity, o.errorRate === undefined ? 0.01 : rate('errorRate', o.errorRate),
+    o.fingerprintBits === undefined ? 0 : oneOf('fingerprintBits', o.fingerprintBits, [8, 12, 16]),
+    o.bucketSize === undefined ? 4 : oneOf('bucketSize', o.bucketSize, [1, 2, 4, 8])];
+}
+
 export class CuckooFilter extends AddableFilter {
   /**
    * @param options { capacity, errorRate = 0.01, fingerprintBits (8|12|16, default: the smallest
@@ -20,17 +29,30 @@ export class CuckooFilter extends AddableFilter {
    */
   constructor(options) {
     const o = readOptions('CuckooFilter', options, OPTIONS);
-    positiveInteger('capacity', o.capacity);
-    const errorRate = o.errorRate === undefined ? 0.01 : rate('errorRate', o.errorRate);
-    const fingerprintBits = o.fingerprintBits === undefined ? 0 : oneOf('fingerprintBits', o.fingerprintBits, [8, 12, 16]);
-    const bucketSize = o.bucketSize === undefined ? 4 : oneOf('bucketSize', o.bucketSize, [1, 2, 4, 8]);
+    const [capacity, errorRate, fingerprintBits, bucketSize] = shapeOptions(o);
     const maxIterations = o.maxIterations === undefined ? 500 : integerIn('maxIterations', o.maxIterations, 1, 65535);
     const expansion = o.expansion === undefined ? 1 : integerIn('expansion', o.expansion, 0, 65536);
     const seed = seedOption(o.seed);
     super(makeCore('CuckooFilterCore', (core) => {
-      const status = core.init(o.capacity, errorRate, fingerprintBits, bucketSize, maxIterations, expansion, seed);
+      const status = core.init(capacity, errorRate, fingerprintBits, bucketSize, maxIterations, expansion, seed);
       if (status !== 0) throw initError('CuckooFilter', status, o);
     }));
+  }
+
+  /**
+   * The first sub-filter `new CuckooFilter(options)` would make, computed by the core without
+   * allocating: { buckets, fingerprintBits, byteLength }. options: { capacity, errorRate = 0.01,
+   * bucketSize = 4, fingerprintBits }; the constructor's errors.
+   */
+  static optimalShape(options) {
+    const o = readOptions('CuckooFilter.optimalShape', options, ['capacity', 'errorRate', 'bucketSize', 'fingerprintBits']);
+    const [capacity, errorRate, fingerprintBits, bucketSize] = shapeOptions(o);
+    const m = requireWasm();
+    const out = outArea();
+    const status = m.cuckooShape(capacity, errorRate, bucketSize, fingerprintBits, out);
+    if (status !== 0) throw initError('CuckooFilter.optimalShape', status, o);
+    const [buckets, bits, byteLength] = new Float64Array(m.HEAPU8.buffer, out, 3);
+    return { buckets, fingerprintBits: bits, byteLength };
   }
 
   /** Reads a CuckooFilter from serialize() bytes; another kind is INVALID_ARGUMENT. */

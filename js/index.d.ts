@@ -923,6 +923,11 @@ export class RedisCuckooFilter extends FilterBase {
   /** Reads the bytes of `serialize()` (kind `'redis-cuckoo'`). */
   static deserialize(bytes: FilterBytes): RedisCuckooFilter;
   /**
+   * The first sub-filter `CF.RESERVE key capacity BUCKETSIZE bucketSize` makes, without allocating:
+   * nextPow2(capacity / bucketSize) buckets of `bucketSize` one-byte slots.
+   */
+  static optimalShape(options: { capacity: number; bucketSize?: number }): { buckets: number; byteLength: number };
+  /**
    * A filter sized for `keys` (capacity = their count) holding all of them, in one call:
    * `RedisCuckooFilter.from(urls, { errorRate: 0.001 })`. Capacity is at least 2·bucketSize, as `CF.RESERVE` needs.
    */
@@ -1047,6 +1052,12 @@ export class CuckooFilter extends FilterBase {
    *   `UNSUPPORTED_VERSION`, `OUT_OF_MEMORY`.
    */
   static deserialize(bytes: FilterBytes): CuckooFilter;
+  /**
+   * The first sub-filter `new CuckooFilter(options)` would make, computed by the core without
+   * allocating: its buckets (a power of two), the fingerprint width it chooses, and its bytes.
+   * @throws FilterError the constructor's errors for these options (`INVALID_ARGUMENT`, `OUT_OF_MEMORY`).
+   */
+  static optimalShape(options: { capacity: number; errorRate?: number; bucketSize?: 1 | 2 | 4 | 8; fingerprintBits?: 8 | 12 | 16 }): { buckets: number; fingerprintBits: number; byteLength: number };
   /**
    * A filter sized for `keys` (capacity = their count) holding all of them, in one call:
    * `CuckooFilter.from(urls, { errorRate: 0.001 })`.
@@ -1179,6 +1190,13 @@ export class BinaryFuseFilter extends FilterBase {
    * key hashes and the filter itself (about 32 bytes per key at n ≥ 10^6). Needs {@link init}.
    */
   static peakBuildBytes(n: number): number;
+  /**
+   * The layout a build of `n` distinct keys starts from, computed by the core (all 0 for n = 0);
+   * a build's retries keep the array (and `byteLength`) and may cut it into segments of the other
+   * length.
+   * @throws FilterError `INVALID_ARGUMENT` for more keys than a fuse filter holds.
+   */
+  static optimalShape(n: number, options?: { fingerprintBits?: 8 | 16 }): { segmentLength: number; segmentCount: number; arrayLength: number; byteLength: number };
   /**
    * Reads the bytes of `BinaryFuseFilter.prototype.serialize()`.
    * @throws FilterError `INVALID_ARGUMENT` (another kind), `CORRUPT_DATA`,

@@ -45,8 +45,7 @@ export function initSync(source) {
   // With an instantiateWasm that answers at once, the glue runs to the end before it returns, and
   // the options object it was given is the ready module.
   const m = options_((imports, receive) => receive(new WebAssembly.Instance(module, imports), module));
-  createBloomCuckooModule(m);
-  if (typeof m._malloc !== 'function') throw new Error('bloomcuckoo: initSync: the wasm did not start synchronously');
+  createBloomCuckooModule(m);   // with the instance given at once, m is the ready module when it returns
   wasm = withMessages(m);
   compiled = module;
   pending = Promise.resolve();
@@ -67,9 +66,8 @@ export function requireWasm() {
 }
 
 // How to fix a wasm that cannot be fetched, for every error that says so.
-const FIX = 'serve bloomcuckoo.wasm at that URL (bundlers that do not emit `new URL()` assets, e.g. esbuild '
-  + 'or Rollup, need js/wasm/bloomcuckoo.wasm copied to wasm/ beside the bundle), or call '
-  + 'init({ url }) with where it is, or init({ module }) with a compiled WebAssembly.Module';
+const FIX = 'serve it there (esbuild or Rollup or bun build: copy js/wasm/bloomcuckoo.wasm to wasm/ beside '
+  + 'the bundle), or pass init({ url }) or init({ module })';
 
 function wasmUrl(url) {
   if (url === undefined) {

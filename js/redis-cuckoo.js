@@ -4,6 +4,7 @@
 // them (MurmurHash64A, one-byte fingerprints).
 import { AddableFilter, Filter, makeCore, readInfo } from './filter.js';
 import { encodeKey, keyPointer } from './keys.js';
+import { requireWasm } from './loader.js';
 import { initError, integerIn, readOptions, redisCapacity, serverOption } from './options.js';
 import { addAllReporting, coreError, dumpChunks, filterFromDump } from './redis-core.js';
 
@@ -42,6 +43,18 @@ export class RedisCuckooFilter extends AddableFilter {
   }
 
   /** Reads a RedisCuckooFilter from serialize() bytes (kind 'redis-cuckoo'). */
+  /**
+   * The first sub-filter CF.RESERVE (and the constructor) makes for { capacity, bucketSize = 2 },
+   * without allocating: { buckets, byteLength } (one byte a slot, bucketSize slots a bucket).
+   */
+  static optimalShape(options) {
+    const o = readOptions('RedisCuckooFilter.optimalShape', options, ['capacity', 'bucketSize']);
+    redisCapacity(o.capacity, false);
+    const bucketSize = o.bucketSize === undefined ? 2 : integerIn('bucketSize', o.bucketSize, 1, 255);
+    const buckets = requireWasm().redisCuckooBuckets(o.capacity, bucketSize);
+    return { buckets, byteLength: buckets * bucketSize };
+  }
+
   /** @internal from(): CF.RESERVE needs capacity ≥ 2·bucketSize; there is no errorRate. */
   static _fromOptions(count, options) {
     return { capacity: Math.max(count, 2 * (options?.bucketSize ?? 2)), ...options };

@@ -96,7 +96,12 @@ export async function build(argv) {
     fuseLimit = plan.most;
     note(values, plan.text);
   } else {
-    const plan = buildMemory(kind, options, fuseKeys);
+    let plan;
+    try {
+      plan = buildMemory(kind, options, fuseKeys);   // the core's shapes: they refuse bad options as the constructors do
+    } catch (err) {
+      throw libraryError('build', err);
+    }
     if (!fits(plan)) throw new CliError(`build: ${refusal(plan)}`);
     if (show || KINDS[kind].static || plan.total >= WASM_MEMORY_LIMIT / 4) note(values, memoryNote(plan));
   }

@@ -1,11 +1,10 @@
 // How much wasm memory `build` needs, worked out from the kind and its options before any key is
 // read, and the one limit it has to fit in. Filter sizes come from the library's own shape
-// functions where it has them (Bloom, blocked, counting; the scalable filter's first layer and
-// RedisBloom's BF are Bloom filters at half the error rate) and from the sizing rules of
-// cpp/src/cuckoo_filter.cc, redis_cuckoo_filter.cc and binary_fuse_filter.cc otherwise; the
-// tests compare every estimate with the filter the library then makes.
+// functions, computed by the core (optimalShape of Bloom, blocked, counting, cuckoo, RedisBloom CF
+// and fuse; the scalable filter's first layer and RedisBloom's BF are Bloom filters at half the
+// error rate); the tests compare every estimate with the filter the library then makes.
 import {
-  BinaryFuseFilter, BlockedBloomFilter, BloomFilter, CountingBloomFilter, FilterError,
+  BinaryFuseFilter, BlockedBloomFilter, BloomFilter, CountingBloomFilter, CuckooFilter, FilterError, RedisCuckooFilter,
 } from '../../js/index.js';
 import { bytes, count } from './common.js';
 import { BATCH } from './lines.js';
@@ -39,37 +38,20 @@ function shapeBytes(Cls, capacity, errorRate) {
   }
 }
 
-const nextPow2 = (x) => 2 ** Math.ceil(Math.log2(Math.max(1, x)));
-
-// CuckooFilter (cpp/src/cuckoo_filter.cc): the first sub-filter has the smallest power-of-two
-// bucket count whose planned load holds the capacity. The planned loads of tables of 2^11 and
-// more buckets (smaller tables plan lower loads, but are a few KiB at most):
-const CUCKOO_LOAD = { 1: 0.35, 2: 0.84, 4: 0.95, 8: 0.98 };
-
-function cuckooBytes({ capacity, errorRate = 0.01, bucketSize = 4, fingerprintBits }) {
-  const b = bucketSize;
-  // fingerprint width: the smallest of 8 (12 when b = 1), 12, 16 with 2b / 2^f <= errorRate
-  const f = fingerprintBits ?? [b === 1 ? 12 : 8, 12, 16].find((c) => (2 * b) / 2 ** c <= errorRate) ?? 16;
-  const buckets = nextPow2(capacity / (b * (CUCKOO_LOAD[b] ?? 0.95)));
-  return Math.ceil((buckets * b * f) / 8);
+// The cuckoo filters' and the fuse filter's sizes are the core's own (optimalShape): past what it
+// can allocate, Infinity (the build is then refused as needing more than any memory).
+function coreBytes(shape, tooLarge = ['OUT_OF_MEMORY']) {
+  try {
+    return shape().byteLength;
+  } catch (err) {
+    if (err instanceof FilterError && tooLarge.includes(err.code)) return Infinity;
+    throw err;
+  }
 }
 
-// RedisCuckooFilter (cpp/src/redis_cuckoo_filter.cc): NextPow2(capacity / bucketSize) buckets of
-// bucketSize one-byte slots.
-function redisCuckooBytes({ capacity, bucketSize = 2 }) {
-  return nextPow2(Math.floor(capacity / bucketSize)) * bucketSize;
-}
-
-// BinaryFuseFilter (cpp/src/binary_fuse_filter.cc PrimaryLayout): segments of
-// 2^floor(log_3.33(n) + 2.25) slots (at most 2^18), n * max(1.125, 0.875 + 0.25 ln(10^6) / ln n)
-// slots rounded up to whole segments, at least three.
-function fuseArrayLength(n) {
-  if (n === 0) return 0;
-  const m = Math.max(n, 2);
-  const segment = 2 ** Math.min(18, Math.floor(Math.log(m) / Math.log(3.33) + 2.25));
-  const factor = Math.max(1.125, 0.875 + (0.25 * Math.log(1e6)) / Math.log(m));
-  return Math.max(3, Math.ceil((n * factor) / segment)) * segment;
-}
+const cuckooBytes = ({ capacity, errorRate, bucketSize, fingerprintBits }) =>
+  coreBytes(() => CuckooFilter.optimalShape({ capacity, errorRate, bucketSize, fingerprintBits }));
+const redisCuckooBytes = ({ capacity, bucketSize }) => coreBytes(() => RedisCuckooFilter.optimalShape({ capacity, bucketSize }));
 
 /**
  * The fuse builder's hash buffers for n keys. Reserved (the keys in a file are counted first,
@@ -96,7 +78,7 @@ export function fuseMemory(n, fingerprintBits = 8, reserved = true) {
   const peak = BinaryFuseFilter.peakBuildBytes(n);
   const hashes = fuseHashBytes(n, reserved);
   const peeling = peak >= 2 ** 64 ? Infinity : peak;
-  return { filter: (fuseArrayLength(n) * fingerprintBits) / 8, hashes, peeling, building: hashes + peeling };
+  return { filter: coreBytes(() => BinaryFuseFilter.optimalShape(n, { fingerprintBits }), ['INVALID_ARGUMENT']), hashes, peeling, building: hashes + peeling };
 }
 
 /** Filter bytes of a dynamic kind with these constructor options (capacity known). */

@@ -78,7 +78,8 @@ constexpr uint64_t kSegmentLengthThreshold[] = {
 // n * max(1.125, 0.875 + 0.25 * ln(10^6) / ln(n)) slots (n < 2 counts as 2), rounded up to
 // whole segments, with at least one segment plus the two trailing ones.
 // Returns false when the array would not fit 32-bit slot numbers.
-bool PrimaryLayout(uint64_t n, Layout* out) {
+// Not inlined: the build, PeakBuildBytes and LayoutFor share one copy.
+__attribute__((noinline)) bool PrimaryLayout(uint64_t n, Layout* out) {
   uint32_t log_len = 2;
   for (uint64_t t : kSegmentLengthThreshold) {
     if (n >= t) ++log_len;
@@ -442,6 +443,20 @@ double BinaryFuseFilter::bits_per_key() const {
 double BinaryFuseFilter::expected_fpr() const {
   if (size_ == 0) return 0;
   return fingerprint_bits_ == 8 ? 1.0 / 256.0 : 1.0 / 65536.0;
+}
+
+bool BinaryFuseFilter::LayoutFor(uint64_t n, uint32_t* segment_length, uint32_t* segment_count,
+                                 uint32_t* array_length) {
+  Layout layout{};
+  if (n != 0) {
+    Layout primary;
+    if (!PrimaryLayout(n, &primary)) return false;
+    layout = LayoutForAttempt(primary, 0);
+  }
+  *segment_length = layout.segment_length;
+  *segment_count = layout.segment_count;
+  *array_length = layout.array_length;
+  return true;
 }
 
 uint64_t BinaryFuseFilter::PeakBuildBytes(uint64_t n, bool in_place) {

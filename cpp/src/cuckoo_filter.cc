@@ -139,11 +139,15 @@ Status CuckooFilter::FirstSubFilterBuckets(uint64_t capacity, uint32_t bucket_si
                 "capacity too large: the cuckoo filter cannot be allocated");
 }
 
-Status CuckooFilter::Init(const CuckooOptions& options) {
+// Not inlined: Init and the bindings' sizing share one copy.
+__attribute__((noinline)) Status CuckooFilter::OptimalShape(const CuckooOptions& options,
+                                                            uint64_t* buckets,
+                                                            uint32_t* fingerprint_bits,
+                                                            uint64_t* bytes) {
   if (options.capacity == 0) {
     return Status(StatusCode::kInvalidArgument, "capacity must be at least 1");
   }
-  double error_rate = options.error_rate == 0 ? kDefaultErrorRate : options.error_rate;
+  const double error_rate = options.error_rate == 0 ? kDefaultErrorRate : options.error_rate;
   if (!(error_rate > 0 && error_rate < 1)) {
     return Status(StatusCode::kInvalidArgument, "errorRate must be between 0 and 1 (exclusive)");
   }
@@ -158,9 +162,7 @@ Status CuckooFilter::Init(const CuckooOptions& options) {
   // One slot per bucket cannot hold three keys that share a fingerprint and a bucket pair; with
   // 8-bit fingerprints that happens below capacity on large tables, so b = 1 needs 12+ bits.
   if (options.bucket_size == 1 && f == 8) {
-    return Status(StatusCode::kInvalidArgument,
-                  "bucketSize 1 needs fingerprintBits 12 or 16 (with 8 bits three keys sharing a "
-                  "fingerprint and a bucket pair cannot all be stored)");
+    return Status(StatusCode::kInvalidArgument, "bucketSize 1 needs fingerprintBits 12 or 16");
   }
   if (f == 0) {
     for (uint32_t candidate : {options.bucket_size == 1 ? 12u : 8u, 12u, 16u}) {
@@ -170,12 +172,22 @@ Status CuckooFilter::Init(const CuckooOptions& options) {
       }
     }
     if (f == 0) {
-      return Status(
-          StatusCode::kInvalidArgument,
-          "errorRate too small for a cuckoo filter: it must be at least 2 * bucketSize / 65536 "
-          "(16-bit fingerprints)");
+      return Status(StatusCode::kInvalidArgument,
+                    "errorRate too small for a cuckoo filter: at least 2 * bucketSize / 65536");
     }
   }
+  *fingerprint_bits = f;
+  BLOOMCUCKOO_RETURN_IF_ERROR(
+      FirstSubFilterBuckets(options.capacity, options.bucket_size, buckets));
+  *bytes = internal::CuckooTable::PayloadBytes(*buckets, options.bucket_size, f);
+  return Status::Ok();
+}
+
+Status CuckooFilter::Init(const CuckooOptions& options) {
+  uint64_t buckets = 0, bytes = 0;
+  uint32_t f = 0;
+  BLOOMCUCKOO_RETURN_IF_ERROR(OptimalShape(options, &buckets, &f, &bytes));
+  const double error_rate = options.error_rate == 0 ? kDefaultErrorRate : options.error_rate;
   if (options.max_iterations == 0 || options.max_iterations > kMaxIterationsLimit) {
     return Status(StatusCode::kInvalidArgument, "maxIterations must be between 1 and 65535");
   }
@@ -187,10 +199,6 @@ Status CuckooFilter::Init(const CuckooOptions& options) {
     expansion = 1;
     while (expansion < options.expansion) expansion <<= 1;
   }
-  uint64_t buckets = 0;
-  BLOOMCUCKOO_RETURN_IF_ERROR(
-      FirstSubFilterBuckets(options.capacity, options.bucket_size, &buckets));
-
   CuckooFilter tmp;
   tmp.storage_.reset(new (std::nothrow) internal::CuckooStorage());
   if (!tmp.storage_)

@@ -75,6 +75,11 @@ RedisCuckooFilter& RedisCuckooFilter::operator=(RedisCuckooFilter&& other) noexc
   return internal::MoveAssign(*this, std::move(other));
 }
 
+uint64_t RedisCuckooFilter::FirstSubFilterBuckets(uint64_t capacity, uint32_t bucket_size) {
+  const uint64_t n = NextPow2(capacity / bucket_size);
+  return n == 0 ? 1 : n;
+}
+
 Status RedisCuckooFilter::Init(const RedisCuckooOptions& o) {
   // The server's own messages.
   if (o.bucket_size < 1 || o.bucket_size > 255) {
@@ -99,8 +104,7 @@ Status RedisCuckooFilter::Init(const RedisCuckooOptions& o) {
   tmp.bucket_size_ = o.bucket_size;
   tmp.max_iterations_ = o.max_iterations;
   tmp.expansion_ = static_cast<uint32_t>(NextPow2(o.expansion));
-  tmp.num_buckets_ = NextPow2(o.capacity / o.bucket_size);
-  if (tmp.num_buckets_ == 0) tmp.num_buckets_ = 1;
+  tmp.num_buckets_ = FirstSubFilterBuckets(o.capacity, o.bucket_size);
   BLOOMCUCKOO_RETURN_IF_ERROR(tmp.Grow());
   *this = std::move(tmp);
   return Status::Ok();

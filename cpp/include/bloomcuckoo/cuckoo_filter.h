@@ -205,6 +205,11 @@ class CuckooFilter {
 
   // Buckets of the first sub-filter for (capacity, bucket_size); kOutOfMemory if absurd.
   static Status FirstSubFilterBuckets(uint64_t capacity, uint32_t bucket_size, uint64_t* buckets);
+  // The first sub-filter Init makes for these options, without allocating: its buckets, the
+  // fingerprint width it chooses (fingerprint_bits 0: the narrowest that meets errorRate) and
+  // its bytes. Init checks these first, then maxIterations and expansion, which do not shape it.
+  static Status OptimalShape(const CuckooOptions& options, uint64_t* buckets,
+                             uint32_t* fingerprint_bits, uint64_t* bytes);
 
  private:
   struct Lookup {

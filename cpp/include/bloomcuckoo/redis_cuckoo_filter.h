@@ -69,6 +69,9 @@ class RedisCuckooFilter {
 
   // As CF.RESERVE; kInvalidArgument with the server's message for a bad option.
   Status Init(const RedisCuckooOptions& options);
+  // Buckets of the first sub-filter Init makes (NextPow2(capacity / bucketSize), at least 1);
+  // each holds bucketSize one-byte slots.
+  static uint64_t FirstSubFilterBuckets(uint64_t capacity, uint32_t bucket_size);
 
   // As CF.ADD (unique = false) or CF.ADDNX (unique = true): *result says what happened. kFull
   // "Maximum expansions reached" at 32 sub-filters; kOutOfMemory when a sub-filter cannot be
