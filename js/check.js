@@ -6,7 +6,7 @@
 // imports nothing from the main entry.
 
 const KINDS = ['bloom', 'blocked', 'counting', 'scalable', 'cuckoo', 'fuse', 'redis-bloom', 'redis-cuckoo'];
-const CODES = ['OK', 'INVALID_ARGUMENT', 'FULL', 'NOT_FOUND', 'OUT_OF_MEMORY', 'CORRUPT_DATA', 'UNSUPPORTED_VERSION'];
+const CODES = ['OK', 'INVALID_ARGUMENT', 'FULL', 'UNKNOWN', 'OUT_OF_MEMORY', 'CORRUPT_DATA', 'UNSUPPORTED_VERSION'];
 const SAYS = {
   CORRUPT_DATA: 'corrupt or truncated filter bytes',
   UNSUPPORTED_VERSION: 'bytes of a newer format version or hash than this build reads',

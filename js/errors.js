@@ -1,12 +1,12 @@
 // FilterError: every failure of a filter operation, with a stable `code`.
 /** Status codes of the C++ core, by value (cpp/include/bloomcuckoo/status.h). */
 const STATUS_NAMES = [
-  'OK', 'INVALID_ARGUMENT', 'FULL', 'NOT_FOUND', 'OUT_OF_MEMORY', 'CORRUPT_DATA', 'UNSUPPORTED_VERSION',
+  'OK', 'INVALID_ARGUMENT', 'FULL', 'UNKNOWN', 'OUT_OF_MEMORY', 'CORRUPT_DATA', 'UNSUPPORTED_VERSION',
 ];
 
 export class FilterError extends Error {
   /**
-   * @param {string} code one of INVALID_ARGUMENT, FULL, NOT_FOUND, OUT_OF_MEMORY, CORRUPT_DATA,
+   * @param {string} code one of INVALID_ARGUMENT, FULL, OUT_OF_MEMORY, CORRUPT_DATA,
    *   UNSUPPORTED_VERSION, DISPOSED, NOT_INITIALIZED, REDIS (bloomcuckoo/redis)
    * @param {string} message
    */

@@ -124,8 +124,9 @@ export interface InitOptions {
    */
   module?: WebAssembly.Module;
   /**
-   * Where to load `bloomcuckoo.wasm` from, instead of next to the package's JS (resolved against
-   * the package's own URL).
+   * Where to load `bloomcuckoo.wasm` from, instead of next to the package's JS: a relative URL
+   * is resolved against the page's (or worker's) `location` where there is one, else against the
+   * package's own URL (Node: a `file:` URL or path relative to the library, not the cwd).
    */
   url?: string | URL;
 }

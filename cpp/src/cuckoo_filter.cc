@@ -354,10 +354,9 @@ bool CuckooFilter::Grow(Lookup lk, Hash128 h) {
   if (!t.Init(first << shift, bucket_size_, fingerprint_bits_).ok()) return false;
   ++num_filters_;
   const uint64_t mask = t.mask();
-  const uint64_t i1 = h.h1 & mask;
-  const bool ok =
-      t.InsertIntoBucket(i1, lk.fp) || t.InsertIntoBucket(i1 ^ (lk.offset & mask), lk.fp);
-  return ok;  // always true: the new sub-filter is empty
+  // the new sub-filter is empty: the key's first bucket takes it
+  t.InsertIntoBucket(h.h1 & mask, lk.fp);
+  return true;
 }
 
 void CuckooFilter::Compact() {

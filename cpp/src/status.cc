@@ -10,8 +10,6 @@ const char* StatusCodeName(StatusCode code) {
       return "INVALID_ARGUMENT";
     case StatusCode::kFull:
       return "FULL";
-    case StatusCode::kNotFound:
-      return "NOT_FOUND";
     case StatusCode::kOutOfMemory:
       return "OUT_OF_MEMORY";
     case StatusCode::kCorruptData:

@@ -114,8 +114,6 @@ function runtimeStatics(Cls) {
   return names;
 }
 
-const INTROSPECTION = new Set(['positions', 'fillMap', 'locate']);
-
 // Small instances of each class, to compare info() with its declared interface.
 const KEYS = ['a', 'b', 'c'];
 const FACTORIES = {
@@ -153,31 +151,20 @@ test('every declared export that is not a filter class exists at runtime', () =>
 
 describe.each(Object.keys(FACTORIES))('%s', (name) => {
   const Cls = lib[name];
-  const present = typeof Cls === 'function';
-  const t = present ? test : test.skip; // lands later: skipped until js/index.js exports it
 
-  t('every declared member exists at runtime, and every public runtime member is declared', () => {
+  test('js/index.js exports it, every declared member exists at runtime, and every public runtime member is declared', () => {
+    expect(typeof Cls).toBe('function');
     const declared = allMembers(name);
     const runtime = runtimeMembers(Cls);
-    const missing = [...declared].filter((m) => !runtime.has(m) && !INTROSPECTION.has(m));
-    expect(missing.sort()).toEqual([]);
+    expect([...declared].filter((m) => !runtime.has(m)).sort()).toEqual([]);
     expect([...runtime].filter((m) => !declared.has(m)).sort()).toEqual([]);
   });
 
-  // The playground's introspection members (docs/API.md "Introspection") land separately: until
-  // a class has them they show up as todo, not as failures.
-  if (present) {
-    const runtime = runtimeMembers(Cls);
-    for (const m of [...allMembers(name)].filter((x) => INTROSPECTION.has(x) && !runtime.has(x))) {
-      test.todo(`${name}.${m} (docs/API.md, Introspection) is declared but not implemented yet`);
-    }
-  }
-
-  t('declared statics match the runtime statics', () => {
+  test('declared statics match the runtime statics', () => {
     expect([...runtimeStatics(Cls)].sort()).toEqual([...classes.get(name).statics].sort());
   });
 
-  t('info() returns exactly the declared fields', () => {
+  test('info() returns exactly the declared fields', () => {
     const f = FACTORIES[name](Cls);
     try {
       if (typeof f.addAll === 'function') f.addAll(KEYS);

@@ -7,10 +7,10 @@
 namespace bloomcuckoo {
 
 enum class StatusCode : uint8_t {
-  kOk = 0,                  // the call did what it was asked
-  kInvalidArgument = 1,     // a parameter is out of range or inconsistent (message names it)
-  kFull = 2,                // the filter cannot take more items and may not grow
-  kNotFound = 3,            // the item (or its fingerprint) is not in the filter
+  kOk = 0,               // the call did what it was asked
+  kInvalidArgument = 1,  // a parameter is out of range or inconsistent (message names it)
+  kFull = 2,             // the filter cannot take more items and may not grow
+  // 3 is unused (no operation reports a missing item as an error: remove/has return false)
   kOutOfMemory = 4,         // an allocation failed or a size overflowed; nothing was changed
   kCorruptData = 5,         // serialized bytes are truncated, inconsistent or fail the checksum
   kUnsupportedVersion = 6,  // serialized bytes come from a format version this build cannot read
