@@ -6,6 +6,7 @@
 // registrations are replaced by no-ops here, which leaves their code out of the glue: 0.6 KB less
 // gzipped, and 0.4 KB more for std::string. A binding that used one of these types would throw Embind's
 // UnboundTypeError ("Cannot call ... due to unbound types: 0x...") when called (tried).
+/* global mergeInto, LibraryManager */
 mergeInto(LibraryManager.library, {
   _embind_register_std_wstring: function () {},
   _embind_register_std_string: function () {},

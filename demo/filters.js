@@ -3,7 +3,6 @@
 // page only when the library exports it (feature detection), so the page works with any build.
 import * as lib from './lib.js';
 
-const LN2 = Math.LN2;
 
 /** (1 − e^(−k·n/m))^k: the classic Bloom false-positive rate after n keys. */
 export function bloomFpr(n, m, k) {

@@ -36,7 +36,7 @@ const overlaps = (a, b) => a.x < b.x + b.w && a.x + a.w > b.x && a.y < b.y + b.h
  * starts with a sample of its curve's line, so it names its curve wherever it sits. Returns the
  * boxes drawn, in CSS px.
  */
-function placeCurveLabels(ctx, { plot, xOf, yOf, lo, hi, markers }) {
+function placeCurveLabels(ctx, { plot, yOf, lo, hi, markers }) {
   ctx.font = '11.5px system-ui, sans-serif';
   const SAMPLE = 18;
   const eOf = (x) => 10 ** (hi - ((x - plot.x) / plot.w) * (hi - lo));

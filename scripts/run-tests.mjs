@@ -67,7 +67,26 @@ function formatSuite() {
   record('clang-format', files.length - failed, failed, failed ? 'run clang-format -i on them' : '');
 }
 
+// The JS passes ESLint's recommended rules (eslint.config.js): one check per file.
+function lintSuite() {
+  const r = spawnSync(process.execPath, ['node_modules/eslint/bin/eslint.js', '--format', 'json', '.'],
+    { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
+  let results;
+  try {
+    results = JSON.parse(r.stdout);
+  } catch {
+    process.stdout.write(`${r.stdout ?? ''}${r.stderr ?? ''}`.slice(0, 4000));
+    return record('eslint', 0, 1, `eslint did not run (exit ${r.status})`);
+  }
+  const bad = results.filter((f) => f.errorCount > 0);
+  for (const f of bad) {
+    for (const m of f.messages) process.stdout.write(`${f.filePath}:${m.line}:${m.column} ${m.message} (${m.ruleId})\n`);
+  }
+  record('eslint', results.length - bad.length, bad.length, bad.length ? 'npx eslint . shows them' : '');
+}
+
 formatSuite();
+lintSuite();
 ctestSuite('native', 'build/native', ['-DCMAKE_BUILD_TYPE=Release']);
 if (process.env.SKIP_ASAN !== '1') {
   ctestSuite('native-asan-ubsan', 'build/asan', ['-DBLOOMCUCKOO_SANITIZE=ON', '-DCMAKE_BUILD_TYPE=Debug',

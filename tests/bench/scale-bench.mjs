@@ -206,6 +206,7 @@ function timeBuild(input, keys, kind, dir) {
   const err = r.stderr ?? '';
   const field = (name) => new RegExp(`^\\s*${name}: (.+)$`, 'm').exec(err)?.[1];
   const wall = field('Elapsed \\(wall clock\\) time \\(h:mm:ss or m:ss\\)')?.split(':').reduce((a, x) => a * 60 + Number(x), 0);
+  // eslint-disable-next-line no-control-regex -- the progress line's ANSI erase sequence
   const lines = err.split(/[\r\n]+/).map((l) => l.replace(/\x1b\[K/g, '').trim()).filter(Boolean);
   const said = lines.filter((l) => l.startsWith('memory: '));
   const problem = lines.find((l) => l.startsWith('bloomcuckoo: '));
@@ -400,7 +401,7 @@ const md = [
   cliTable(),
   '',
   `Before reading any key, \`build\` works out the wasm memory it needs (bin/lib/memory.js: the filter's size from the library's sizing, `
-    + 'plus, for the dynamic kinds, the 256 KiB pieces \`serializeTo\` writes the file in; for fuse, the builder\'s hash buffers and '
+    + 'plus, for the dynamic kinds, the 256 KiB pieces `serializeTo` writes the file in; for fuse, the builder\'s hash buffers and '
     + `\`BinaryFuseFilter.peakBuildBytes(n)\`) and refuses a build that cannot fit the ${memory.LIMIT_TEXT} limit, with the amount it would need. For fuse `
     + 'it counts the lines of a file first and reserves exactly 8 bytes of hash per key (`builder.reserve`); from stdin, where the count is not known, the '
     + 'buffer doubles as keys arrive and the estimate counts all of the free space the doubling leaves behind as lost (it errs high).'

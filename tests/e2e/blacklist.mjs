@@ -2,7 +2,7 @@
 // you type); `runFailure` (a failed build clears everything) runs after the sections that use the list.
 import { sampleUrls } from '../../demo/sample-urls.js';
 import { assert } from './browser.mjs';
-import { KINDS, lib, UPLOAD_KIND } from './helpers.mjs';
+import { lib, UPLOAD_KIND } from './helpers.mjs';
 
 export async function run(t, c) {
   const { page, text, data, setText, visibleError, shot } = c;

@@ -3,7 +3,7 @@
 import { TINY_BLOOM, TINY_CUCKOO, TINY_SEED_KEYS } from '../../demo/tiny.js';
 import { STEPS_SEED_KEYS, stepsOptions } from '../../demo/cuckoo-steps.js';
 import { assert } from './browser.mjs';
-import { lib, shotOf, shots, subFilterBuckets, tableText, tabThrough } from './helpers.mjs';
+import { lib, shotOf, subFilterBuckets, tableText, tabThrough } from './helpers.mjs';
 import { checkZoo } from './zoo.mjs';
 
 /**

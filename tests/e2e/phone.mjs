@@ -7,7 +7,7 @@ import { checkBigCheck } from './worker.mjs';
 import { checkZoo } from './zoo.mjs';
 
 export async function run(t, c) {
-  const { page, errors, browser, server, text } = c;
+  const { browser, server } = c;
   // ---- a phone: 390 x 844 CSS px ------------------------------------------------------------------
   await t.check('phone (390 px): nothing widens the page, every button is on screen, chart text stays legible', async () => {
     const phone = await browser.context.newPage();

@@ -3,7 +3,7 @@ import { assert } from './browser.mjs';
 import { CLASS_OF, KINDS, lib, spaceLabelTrouble } from './helpers.mjs';
 
 export async function run(t, c) {
-  const { page, data, value, visibleError, shot } = c;
+  const { page, data, visibleError, shot } = c;
   // ---- space against error ----------------------------------------------------------------------
   await t.check('space against error: every class measured on the same keys, as the library measures them, in slices that never freeze the page', async () => {
     const n = 10000;

@@ -4,7 +4,7 @@ import { assert } from './browser.mjs';
 import { KINDS, lib } from './helpers.mjs';
 
 export async function run(t, c) {
-  const { page, server, text, data, value, visibleError, shot, selectKind, keyOp, fillRandom, download, importBytes, compareWith } = c;
+  const { page, text, data, value, visibleError, shot, selectKind, keyOp, fillRandom, download, importBytes, compareWith } = c;
   // ---- section 4: export / import, every class ------------------------------------------------
   let lastExport = null;
   for (const kind of KINDS) {

@@ -380,7 +380,7 @@ describe('help, version, quiet output', () => {
     const loud = await cli(['build', 'keys.txt', '-o', 'q.bloom', '--progress']);
     expect(loud.code).toBe(0);
     expect(loud.stderr).toMatch(/capacity: 5,000 \(the number of keys in keys.txt\)/);
-    expect(loud.stderr).toMatch(/\[#+\] +100\.0%  5,000 keys  .*keys\/s  ETA 0:00/);
+    expect(loud.stderr).toMatch(/\[#+\] +100\.0% {2}5,000 keys {2}.*keys\/s {2}ETA 0:00/);
     expect(loud.stderr).toMatch(/bloom: 5,000 keys read in .* → q.bloom: 5,000 held, .* bits\/key, est\. FPR/);
   });
 

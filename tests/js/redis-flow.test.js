@@ -10,7 +10,7 @@ import { FilterError, RedisBloomFilter, RedisCuckooFilter, fromRedisDump, init }
 import { liveSuite, loadChunks, sameChunks, scanDump } from '../redis/helpers.mjs';
 import { findV8, startRedisBloom } from '../redis/server.mjs';
 import {
-  BloomTwin, CuckooTwin, attempt, byteStream, creation, infoObject, prng, sample, scanner, send, sendAll,
+  BloomTwin, CuckooTwin, byteStream, creation, infoObject, prng, sample, scanner, send, sendAll,
 } from '../redis/flow-helpers.mjs';
 
 beforeAll(() => init());

@@ -66,7 +66,7 @@ async function until(cond, ms = 5000) {
   }
 });
 
-for (const [oracle, server] of [['2.6', '2.6'], ['v8', '8']]) {
+for (const [oracle] of [['2.6', '2.6'], ['v8', '8']]) {
   const skip = oracle === 'v8' ? (findV8() ? null : 'no ../shared/redisbloom/v8') : skipReason();
   const live = skip ? test.skip : test;
   describe(`openReplica on RedisBloom ${oracle}`, () => {
