@@ -97,10 +97,20 @@ function scratch(m, bytes) {
 
 const encoder = new TextEncoder();
 
-// The key's bytes at `at` in `heap`; its length. Strings as UTF-8.
+// The key's bytes at `at` in `heap`; its length. Strings as UTF-8: ASCII written directly (no
+// object made per key), anything else through TextEncoder.
 function put(heap, at, key) {
-  if (typeof key === 'string') return encoder.encodeInto(key, heap.subarray(at)).written;
-  const bytes = key instanceof ArrayBuffer ? new Uint8Array(key) : new Uint8Array(key.buffer, key.byteOffset, key.byteLength);
+  if (typeof key === 'string') {
+    const n = key.length;
+    for (let i = 0; i < n; i++) {
+      const c = key.charCodeAt(i);
+      if (c >= 128) return encoder.encodeInto(key, heap.subarray(at)).written;
+      heap[at + i] = c;
+    }
+    return n;
+  }
+  const bytes = key instanceof Uint8Array ? key
+    : key instanceof ArrayBuffer ? new Uint8Array(key) : new Uint8Array(key.buffer, key.byteOffset, key.byteLength);
   heap.set(bytes, at);
   return bytes.length;
 }
