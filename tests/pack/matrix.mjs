@@ -176,6 +176,56 @@ console.log(JSON.stringify(r));
   await runtimeCheck('Deno', toolBin('deno'), ['run', '--allow-read', '--quiet', 'runtime.mjs'],
     '`--allow-read` (it reads the .wasm next to the library); a package.json with the dependency, or `npm:bloomcuckoo`');
 
+
+  // ---- bundlers -------------------------------------------------------------------------------
+  let browser = null;
+  const pageCheck = async (name, dir) => {
+    const server = await serve(join(dir, 'dist'));
+    try {
+      browser ??= await launchBrowser();
+      const page = await browser.context.newPage();
+      const errors = watchConsole(page);
+      await page.goto(server.url);
+      await page.waitForSelector('#result[data-done="1"]', { timeout: 30000 });
+      const text = await page.textContent('#result');
+      assert(!text.startsWith('error'), `${name}: ${text}`);
+      const got = JSON.parse(text);
+      assert(comparable(got) === comparable(nodeProbe), `${name} page answers differ:\n  ${text}\n  node ${JSON.stringify(nodeProbe)}`);
+      assert(got.worker === 'ok', `${name} worker round trip: ${got.worker}`);
+      assert(errors.length === 0, `${name} console errors: ${errors.join(' | ')}`);
+      await page.close();
+    } finally {
+      await server.close();
+    }
+  };
+  const webDir = (name) => {
+    const dir = join(app, `web-${name}`);
+    mkdirSync(join(dir, 'dist'), { recursive: true });
+    copyFileSync(join(here, 'probe.mjs'), join(dir, 'probe.mjs'));
+    writeFileSync(join(dir, 'round-trip.mjs'), ROUND_TRIP);
+    writeFileSync(join(dir, 'worker.js'), WEB_WORKER);
+    writeFileSync(join(dir, 'dist/index.html'), PAGE);
+    return dir;
+  };
+  const warningsAbout = (list) => list.filter((w) => /bloomcuckoo/.test(w));
+  const c = { t, app, nodeProbe, sh, record, pageCheck, webDir, warningsAbout };
+  await workerd(c);
+
+  try {
+    for (const bundlerCase of [webpack, esbuild, rollup, plainPage, parcel, bunBundler, webpackWorkerd, esbuildIife]) {
+      await bundlerCase(c);
+    }
+  } finally {
+    await browser?.close();
+  }
+  writeFileSync(join(here, 'matrix.json'), `${JSON.stringify(rows, null, 2)}\n`);
+  return rows;
+}
+
+// ---- the cases, one function each (runMatrix calls them in order) ----------------------------
+
+/** (g) Cloudflare workerd: a worker bundled as wrangler does, served by workerd. */
+async function workerd({ t, app, nodeProbe, record }) {
   await t.check('(g) Cloudflare workerd: a module worker bundled as wrangler does imports the .wasm as a module, init({ module })', async () => {
     // wrangler bundles a worker with esbuild under the "workerd" condition and keeps .wasm
     // imports as wasm modules: the same here, then workerd serves the bundle.
@@ -244,201 +294,187 @@ const w :Workerd.Worker = (
       child.kill();
     }
   });
+}
 
-  // ---- bundlers -------------------------------------------------------------------------------
-  let browser = null;
-  const pageCheck = async (name, dir) => {
-    const server = await serve(join(dir, 'dist'));
-    try {
-      browser ??= await launchBrowser();
-      const page = await browser.context.newPage();
-      const errors = watchConsole(page);
-      await page.goto(server.url);
-      await page.waitForSelector('#result[data-done="1"]', { timeout: 30000 });
-      const text = await page.textContent('#result');
-      assert(!text.startsWith('error'), `${name}: ${text}`);
-      const got = JSON.parse(text);
-      assert(comparable(got) === comparable(nodeProbe), `${name} page answers differ:\n  ${text}\n  node ${JSON.stringify(nodeProbe)}`);
-      assert(got.worker === 'ok', `${name} worker round trip: ${got.worker}`);
-      assert(errors.length === 0, `${name} console errors: ${errors.join(' | ')}`);
-      await page.close();
-    } finally {
-      await server.close();
-    }
-  };
-  const webDir = (name) => {
-    const dir = join(app, `web-${name}`);
-    mkdirSync(join(dir, 'dist'), { recursive: true });
-    copyFileSync(join(here, 'probe.mjs'), join(dir, 'probe.mjs'));
-    writeFileSync(join(dir, 'round-trip.mjs'), ROUND_TRIP);
-    writeFileSync(join(dir, 'worker.js'), WEB_WORKER);
-    writeFileSync(join(dir, 'dist/index.html'), PAGE);
-    return dir;
-  };
-  const warningsAbout = (list) => list.filter((w) => /bloomcuckoo/.test(w));
+/** (h) webpack 5 for a page and its worker. */
+async function webpack({ t, app, record, pageCheck, webDir, warningsAbout }) {
+  await t.check('(h) webpack 5 bundles it without a warning; the page and its worker answer as Node', async () => {
+    const webpack = requireTool('webpack');
+    const dir = webDir('webpack');
+    writeFileSync(join(dir, 'main.js'), pageMain("new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })"));
+    const stats = await new Promise((resolve, reject) => webpack({
+      mode: 'production', context: dir, entry: './main.js', target: 'web',
+      output: { path: join(dir, 'dist'), filename: 'main.js', publicPath: 'auto' },
+      resolve: { modules: [join(app, 'node_modules'), 'node_modules'] },
+      experiments: { outputModule: false },
+      performance: { hints: false },
+    }, (err, s) => (err ? reject(err) : resolve(s))));
+    const info = stats.toJson({ all: false, errors: true, warnings: true });
+    assert(!stats.hasErrors(), `webpack errors: ${info.errors.map((e) => e.message).join('\n')}`);
+    const warnings = info.warnings.map((w) => `${w.moduleName ?? ''}: ${w.message}`);
+    assert(warningsAbout(warnings).length === 0 && warnings.length === 0, `webpack warnings: ${warnings.join('\n')}`);
+    assert(readdirSync(join(dir, 'dist')).some((f) => f.endsWith('.wasm')), 'webpack emitted the wasm');
+    await pageCheck('webpack', dir);
+    record({ name: 'webpack', version: requireTool('webpack/package.json').version, needs: 'nothing (it emits the .wasm from `new URL(…, import.meta.url)`)' });
+  });
+}
 
-  try {
-    await t.check('(h) webpack 5 bundles it without a warning; the page and its worker answer as Node', async () => {
-      const webpack = requireTool('webpack');
-      const dir = webDir('webpack');
-      writeFileSync(join(dir, 'main.js'), pageMain("new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })"));
-      const stats = await new Promise((resolve, reject) => webpack({
-        mode: 'production', context: dir, entry: './main.js', target: 'web',
-        output: { path: join(dir, 'dist'), filename: 'main.js', publicPath: 'auto' },
-        resolve: { modules: [join(app, 'node_modules'), 'node_modules'] },
-        experiments: { outputModule: false },
-        performance: { hints: false },
-      }, (err, s) => (err ? reject(err) : resolve(s))));
-      const info = stats.toJson({ all: false, errors: true, warnings: true });
-      assert(!stats.hasErrors(), `webpack errors: ${info.errors.map((e) => e.message).join('\n')}`);
-      const warnings = info.warnings.map((w) => `${w.moduleName ?? ''}: ${w.message}`);
-      assert(warningsAbout(warnings).length === 0 && warnings.length === 0, `webpack warnings: ${warnings.join('\n')}`);
-      assert(readdirSync(join(dir, 'dist')).some((f) => f.endsWith('.wasm')), 'webpack emitted the wasm');
-      await pageCheck('webpack', dir);
-      record({ name: 'webpack', version: requireTool('webpack/package.json').version, needs: 'nothing (it emits the .wasm from `new URL(…, import.meta.url)`)' });
+/** (i) esbuild (ESM) for a page and its worker. */
+async function esbuild({ t, app, record, pageCheck, webDir }) {
+  await t.check('(i) esbuild bundles it without a warning (the .wasm copied with --loader:.wasm=file); the page answers as Node', async () => {
+    const esbuild = requireTool('esbuild');
+    const dir = webDir('esbuild');
+    writeFileSync(join(dir, 'main.js'), pageMain("new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })"));
+    const result = await esbuild.build({
+      absWorkingDir: dir, entryPoints: ['main.js', 'worker.js'], bundle: true, format: 'esm', outdir: 'dist',
+      nodePaths: [join(app, 'node_modules')], loader: { '.wasm': 'file' }, assetNames: '[name]', logLevel: 'silent',
+      platform: 'browser', target: 'es2022',
     });
+    const warnings = result.warnings.map((w) => `${w.location?.file ?? ''}: ${w.text}`);
+    assert(warnings.length === 0, `esbuild warnings: ${warnings.join('\n')}`);
+    // esbuild does not emit assets named by new URL(…, import.meta.url): the loader looks for
+    // wasm/bloomcuckoo.wasm beside the bundle, so copy it there (what the README tells users).
+    mkdirSync(join(dir, 'dist/wasm'), { recursive: true });
+    copyFileSync(join(app, 'node_modules/bloomcuckoo/js/wasm/bloomcuckoo.wasm'), join(dir, 'dist/wasm/bloomcuckoo.wasm'));
+    await pageCheck('esbuild', dir);
+    record({ name: 'esbuild', version: esbuild.version,
+      needs: '`--loader:.wasm=file`, and copy `bloomcuckoo/js/wasm/bloomcuckoo.wasm` to `wasm/` beside the bundle, or pass `init({ url })` (esbuild does not emit `new URL()` assets)' });
+  });
+}
 
-    await t.check('(i) esbuild bundles it without a warning (the .wasm copied with --loader:.wasm=file); the page answers as Node', async () => {
-      const esbuild = requireTool('esbuild');
-      const dir = webDir('esbuild');
-      writeFileSync(join(dir, 'main.js'), pageMain("new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })"));
-      const result = await esbuild.build({
-        absWorkingDir: dir, entryPoints: ['main.js', 'worker.js'], bundle: true, format: 'esm', outdir: 'dist',
-        nodePaths: [join(app, 'node_modules')], loader: { '.wasm': 'file' }, assetNames: '[name]', logLevel: 'silent',
-        platform: 'browser', target: 'es2022',
+/** (j) Rollup with node-resolve. */
+async function rollup({ t, app, record, pageCheck, webDir }) {
+  await t.check('(j) Rollup bundles it without a warning (node-resolve); the page answers as Node', async () => {
+    const { rollup } = requireTool('rollup');
+    const { nodeResolve } = requireTool('@rollup/plugin-node-resolve');
+    const dir = webDir('rollup');
+    writeFileSync(join(dir, 'main.js'), pageMain("new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })"));
+    const warnings = [];
+    for (const entry of ['main.js', 'worker.js']) {
+      const bundle = await rollup({
+        input: join(dir, entry),
+        plugins: [nodeResolve({ browser: true, modulePaths: [join(app, 'node_modules')] })],
+        onwarn: (w) => warnings.push(`${w.code}: ${w.message}`),
       });
-      const warnings = result.warnings.map((w) => `${w.location?.file ?? ''}: ${w.text}`);
-      assert(warnings.length === 0, `esbuild warnings: ${warnings.join('\n')}`);
-      // esbuild does not emit assets named by new URL(…, import.meta.url): the loader looks for
-      // wasm/bloomcuckoo.wasm beside the bundle, so copy it there (what the README tells users).
-      mkdirSync(join(dir, 'dist/wasm'), { recursive: true });
-      copyFileSync(join(app, 'node_modules/bloomcuckoo/js/wasm/bloomcuckoo.wasm'), join(dir, 'dist/wasm/bloomcuckoo.wasm'));
-      await pageCheck('esbuild', dir);
-      record({ name: 'esbuild', version: esbuild.version,
-        needs: '`--loader:.wasm=file`, and copy `bloomcuckoo/js/wasm/bloomcuckoo.wasm` to `wasm/` beside the bundle, or pass `init({ url })` (esbuild does not emit `new URL()` assets)' });
-    });
+      await bundle.write({ file: join(dir, 'dist', entry), format: 'es', inlineDynamicImports: true });
+      await bundle.close();
+    }
+    assert(warnings.length === 0, `rollup warnings: ${warnings.join('\n')}`);
+    mkdirSync(join(dir, 'dist/wasm'), { recursive: true });
+    copyFileSync(join(app, 'node_modules/bloomcuckoo/js/wasm/bloomcuckoo.wasm'), join(dir, 'dist/wasm/bloomcuckoo.wasm'));
+    await pageCheck('Rollup', dir);
+    record({ name: 'Rollup', version: requireTool('rollup/package.json').version,
+      needs: '`@rollup/plugin-node-resolve`; copy the .wasm to `wasm/` beside the bundle (or an asset plugin), or `init({ url })`' });
+  });
+}
 
-    await t.check('(j) Rollup bundles it without a warning (node-resolve); the page answers as Node', async () => {
-      const { rollup } = requireTool('rollup');
-      const { nodeResolve } = requireTool('@rollup/plugin-node-resolve');
-      const dir = webDir('rollup');
-      writeFileSync(join(dir, 'main.js'), pageMain("new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })"));
-      const warnings = [];
-      for (const entry of ['main.js', 'worker.js']) {
-        const bundle = await rollup({
-          input: join(dir, entry),
-          plugins: [nodeResolve({ browser: true, modulePaths: [join(app, 'node_modules')] })],
-          onwarn: (w) => warnings.push(`${w.code}: ${w.message}`),
-        });
-        await bundle.write({ file: join(dir, 'dist', entry), format: 'es', inlineDynamicImports: true });
-        await bundle.close();
-      }
-      assert(warnings.length === 0, `rollup warnings: ${warnings.join('\n')}`);
-      mkdirSync(join(dir, 'dist/wasm'), { recursive: true });
-      copyFileSync(join(app, 'node_modules/bloomcuckoo/js/wasm/bloomcuckoo.wasm'), join(dir, 'dist/wasm/bloomcuckoo.wasm'));
-      await pageCheck('Rollup', dir);
-      record({ name: 'Rollup', version: requireTool('rollup/package.json').version,
-        needs: '`@rollup/plugin-node-resolve`; copy the .wasm to `wasm/` beside the bundle (or an asset plugin), or `init({ url })`' });
-    });
+/** (k) The installed package served as it is, imported by path from a plain page. */
+async function plainPage({ t, app, record, pageCheck, webDir }) {
+  await t.check('(k) a plain <script type="module"> from a static folder, no build: the page answers as Node', async () => {
+    // the installed package copied as it is beside the page, imported by path (no bare
+    // specifier, no import map, no bundler): the loader finds the glue and the wasm by itself
+    const dir = webDir('plain');
+    const pkg = join(app, 'node_modules/bloomcuckoo');
+    for (const f of ['js/index.min.js', 'js/wasm/bloomcuckoo.mjs', 'js/wasm/bloomcuckoo.wasm']) {
+      mkdirSync(join(dir, 'dist/bloomcuckoo', f, '..'), { recursive: true });
+      copyFileSync(join(pkg, f), join(dir, 'dist/bloomcuckoo', f));
+    }
+    const byPath = (src) => src.replaceAll("from 'bloomcuckoo'", "from './bloomcuckoo/js/index.min.js'");
+    writeFileSync(join(dir, 'dist/main.js'), byPath(pageMain("new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })")));
+    writeFileSync(join(dir, 'dist/worker.js'), byPath(WEB_WORKER));
+    for (const f of ['probe.mjs', 'round-trip.mjs']) copyFileSync(join(dir, f), join(dir, 'dist', f));
+    await pageCheck('plain page', dir);
+    record({ name: 'plain `<script type="module">`', version: '-', needs: 'nothing: serve the package folder and import `bloomcuckoo/js/index.min.js` by path (or map `bloomcuckoo` to it in an import map)' });
+  });
+}
 
-    await t.check('(k) a plain <script type="module"> from a static folder, no build: the page answers as Node', async () => {
-      // the installed package copied as it is beside the page, imported by path (no bare
-      // specifier, no import map, no bundler): the loader finds the glue and the wasm by itself
-      const dir = webDir('plain');
-      const pkg = join(app, 'node_modules/bloomcuckoo');
-      for (const f of ['js/index.min.js', 'js/wasm/bloomcuckoo.mjs', 'js/wasm/bloomcuckoo.wasm']) {
-        mkdirSync(join(dir, 'dist/bloomcuckoo', f, '..'), { recursive: true });
-        copyFileSync(join(pkg, f), join(dir, 'dist/bloomcuckoo', f));
-      }
-      const byPath = (src) => src.replaceAll("from 'bloomcuckoo'", "from './bloomcuckoo/js/index.min.js'");
-      writeFileSync(join(dir, 'dist/main.js'), byPath(pageMain("new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })")));
-      writeFileSync(join(dir, 'dist/worker.js'), byPath(WEB_WORKER));
-      for (const f of ['probe.mjs', 'round-trip.mjs']) copyFileSync(join(dir, f), join(dir, 'dist', f));
-      await pageCheck('plain page', dir);
-      record({ name: 'plain `<script type="module">`', version: '-', needs: 'nothing: serve the package folder and import `bloomcuckoo/js/index.min.js` by path (or map `bloomcuckoo` to it in an import map)' });
-    });
+/** (l) Parcel 2 with no configuration. */
+async function parcel({ t, app, sh, record, pageCheck, webDir }) {
+  await t.check('(l) Parcel 2 bundles it with no configuration and emits the wasm; the page answers as Node', async () => {
+    const dir = webDir('parcel');
+    writeFileSync(join(dir, 'main.js'), pageMain("new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })"));
+    const src = join(dir, 'src');
+    mkdirSync(src, { recursive: true });
+    for (const f of ['main.js', 'worker.js', 'probe.mjs', 'round-trip.mjs']) copyFileSync(join(dir, f), join(src, f));
+    writeFileSync(join(src, 'index.html'), PAGE);
+    writeFileSync(join(dir, 'package.json'), '{ "name": "web-parcel", "private": true }\n');
+    const r = sh(toolBin('parcel'), ['build', 'src/index.html', '--dist-dir', 'dist', '--no-cache', '--no-source-maps', '--log-level', 'warn'],
+      { cwd: dir, env: { ...process.env, NODE_PATH: join(app, 'node_modules'), NO_COLOR: '1' } });
+    assert(r.status === 0, `parcel build failed: ${r.out}`);
+    assert(!/warn|⚠/i.test(r.out), `parcel warnings: ${r.out}`);
+    assert(readdirSync(join(dir, 'dist')).some((f) => f.endsWith('.wasm')), 'parcel emitted the wasm');
+    await pageCheck('Parcel', dir);
+    record({ name: 'Parcel', version: requireTool('parcel/package.json').version, needs: 'nothing (it emits the .wasm from `new URL(…, import.meta.url)`)' });
+  });
+}
 
-    await t.check('(l) Parcel 2 bundles it with no configuration and emits the wasm; the page answers as Node', async () => {
-      const dir = webDir('parcel');
-      writeFileSync(join(dir, 'main.js'), pageMain("new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })"));
-      const src = join(dir, 'src');
-      mkdirSync(src, { recursive: true });
-      for (const f of ['main.js', 'worker.js', 'probe.mjs', 'round-trip.mjs']) copyFileSync(join(dir, f), join(src, f));
-      writeFileSync(join(src, 'index.html'), PAGE);
-      writeFileSync(join(dir, 'package.json'), '{ "name": "web-parcel", "private": true }\n');
-      const r = sh(toolBin('parcel'), ['build', 'src/index.html', '--dist-dir', 'dist', '--no-cache', '--no-source-maps', '--log-level', 'warn'],
-        { cwd: dir, env: { ...process.env, NODE_PATH: join(app, 'node_modules'), NO_COLOR: '1' } });
-      assert(r.status === 0, `parcel build failed: ${r.out}`);
-      assert(!/warn|⚠/i.test(r.out), `parcel warnings: ${r.out}`);
-      assert(readdirSync(join(dir, 'dist')).some((f) => f.endsWith('.wasm')), 'parcel emitted the wasm');
-      await pageCheck('Parcel', dir);
-      record({ name: 'Parcel', version: requireTool('parcel/package.json').version, needs: 'nothing (it emits the .wasm from `new URL(…, import.meta.url)`)' });
-    });
+/** (m) Bun's bundler. */
+async function bunBundler({ t, app, sh, record, pageCheck, webDir }) {
+  await t.check('(m) Bun\'s bundler (bun build --target browser): the page answers as Node', async () => {
+    const dir = webDir('bun');
+    writeFileSync(join(dir, 'main.js'), pageMain("new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })"));
+    const r = sh(toolBin('bun'), ['build', 'main.js', 'worker.js', '--outdir', 'dist', '--target', 'browser'],
+      { cwd: dir, env: { ...process.env, NODE_PATH: join(app, 'node_modules'), NO_COLOR: '1' } });
+    assert(r.status === 0, `bun build failed: ${r.out}`);
+    assert(!/warn/i.test(r.out), `bun build warnings: ${r.out}`);
+    // like esbuild, Bun's bundler keeps new URL('./wasm/bloomcuckoo.wasm', import.meta.url) as
+    // written without emitting the file: it goes to wasm/ beside the bundle
+    mkdirSync(join(dir, 'dist/wasm'), { recursive: true });
+    copyFileSync(join(app, 'node_modules/bloomcuckoo/js/wasm/bloomcuckoo.wasm'), join(dir, 'dist/wasm/bloomcuckoo.wasm'));
+    await pageCheck('Bun bundler', dir);
+    record({ name: 'Bun bundler', version: /\d+\.\d+\.\d+/.exec(sh(toolBin('bun'), ['--version']).stdout)?.[0] ?? '?',
+      needs: 'copy `bloomcuckoo/js/wasm/bloomcuckoo.wasm` to `wasm/` beside the bundle, or `init({ url })` (`bun build` does not emit `new URL()` assets)' });
+  });
+}
 
-    await t.check('(m) Bun\'s bundler (bun build --target browser): the page answers as Node', async () => {
-      const dir = webDir('bun');
-      writeFileSync(join(dir, 'main.js'), pageMain("new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })"));
-      const r = sh(toolBin('bun'), ['build', 'main.js', 'worker.js', '--outdir', 'dist', '--target', 'browser'],
-        { cwd: dir, env: { ...process.env, NODE_PATH: join(app, 'node_modules'), NO_COLOR: '1' } });
-      assert(r.status === 0, `bun build failed: ${r.out}`);
-      assert(!/warn/i.test(r.out), `bun build warnings: ${r.out}`);
-      // like esbuild, Bun's bundler keeps new URL('./wasm/bloomcuckoo.wasm', import.meta.url) as
-      // written without emitting the file: it goes to wasm/ beside the bundle
-      mkdirSync(join(dir, 'dist/wasm'), { recursive: true });
-      copyFileSync(join(app, 'node_modules/bloomcuckoo/js/wasm/bloomcuckoo.wasm'), join(dir, 'dist/wasm/bloomcuckoo.wasm'));
-      await pageCheck('Bun bundler', dir);
-      record({ name: 'Bun bundler', version: /\d+\.\d+\.\d+/.exec(sh(toolBin('bun'), ['--version']).stdout)?.[0] ?? '?',
-        needs: 'copy `bloomcuckoo/js/wasm/bloomcuckoo.wasm` to `wasm/` beside the bundle, or `init({ url })` (`bun build` does not emit `new URL()` assets)' });
-    });
+/** (n) webpack under the "workerd" condition: the no-eval entry. */
+async function webpackWorkerd({ t, app }) {
+  await t.check('(n) webpack 5 under the "workerd" condition bundles the no-eval entry without an error or a warning', async () => {
+    const webpack = requireTool('webpack');
+    const dir = join(app, 'webpack-workerd');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'worker.js'), "import { init, BloomFilter } from 'bloomcuckoo';\nexport default { async fetch() { await init(); return new Response(String(new BloomFilter({ capacity: 1, errorRate: 0.5 }).has('x'))); } };\n");
+    const stats = await new Promise((resolve, reject) => webpack({
+      mode: 'production', context: dir, entry: './worker.js', target: 'webworker',
+      output: { path: join(dir, 'dist'), filename: 'worker.js', module: true, library: { type: 'module' } },
+      experiments: { outputModule: true },
+      resolve: { modules: [join(app, 'node_modules'), 'node_modules'], conditionNames: ['workerd', 'worker', 'browser', 'import', 'default'] },
+      performance: { hints: false },
+    }, (err, s) => (err ? reject(err) : resolve(s))));
+    const info = stats.toJson({ all: false, errors: true, warnings: true });
+    assert(!stats.hasErrors(), `webpack errors: ${info.errors.map((e) => e.message).join('\n')}`);
+    assert(info.warnings.length === 0, `webpack warnings: ${info.warnings.map((w) => w.message).join('\n')}`);
+    const bundle = readFileSync(join(dir, 'dist/worker.js'), 'utf8');
+    assert(!bundle.includes('new Function'), 'the "workerd" condition must pick the entry without new Function');
+  });
+}
 
-    await t.check('(n) webpack 5 under the "workerd" condition bundles the no-eval entry without an error or a warning', async () => {
-      const webpack = requireTool('webpack');
-      const dir = join(app, 'webpack-workerd');
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, 'worker.js'), "import { init, BloomFilter } from 'bloomcuckoo';\nexport default { async fetch() { await init(); return new Response(String(new BloomFilter({ capacity: 1, errorRate: 0.5 }).has('x'))); } };\n");
-      const stats = await new Promise((resolve, reject) => webpack({
-        mode: 'production', context: dir, entry: './worker.js', target: 'webworker',
-        output: { path: join(dir, 'dist'), filename: 'worker.js', module: true, library: { type: 'module' } },
-        experiments: { outputModule: true },
-        resolve: { modules: [join(app, 'node_modules'), 'node_modules'], conditionNames: ['workerd', 'worker', 'browser', 'import', 'default'] },
-        performance: { hints: false },
-      }, (err, s) => (err ? reject(err) : resolve(s))));
-      const info = stats.toJson({ all: false, errors: true, warnings: true });
-      assert(!stats.hasErrors(), `webpack errors: ${info.errors.map((e) => e.message).join('\n')}`);
-      assert(info.warnings.length === 0, `webpack warnings: ${info.warnings.map((w) => w.message).join('\n')}`);
-      const bundle = readFileSync(join(dir, 'dist/worker.js'), 'utf8');
-      assert(!bundle.includes('new Function'), 'the "workerd" condition must pick the entry without new Function');
-    });
-
-    await t.check('(o) esbuild\'s IIFE output (no import.meta.url): init() names the fix; init({ url }) then works', async () => {
-      const esbuild = requireTool('esbuild');
-      const dir = webDir('esbuild-iife');
-      writeFileSync(join(dir, 'main.js'), `import * as bloomcuckoo from 'bloomcuckoo';
+/** (o) esbuild's IIFE output, which has no import.meta.url. */
+async function esbuildIife({ t, app, pageCheck, webDir }) {
+  await t.check('(o) esbuild\'s IIFE output (no import.meta.url): init() names the fix; init({ url }) then works', async () => {
+    const esbuild = requireTool('esbuild');
+    const dir = webDir('esbuild-iife');
+    writeFileSync(join(dir, 'main.js'), `import * as bloomcuckoo from 'bloomcuckoo';
 import { probe } from './probe.mjs';
 const out = document.getElementById('result');
 (async () => {
-  const first = await bloomcuckoo.init().then(() => 'loaded', (e) => e.code + ': ' + e.message);
-  if (!/^NOT_INITIALIZED: .*import\\.meta\\.url.*init\\(\\{ url \\}\\)/.test(first)) throw new Error('init() said: ' + first);
-  await bloomcuckoo.init({ url: 'wasm/bloomcuckoo.wasm' });
-  const r = await probe(bloomcuckoo);
-  r.worker = 'ok';
-  return r;
+const first = await bloomcuckoo.init().then(() => 'loaded', (e) => e.code + ': ' + e.message);
+if (!/^NOT_INITIALIZED: .*import\\.meta\\.url.*init\\(\\{ url \\}\\)/.test(first)) throw new Error('init() said: ' + first);
+await bloomcuckoo.init({ url: 'wasm/bloomcuckoo.wasm' });
+const r = await probe(bloomcuckoo);
+r.worker = 'ok';
+return r;
 })().then((r) => { out.textContent = JSON.stringify(r); out.dataset.done = '1'; },
-  (e) => { out.textContent = 'error: ' + (e && e.stack || e); out.dataset.done = '1'; });
+(e) => { out.textContent = 'error: ' + (e && e.stack || e); out.dataset.done = '1'; });
 `);
-      await esbuild.build({
-        absWorkingDir: dir, entryPoints: ['main.js'], bundle: true, format: 'iife', outdir: 'dist',
-        nodePaths: [join(app, 'node_modules')], loader: { '.wasm': 'file' }, assetNames: '[name]', logLevel: 'silent',
-        platform: 'browser', target: 'es2022',
-      });
-      writeFileSync(join(dir, 'dist/index.html'), PAGE.replace(' type="module"', ''));
-      mkdirSync(join(dir, 'dist/wasm'), { recursive: true });
-      copyFileSync(join(app, 'node_modules/bloomcuckoo/js/wasm/bloomcuckoo.wasm'), join(dir, 'dist/wasm/bloomcuckoo.wasm'));
-      await pageCheck('esbuild IIFE', dir);
+    await esbuild.build({
+      absWorkingDir: dir, entryPoints: ['main.js'], bundle: true, format: 'iife', outdir: 'dist',
+      nodePaths: [join(app, 'node_modules')], loader: { '.wasm': 'file' }, assetNames: '[name]', logLevel: 'silent',
+      platform: 'browser', target: 'es2022',
     });
-  } finally {
-    await browser?.close();
-  }
-  writeFileSync(join(here, 'matrix.json'), `${JSON.stringify(rows, null, 2)}\n`);
-  return rows;
+    writeFileSync(join(dir, 'dist/index.html'), PAGE.replace(' type="module"', ''));
+    mkdirSync(join(dir, 'dist/wasm'), { recursive: true });
+    copyFileSync(join(app, 'node_modules/bloomcuckoo/js/wasm/bloomcuckoo.wasm'), join(dir, 'dist/wasm/bloomcuckoo.wasm'));
+    await pageCheck('esbuild IIFE', dir);
+  });
 }
