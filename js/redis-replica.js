@@ -229,7 +229,9 @@ export class RedisReplica extends EventEmitter {
     if (this.listenerCount('error') > 0) this.emit('error', err);
     else if (!this.#warned.has(err.code)) {
       this.#warned.add(err.code);
-      process.emitWarning(err);
+      // as a message, type and code: Node refuses an Error object of another realm (a vm context,
+      // as under Jest) and would warn about the argument instead
+      process.emitWarning(err.message, { type: 'FilterError', code: err.code });
     }
   }
 

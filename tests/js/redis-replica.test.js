@@ -190,6 +190,29 @@ for (const [oracle] of [['2.6', '2.6'], ['v8', '8']]) {
       expect(hex(r.filter.toRedisDump())).toEqual(hex(await scanDump(rb.client, 'BF', 'gone')));
     });
 
+    live('with no error listener, one process warning per code, however often it is reported; never thrown', async () => {
+      const c = await connect();
+      await c.sendCommand(['BF.RESERVE', 'unheard', '0.01', '100']);
+      const r = await replicaOf(c, 'unheard');
+      // what the replica hands to process.emitWarning (under Jest, process is the test realm's
+      // copy, whose 'warning' events do not reach listeners here)
+      const warnings = [];
+      const emitWarning = process.emitWarning;
+      process.emitWarning = (message, options) => { warnings.push({ message, ...options }); };
+      try {
+        await c.sendCommand(['DEL', 'unheard']);
+        // the key's check runs every 100 ms: let it report the loss many times
+        await until(() => warnings.length > 0);
+        await sleep(600);
+        expect(warnings.map((w) => [w.type, w.code])).toEqual([['FilterError', 'REDIS']]);
+        expect(warnings[0].message).toMatch(/'unheard' is gone/);
+        expect(await codeOf(r.sync())).toBe('REDIS');
+        expect(warnings).toHaveLength(1);
+      } finally {
+        process.emitWarning = emitWarning;
+      }
+    });
+
     live('a dropped connection (CLIENT KILL of every client): the replica reconnects and catches up', async () => {
       const c = await connect();
       await c.sendCommand(['CF.RESERVE', 'drop', '100']);
