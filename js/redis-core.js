@@ -4,9 +4,9 @@ import { FilterError, statusName } from './errors.js';
 import { Filter, withBytesInWasm } from './filter.js';
 import { requireWasm } from './loader.js';
 import { forEachChunk } from './keys.js';
+import { dataChunks } from './dump-chunks.js';
 import { normalizeRedisChunks } from './redis-dump.js';
 
-const MAX_CHUNK_BYTES = 16 * 1024 * 1024;   // SCANDUMP's chunk limit (RedisBloom 2.6)
 
 /** A FilterError from the core's last status, prefixed with where it happened. */
 export function coreError(context, status) {
@@ -64,18 +64,10 @@ export function dumpChunks(core, parts, bytesOf, dataOf) {
     core.writeDumpHeader(ptr);
     header.set(m.HEAPU8.subarray(ptr, ptr + headerLen));
   });
-  const chunks = [[1, header]];
-  let offset = 0;
-  for (let i = 0; i < parts; i++) {
-    const bytes = bytesOf(i);
-    const base = dataOf(i) >>> 0;
-    for (let at = 0; at < bytes; at += MAX_CHUNK_BYTES) {
-      const len = Math.min(MAX_CHUNK_BYTES, bytes - at);
-      offset += len;
-      chunks.push([1 + offset, m.HEAPU8.slice(base + at, base + at + len)]);
-    }
-  }
-  return chunks;
+  return [[1, header], ...dataChunks(parts, bytesOf, (i, at, len) => {
+    const base = (dataOf(i) >>> 0) + at;
+    return m.HEAPU8.slice(base, base + len);
+  })];
 }
 
 /**

@@ -15,6 +15,7 @@
 // until a filter is back at the key.
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { dataChunks } from './dump-chunks.js';
 import { FilterError, RedisCuckooFilter, fromRedisDump, init } from './index.js';
 import { TYPES, besideKey, commandsOf, duplicateOf, fieldsOf, prefixFor, run, scanDumpVia, serverVia, text } from './redis-client.js';
 
@@ -422,17 +423,8 @@ export class RedisReplica extends EventEmitter {
     header.writeUInt16LE(bucketSize, 32);
     header.writeUInt16LE(v['Max iterations'], 34);
     header.writeUInt16LE(expansion, 36);
-    const chunks = [[1, header]];
-    let offset = 0;
-    for (let k = 0; k < filters; k++) {
-      const bytes = buckets * expansion ** k * bucketSize;
-      for (let at = 0; at < bytes; at += 1 << 24) {
-        const len = Math.min(1 << 24, bytes - at);
-        offset += len;
-        chunks.push([1 + offset, new Uint8Array(len)]);
-      }
-    }
-    return fromRedisDump(chunks, { server: this.#server });
+    const slots = dataChunks(filters, (k) => buckets * expansion ** k * bucketSize, (k, at, len) => new Uint8Array(len));
+    return fromRedisDump([[1, header], ...slots], { server: this.#server });
   }
 
   /** The tail: snapshots when one is due, else XREAD BLOCK a page of the stream and apply it. */

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { init, deserialize } from '../../js/index.js';
 import { GOLDEN_DIR, recipes } from './golden.js';
 import { FormatError, KNOWN_KINDS, crc32, murmur3x64, murmur64a, readFilter } from '../format/reader.mjs';
+import { prng } from '../prng.mjs';
 
 const PROBES = 10_000;
 const encoder = new TextEncoder();
@@ -13,17 +14,8 @@ const keyBytes = (k) => (typeof k === 'string' ? encoder.encode(k) : k);
 
 beforeAll(() => init());
 
-/** A small deterministic generator (mulberry32), so every run probes the same keys. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+// A small deterministic generator (mulberry32), so every run probes the same keys.
+const rng = prng;
 
 const ALPHABET = ['a', 'z', '0', ':', ' ', 'é', 'ß', '€', '中', '文', '😀', '\u{10FFFF}', '\uD800'];
 

@@ -98,16 +98,7 @@ export function sample(keys, n) {
 }
 
 /** A seeded PRNG (mulberry32): the same "random" chunks every run. */
-export function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng } from '../prng.mjs';
 
 /** A seeded byte stream (AES-128-CTR over zeros): n => the next n "random" bytes, the same every run. */
 export function byteStream(seed) {
