@@ -148,8 +148,9 @@ export class Filter {
    * and contents, so the same answers to every query from now on.
    */
   equals(other) {
-    const a = new Uint8Array(this.serialize());
+    this._core;   // DISPOSED after free(), whatever `other` is
     if (!(other instanceof this.constructor) || other.constructor !== this.constructor) return false;
+    const a = new Uint8Array(this.serialize());
     const b = new Uint8Array(other.serialize());
     if (a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -278,39 +279,38 @@ export class Filter {
   }
 }
 
+/** `names` as the keys of `into`, valued by `v` from index `at` on. */
+function named(v, at, names, into = {}) {
+  names.forEach((name, i) => { into[name] = v[at + i]; });
+  return into;
+}
+
 /**
  * @internal info() in one wasm call: core.info(out) writes doubles at `out`, size, byteLength and
  * seed, then the values `names` names in order (bindings/binding_util.h WriteInfo). Returns the
- * info object and what the call returned (a count of layers or sub-filters, for classes with
- * them); `parts(i, names)` reads part i the same way through core[partFn](i, out).
+ * info object, what the call returned (a count of layers or sub-filters, for classes with them)
+ * and the doubles.
  */
 export function readInfo(core, kind, names) {
   const out = outArea();
   const count = core.info(out);
   const v = new Float64Array(requireWasm().HEAPU8.buffer, out, 2048);
-  const info = { kind, size: v[0] };
-  names.forEach((name, i) => { info[name] = v[3 + i]; });
+  const info = named(v, 3, names, { kind, size: v[0] });
   info.byteLength = v[1];
   info.seed = v[2];
   return { info, count, v };
 }
 
-/** @internal The `n` doubles core[fn](i, out) writes for part i (a layer, a link). */
+/** @internal The `n` doubles core[fn](i, out) writes for part i (a link). */
 export function readPart(core, fn, i, n) {
   const out = outArea();
   core[fn](i, out);
   return new Float64Array(requireWasm().HEAPU8.buffer, out, n);
 }
 
-/** @internal `count` parts (layers, links) of `names.length` doubles each, from `v` at `at`. */
-export function infoParts(v, at, count, names) {
-  const parts = [];
-  for (let p = 0; p < count; p++) {
-    const part = {};
-    names.forEach((name, i) => { part[name] = v[at + p * names.length + i]; });
-    parts.push(part);
-  }
-  return parts;
+/** @internal `count` parts (layers, links) as objects of `names`, part p's doubles from partOf(p). */
+export function infoParts(count, names, partOf) {
+  return Array.from({ length: count }, (_, p) => named(partOf(p), 0, names));
 }
 
 /** Calls `fn` with a freshly made core; deletes it and rethrows if fn throws. */

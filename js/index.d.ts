@@ -142,8 +142,8 @@ export function init(options?: InitOptions): Promise<void>;
 /**
  * Loads the wasm synchronously, for code that cannot await: from a compiled `WebAssembly.Module`
  * or the bytes of `bloomcuckoo.wasm` (e.g. `readFileSync(require.resolve('bloomcuckoo/bloomcuckoo.wasm'))`).
- * Works in Node, Bun, Deno and Web Workers; browsers' main threads refuse to compile a module this
- * large synchronously (use {@link init} there). Does nothing once loaded; later {@link init}
+ * It compiles synchronously (tested in Node); browsers' main threads refuse that for a module this
+ * large (use {@link init} there). Does nothing once loaded; later {@link init}
  * calls resolve at once.
  * @throws TypeError for anything else; `FilterError` `INVALID_ARGUMENT` while an `init()` is
  *   still loading (await it instead); the `WebAssembly.CompileError` of bytes that are not the wasm.

@@ -29,7 +29,7 @@ export function init(options = {}) {
 
 /**
  * Loads the wasm synchronously from a compiled module or its bytes (for code that cannot await).
- * Browsers' main threads refuse to compile modules this large synchronously: there, use init().
+ * It compiles synchronously, which browsers' main threads refuse for a module this large: there, use init().
  * @param {WebAssembly.Module | BufferSource} source
  */
 export function initSync(source) {

@@ -91,9 +91,7 @@ export class RedisBloomFilter extends AddableFilter {
     info.items = v[0];
     info.nonScaling = info.nonScaling !== 0;
     if (info.nonScaling) info.expansion = null;
-    const link = [];
-    for (let i = 0; i < count; i++) link.push(...readPart(c, 'linkInfo', i, 6));
-    info.links = infoParts(link, 0, count, ['capacity', 'errorRate', 'bits', 'hashes', 'items', 'bytes']);
+    info.links = infoParts(count, ['capacity', 'errorRate', 'bits', 'hashes', 'items', 'bytes'], (i) => readPart(c, 'linkInfo', i, 6));
     return info;
   }
 

@@ -77,7 +77,7 @@ export class ScalableBloomFilter extends Filter {
     const { info, count, v } = readInfo(this._core, 'scalable', ['capacity', 'errorRate', 'expansion', 'nonScaling',
       'estimatedSize', 'estimatedErrorRate']);
     info.nonScaling = info.nonScaling !== 0;
-    info.layers = infoParts(v, 9, count, ['capacity', 'errorRate', 'size', 'bits', 'hashes']);
+    info.layers = infoParts(count, ['capacity', 'errorRate', 'size', 'bits', 'hashes'], (p) => v.subarray(9 + 5 * p));
     return info;
   }
 }

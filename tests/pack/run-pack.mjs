@@ -363,14 +363,14 @@ const out = document.getElementById('result');
         const page = await browser.context.newPage();
         const errors = watchConsole(page);
         const fetched = [];
-        page.on('response', (res) => fetched.push({ url: res.url(), bytes: 0 }));
+        page.on('response', (res) => fetched.push(res.url()));
         await page.goto(srv.url);
         await page.waitForSelector('#result[data-done="1"]', { timeout: 20000 });
         const text = await page.textContent('#result');
         assert(!text.startsWith('error'), text);
         const got = JSON.parse(text);
         for (const name of Object.keys(out)) assert(got[name] === out[name].answers, `${name}: the page's answers differ from Node's`);
-        const wasm = fetched.filter((f) => f.url.endsWith('.wasm')).map((f) => f.url.slice(f.url.lastIndexOf('/') + 1));
+        const wasm = fetched.filter((u) => u.endsWith('.wasm')).map((u) => u.slice(u.lastIndexOf('/') + 1));
         assert(wasm.length === 2 && wasm.some((u) => u.startsWith('check-bloom')) && wasm.some((u) => u.startsWith('check-fuse')),
           `one module per kind opened, got ${wasm.join(', ')}`);
         assert(errors.length === 0, `console errors: ${errors.join(' | ')}`);

@@ -107,6 +107,8 @@ export function byteStream(seed) {
 }
 
 const bytesOf = (chunks) => chunks.filter(([it]) => it !== 0);
+/** A server error as send() gives it: 'E <message>'. */
+export const isError = (r) => typeof r === 'string' && r.startsWith('E ');
 
 class Twin {
   constructor(client, key, prefix, make, { batch = true } = {}) {
@@ -209,6 +211,34 @@ class Twin {
     if (!keep) await this.cmd(['DEL', copy]);
   }
 
+  /** INFO on the server: `f`'s info() (as the subclass's infoOf renders it) says the same. */
+  async sameInfo(f) {
+    const obj = infoObject(await this.cmd([`${this.prefix}.INFO`, this.key]));
+    expect(this.constructor.infoOf(f)).toEqual(obj);
+  }
+
+  /**
+   * RedisBloom's SCANDUMP round trip: `items` added and checked; SCANDUMP and LOADCHUNK refuse
+   * malformed arguments; the server's chunks LOADCHUNKed into the deleted key bring every item
+   * back, with INFO and a second dump still ours.
+   */
+  async dumpAndReload(items) {
+    await this.addEach(items);
+    await this.existsEach(items);
+    for (const args of [[this.key], [this.key, 'str'], ['noexist', '0']]) {
+      expect(isError(await this.cmd([`${this.prefix}.SCANDUMP`, ...args]))).toBe(true);
+    }
+    const chunks = await this.dump();
+    await this.cmd(['DEL', this.key]);
+    for (const args of [[this.key], [this.key, 'str']]) {
+      expect(isError(await this.cmd([`${this.prefix}.LOADCHUNK`, ...args]))).toBe(true);
+    }
+    await loadChunks(this.client, this.prefix, this.key, bytesOf(chunks));
+    expect((await this.existsEach(items)).every((r) => r === 1)).toBe(true);
+    await this.info();
+    await this.dump();
+  }
+
   free() { for (const f of this.filters) f.free(); this.one = null; this.all = null; }
 }
 
@@ -297,11 +327,6 @@ export class BloomTwin extends Twin {
       this.same(args, Object.fromEntries(Object.keys(obj).map((k) => [k, mine[k]])), obj);
     }
     return obj;
-  }
-
-  async sameInfo(f) {
-    const obj = infoObject(await this.cmd(['BF.INFO', this.key]));
-    expect(BloomTwin.infoOf(f)).toEqual(obj);
   }
 
   /** BF.DEBUG: "size:N" then each link's bytes, bits, hashes, capacity, items and error ratio. */
@@ -460,11 +485,6 @@ export class CuckooTwin extends Twin {
     const obj = infoObject(server);
     for (const f of this.filters) this.same(args, CuckooTwin.infoOf(f), obj);
     return obj;
-  }
-
-  async sameInfo(f) {
-    const obj = infoObject(await this.cmd(['CF.INFO', this.key]));
-    expect(CuckooTwin.infoOf(f)).toEqual(obj);
   }
 
   /** CF.DEBUG's one line, from info(). */
