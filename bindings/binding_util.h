@@ -19,15 +19,33 @@ inline const char*& LastMessage() {
   return message;
 }
 
-// Returns the status code as an int for JS and keeps the message for lastStatusMessage().
+// The one status convention of the wasm boundary: a call that can fail returns an int, its result
+// (>= 0: an outcome or a count) or minus the status code; the message waits for
+// lastStatusMessage(). js/loader.js throwIfError is its one reader. Report gives 0 or -code.
 inline int Report(Status s) {
-  if (!s.ok()) LastMessage() = s.message();
-  return static_cast<int>(s.code());
+  if (s.ok()) return 0;
+  LastMessage() = s.message();
+  return -static_cast<int>(s.code());
 }
+// `result` when `s` is ok, else -code.
+inline int Report(Status s, int result) { return s.ok() ? result : Report(s); }
 
 template <typename T>
 inline T* Ptr(uintptr_t p) {
   return reinterpret_cast<T*>(p);
+}
+
+// A batch that can stop part-way (BF.MADD, CF.INSERT, a scalable filter that fills) reports its
+// counts in one out-struct at the start of the out area: u32 handled, u32 added. Returns Report(s).
+inline int ReportBatch(Status s, size_t handled, size_t added, uintptr_t out) {
+  Ptr<uint32_t>(out)[0] = static_cast<uint32_t>(handled);
+  Ptr<uint32_t>(out)[1] = static_cast<uint32_t>(added);
+  return Report(s);
+}
+
+// Where a dump chunk's bytes go, as a wasm address (a double: addresses reach 4 GiB), or -code.
+inline double ReportTarget(Status s, const uint8_t* target) {
+  return target != nullptr ? static_cast<double>(reinterpret_cast<uintptr_t>(target)) : Report(s);
 }
 
 // Where the JS layer packs key batches (js/keys.js registers it with setKeyRegion before each

@@ -110,20 +110,17 @@ int ScalableInit(ScalableBloomFilter& f, double capacity, double error_rate, uin
   o.seed = seed;
   return Report(f.Init(o));
 }
-// 1 added, 0 may already be present, or minus the status code.
+// 1 added, 0 may already be present, or -code.
 int ScalableAdd(ScalableBloomFilter& f, uintptr_t key, uint32_t len) {
   bool added = false;
   const Status s = f.Add(KeyHash(f, key, len), &added);
-  return s.ok() ? (added ? 1 : 0) : -Report(s);
+  return Report(s, added ? 1 : 0);
 }
-// Writes [added, processed] as u32 at `out`; returns the status code.
 int ScalableAddBatch(ScalableBloomFilter& f, uintptr_t data, uintptr_t offsets, uint32_t count,
                      uintptr_t out) {
   size_t added = 0, processed = 0;
-  const int code = Report(f.AddBatch(Batch(data, offsets, count), &added, &processed));
-  Ptr<uint32_t>(out)[0] = static_cast<uint32_t>(added);
-  Ptr<uint32_t>(out)[1] = static_cast<uint32_t>(processed);
-  return code;
+  const Status s = f.AddBatch(Batch(data, offsets, count), &added, &processed);
+  return ReportBatch(s, processed, added, out);
 }
 // The filter's values, then per layer capacity, errorRate, size, bits, hashes (as many layers as
 // fit in the out area's 2,048 doubles; a layer has at least twice the last one's capacity, so
@@ -143,34 +140,29 @@ uint32_t ScalableInfo(const ScalableBloomFilter& f, uintptr_t out) {
   return static_cast<uint32_t>(f.num_layers());
 }
 
-// Sizing without allocating: the shape Init would choose, or the negated status code.
-double BloomShapeBits(double capacity, double error_rate) {
+// Sizing without allocating: the shape Init would choose, as doubles at `out` ([bits, hashes];
+// [blocks]). Returns Report(s).
+int BloomShape(double capacity, double error_rate, uintptr_t out) {
   uint64_t bits = 0;
   uint32_t hashes = 0;
   const Status s =
       BloomFilter::OptimalShape(static_cast<uint64_t>(capacity), error_rate, &bits, &hashes);
-  return s.ok() ? static_cast<double>(bits) : -Report(s);
+  WriteInfoValues(out, bits, hashes);
+  return Report(s);
 }
-double BloomShapeHashes(double capacity, double error_rate) {
-  uint64_t bits = 0;
-  uint32_t hashes = 0;
-  const Status s =
-      BloomFilter::OptimalShape(static_cast<uint64_t>(capacity), error_rate, &bits, &hashes);
-  return s.ok() ? hashes : -Report(s);
-}
-double BlockedShapeBlocks(double capacity, double error_rate) {
+int BlockedShape(double capacity, double error_rate, uintptr_t out) {
   uint64_t blocks = 0;
   const Status s =
       BlockedBloomFilter::BlocksFor(static_cast<uint64_t>(capacity), error_rate, &blocks);
-  return s.ok() ? static_cast<double>(blocks) : -Report(s);
+  WriteInfoValues(out, blocks);
+  return Report(s);
 }
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(bloomcuckoo_bloom) {
-  emscripten::function("bloomShapeBits", &BloomShapeBits);
-  emscripten::function("bloomShapeHashes", &BloomShapeHashes);
-  emscripten::function("blockedShapeBlocks", &BlockedShapeBlocks);
+  emscripten::function("bloomShape", &BloomShape);
+  emscripten::function("blockedShape", &BlockedShape);
   BloomLike<BloomFilter>::Bind("BloomFilterCore")
       .function("init", &BloomInit)
       .function("info", &BloomInfo);

@@ -49,7 +49,7 @@ uint32_t CuckooLocate(const CuckooFilter& f, uintptr_t key, uint32_t len, uintpt
 }
 
 // The first sub-filter of these options as [buckets, fingerprintBits, byteLength] at `out`;
-// returns the status code.
+// returns Report(s).
 int CuckooShape(double capacity, double error_rate, uint32_t bucket_size, uint32_t fingerprint_bits,
                 uintptr_t out) {
   CuckooOptions o;
@@ -59,9 +59,9 @@ int CuckooShape(double capacity, double error_rate, uint32_t bucket_size, uint32
   o.fingerprint_bits = fingerprint_bits;
   uint64_t buckets = 0, bytes = 0;
   uint32_t f = 0;
-  const int code = Report(CuckooFilter::OptimalShape(o, &buckets, &f, &bytes));
+  const Status s = CuckooFilter::OptimalShape(o, &buckets, &f, &bytes);
   WriteInfoValues(out, buckets, f, bytes);
-  return code;
+  return Report(s);
 }
 
 }  // namespace

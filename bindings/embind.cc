@@ -25,20 +25,20 @@ void SetKeyRegion(uintptr_t data, double data_size, uintptr_t offsets, double of
   RegisteredKeyRegion() = KeyRegion{data, static_cast<uint64_t>(data_size), offsets,
                                     static_cast<uint64_t>(offsets_count)};
 }
-// The kind (1..8) named by the header of the JS source's `size` bytes, or the negated status
-// code; the class's deserialize checks the rest.
+// The kind (1..8) named by the header of the JS source's `size` bytes (or -code); the class's
+// deserialize checks the rest.
 int HeaderKind(double size) {
   JsSource source(size);
-  FilterKind kind;
-  Status s = internal::PeekHeaderKind(source, &kind);
-  return s.ok() ? static_cast<int>(kind) : -Report(s);
+  FilterKind kind{};
+  const Status s = internal::PeekHeaderKind(source, &kind);
+  return Report(s, static_cast<int>(kind));
 }
 // The same after checking the whole frame, checksum included.
 int CheckedKind(double size) {
   JsSource source(size);
-  FilterKind kind;
-  Status s = internal::CheckFrame(source, &kind);
-  return s.ok() ? static_cast<int>(kind) : -Report(s);
+  FilterKind kind{};
+  const Status s = internal::CheckFrame(source, &kind);
+  return Report(s, static_cast<int>(kind));
 }
 
 }  // namespace

@@ -25,18 +25,22 @@ int RBInit(RB& f, double capacity, double error_rate, uint32_t expansion, bool n
   return Report(f.Init(o));
 }
 void RBSetServer(RB& f, bool v8) { f.set_server(RBServer(v8)); }
-// 1 added, 0 may already exist, or the negated status code.
+// 1 added, 0 may already exist, or -code.
 int RBAdd(RB& f, uintptr_t key, uint32_t len) {
   bool added = false;
   const Status s = f.Add(KeyHash(f, key, len), &added);
-  return s.ok() ? (added ? 1 : 0) : -Report(s);
+  return Report(s, added ? 1 : 0);
 }
-// out[i] = 1 added / 0 may exist, for the keys handled. Returns (status << 16) | keys handled
-// (a chunk holds at most 16,384 keys, so both fit).
+// The core writes 1/0 per key handled to `out`; their sum is the batch's added count.
+int ReportAdded(Status s, size_t handled, uintptr_t out) {
+  size_t added = 0;
+  for (size_t i = 0; i < handled; ++i) added += Ptr<uint8_t>(out)[i];
+  return ReportBatch(s, handled, added, out);
+}
 int RBAddBatch(RB& f, uintptr_t data, uintptr_t offsets, uint32_t count, uintptr_t out) {
   size_t n = 0;
   const Status s = f.AddBatch(Batch(data, offsets, count), Ptr<uint8_t>(out), &n);
-  return (Report(s) << 16) | static_cast<int>(n & 0xFFFF);
+  return ReportAdded(s, n, out);
 }
 // The filter's values; returns the link count (RBLinkInfo reads each).
 uint32_t RBInfo(const RB& f, uintptr_t out) {
@@ -58,12 +62,10 @@ int RBLoadDumpHeader(RB& f, uintptr_t header, uint32_t len, double data_bytes) {
   return Report(
       f.LoadDumpHeader(Ptr<const uint8_t>(header), len, static_cast<uint64_t>(data_bytes)));
 }
-// The wasm address the chunk's bytes go to, or 0 (lastStatusMessage says why).
-uintptr_t RBDumpChunkTarget(RB& f, double iterator, uint32_t len) {
+double RBDumpChunkTarget(RB& f, double iterator, uint32_t len) {
   Status s;
-  uint8_t* p = f.DumpChunkTarget(static_cast<uint64_t>(iterator), len, &s);
-  if (p == nullptr) Report(s);
-  return reinterpret_cast<uintptr_t>(p);
+  const uint8_t* p = f.DumpChunkTarget(static_cast<uint64_t>(iterator), len, &s);
+  return ReportTarget(s, p);
 }
 int RBFinishDumpLoad(const RB& f) { return Report(f.FinishDumpLoad()); }
 
@@ -78,21 +80,19 @@ int RCInit(RC& f, double capacity, uint32_t bucket_size, uint32_t max_iterations
   o.expansion = expansion;
   return Report(f.Init(o));
 }
-// 1 inserted, 0 exists (unique) or no space ("Filter is full"), or the negated status code;
-// kNoSpace is 2 so callers can tell it from "exists".
+// 1 inserted, 0 exists (unique) or no space ("Filter is full"), or -code; kNoSpace is 2 so
+// callers can tell it from "exists".
 int RCAdd(RC& f, uintptr_t key, uint32_t len, bool unique) {
-  RC::Insert r;
+  RC::Insert r = RC::Insert::kNoSpace;
   const Status s = f.Add(KeyHash(f, key, len), unique, &r);
-  if (!s.ok()) return -Report(s);
-  return r == RC::Insert::kInserted ? 1 : r == RC::Insert::kExists ? 0 : 2;
+  return Report(s, r == RC::Insert::kInserted ? 1 : r == RC::Insert::kExists ? 0 : 2);
 }
-// out[i] = 1 inserted / 0 not; (status << 16) | keys handled, as RBAddBatch. `first`: the
-// command's first batch (where the sub-filter limit is checked).
+// `first`: the command's first batch (where the sub-filter limit is checked).
 int RCAddBatch(RC& f, uintptr_t data, uintptr_t offsets, uint32_t count, uintptr_t out, bool unique,
                bool first) {
   size_t n = 0;
   const Status s = f.AddBatch(Batch(data, offsets, count), unique, first, Ptr<uint8_t>(out), &n);
-  return (Report(s) << 16) | static_cast<int>(n & 0xFFFF);
+  return ReportAdded(s, n, out);
 }
 double RCCount(const RC& f, uintptr_t key, uint32_t len) {
   return static_cast<double>(f.Count(KeyHash(f, key, len)));
@@ -115,11 +115,10 @@ int RCLoadDumpHeader(RC& f, uintptr_t header, uint32_t len, double data_bytes) {
   return Report(
       f.LoadDumpHeader(Ptr<const uint8_t>(header), len, static_cast<uint64_t>(data_bytes)));
 }
-uintptr_t RCDumpChunkTarget(RC& f, double iterator, uint32_t len) {
+double RCDumpChunkTarget(RC& f, double iterator, uint32_t len) {
   Status s;
-  uint8_t* p = f.DumpChunkTarget(static_cast<uint64_t>(iterator), len, &s);
-  if (p == nullptr) Report(s);
-  return reinterpret_cast<uintptr_t>(p);
+  const uint8_t* p = f.DumpChunkTarget(static_cast<uint64_t>(iterator), len, &s);
+  return ReportTarget(s, p);
 }
 int RCFinishDumpLoad(RC& f) { return Report(f.FinishDumpLoad()); }
 double RCFirstBuckets(double capacity, uint32_t bucket_size) {

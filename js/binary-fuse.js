@@ -2,9 +2,9 @@
 // every key; the smallest and among the fastest to query.
 import { FilterError, invalidOption } from './errors.js';
 import { Filter, makeCore, readInfo } from './filter.js';
-import { requireWasm } from './loader.js';
-import { PackedKeys, forEachChunk, outArea, wasmMalloc } from './keys.js';
-import { initError, readOptions, seedOption } from './options.js';
+import { requireWasm, throwIfError } from './loader.js';
+import { forEachChunk, outArea, PackedKeys, wasmMalloc } from './keys.js';
+import { readOptions, seedOption } from './options.js';
 
 const OPTIONS = ['fingerprintBits', 'seed'];
 
@@ -129,10 +129,8 @@ class BinaryFuseBuilder {
   build() {
     if (this._ptr === null) throw new FilterError('DISPOSED', 'BinaryFuseFilter builder was already used or freed');
     try {
-      const core = makeCore('BinaryFuseFilterCore', (c) => {
-        const status = c.buildFromHashes(this._ptr, this._count, this._bits, this._seed);
-        if (status !== 0) throw initError('BinaryFuseFilter.build', status, this._options);
-      });
+      const core = makeCore('BinaryFuseFilterCore', (c) =>
+        throwIfError(c.buildFromHashes(this._ptr, this._count, this._bits, this._seed), 'BinaryFuseFilter.build', this._options));
       return Filter._adopt(BinaryFuseFilter, core);
     } finally {
       this.free();

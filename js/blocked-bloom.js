@@ -2,7 +2,8 @@
 // of the eight 32-bit words of one 256-bit block; wasm SIMD inside.
 import { BloomBase, bloomSizing, optimalShapeOf } from './bloom.js';
 import { Filter, makeCore } from './filter.js';
-import { initError, integerIn } from './options.js';
+import { integerIn } from './options.js';
+import { throwIfError } from './loader.js';
 
 export class BlockedBloomFilter extends BloomBase {
   /** @param options { capacity, errorRate } (sized by the split-block model) or { blocks }; optional seed. */
@@ -10,10 +11,7 @@ export class BlockedBloomFilter extends BloomBase {
     const { o, seed } = bloomSizing('BlockedBloomFilter', options, ['blocks'], (d) => {
       integerIn('blocks', d.blocks, 1, 2 ** 32 - 1);
     });
-    super(makeCore('BlockedBloomFilterCore', (core) => {
-      const status = core.init(o.capacity ?? 0, o.errorRate ?? 0, o.blocks ?? 0, seed);
-      if (status !== 0) throw initError('BlockedBloomFilter', status, o);
-    }));
+    super(makeCore('BlockedBloomFilterCore', (core) => throwIfError(core.init(o.capacity ?? 0, o.errorRate ?? 0, o.blocks ?? 0, seed), 'BlockedBloomFilter', o)));
   }
 
   /**
@@ -21,10 +19,8 @@ export class BlockedBloomFilter extends BloomBase {
    * it: { blocks, bits, byteLength } (32 bytes per block). Same errors as the constructor.
    */
   static optimalShape(options) {
-    return optimalShapeOf('BlockedBloomFilter', options, (m, n, p) => {
-      const blocks = m.blockedShapeBlocks(n, p);
-      return { blocks, bits: blocks < 0 ? blocks : blocks * 256, byteLength: blocks < 0 ? blocks : blocks * 32 };
-    });
+    return optimalShapeOf('BlockedBloomFilter', options, 'blockedShape',
+      ([blocks]) => ({ blocks, bits: blocks * 256, byteLength: blocks * 32 }));
   }
 
   /** Reads a BlockedBloomFilter from serialize() bytes; another kind is INVALID_ARGUMENT. */

@@ -1,9 +1,10 @@
 // BloomFilter: the classic Bloom filter (m bits, k probes by double hashing), and the base it
 // shares with BlockedBloomFilter.
-import { AddableFilter, check, fillMapOf, Filter, makeCore, positionsOf, readInfo } from './filter.js';
-import { FilterError, statusName } from './errors.js';
-import { requireWasm } from './loader.js';
-import { initError, integerIn, positiveInteger, rate, readOptions, seedOption } from './options.js';
+import { AddableFilter, fillMapOf, Filter, makeCore, positionsOf, readInfo } from './filter.js';
+import { FilterError } from './errors.js';
+import { requireWasm, throwIfError } from './loader.js';
+import { integerIn, positiveInteger, rate, readOptions, seedOption } from './options.js';
+import { outArea } from './keys.js';
 
 /**
  * Reads sizing options of the Bloom family: either { capacity, errorRate } or the `direct`
@@ -27,19 +28,18 @@ export function bloomSizing(className, options, directNames, checkDirect) {
 }
 
 /**
- * @internal The shape Init would choose for { capacity, errorRate }, computed without allocating:
- * `fn(m)` returns { name: value } from the wasm sizing functions (negative = -status code).
+ * @internal The shape Init would choose for { capacity, errorRate }, computed without allocating
+ * by the wasm sizing function `sizing` ('bloomShape' or 'blockedShape'); `shape(values)` names
+ * the values it wrote.
  */
-export function optimalShapeOf(className, options, read) {
+export function optimalShapeOf(className, options, sizing, shape) {
   const o = readOptions(`${className}.optimalShape`, options, ['capacity', 'errorRate']);
   positiveInteger('capacity', o.capacity);
   rate('errorRate', o.errorRate);
   const m = requireWasm();
-  const shape = read(m, o.capacity, o.errorRate);
-  for (const v of Object.values(shape)) {
-    if (v < 0) throw new FilterError(statusName(-v), `${className}.optimalShape: ${m.lastStatusMessage()}`);
-  }
-  return shape;
+  const out = outArea();
+  throwIfError(m[sizing](o.capacity, o.errorRate, out), `${className}.optimalShape`);
+  return shape(new Float64Array(m.HEAPU8.buffer, out, 2));
 }
 
 /** Members shared by BloomFilter and BlockedBloomFilter. */
@@ -64,7 +64,7 @@ export class BloomBase extends AddableFilter {
     if (!(other instanceof this.constructor)) {
       throw new FilterError('INVALID_ARGUMENT', `${name}.${op} needs another ${name}`);
     }
-    check(this._core[op](other._core), `${name}.${op}`);
+    throwIfError(this._core[op](other._core), `${name}.${op}`);
     return this;
   }
 
@@ -85,10 +85,7 @@ export class BloomFilter extends BloomBase {
       positiveInteger('bits', d.bits);
       integerIn('hashes', d.hashes, 1, 64);
     });
-    super(makeCore('BloomFilterCore', (core) => {
-      const status = core.init(o.capacity ?? 0, o.errorRate ?? 0, o.bits ?? 0, o.hashes ?? 0, seed);
-      if (status !== 0) throw initError('BloomFilter', status, o);
-    }));
+    super(makeCore('BloomFilterCore', (core) => throwIfError(core.init(o.capacity ?? 0, o.errorRate ?? 0, o.bits ?? 0, o.hashes ?? 0, seed), 'BloomFilter', o)));
   }
 
   /** Reads a BloomFilter from serialize() bytes; another kind is INVALID_ARGUMENT. */
@@ -97,11 +94,8 @@ export class BloomFilter extends BloomBase {
    * { bits, hashes, byteLength } (byteLength: whole 64-bit words). Same errors as the constructor.
    */
   static optimalShape(options) {
-    return optimalShapeOf('BloomFilter', options, (m, n, p) => {
-      const bits = m.bloomShapeBits(n, p);
-      const hashes = m.bloomShapeHashes(n, p);
-      return { bits, hashes, byteLength: bits < 0 ? bits : Math.ceil(bits / 64) * 8 };
-    });
+    return optimalShapeOf('BloomFilter', options, 'bloomShape',
+      ([bits, hashes]) => ({ bits, hashes, byteLength: Math.ceil(bits / 64) * 8 }));
   }
 
   static deserialize(bytes) {

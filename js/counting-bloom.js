@@ -2,7 +2,8 @@
 import { bloomSizing, optimalShapeOf } from './bloom.js';
 import { AddableFilter, fillMapOf, Filter, makeCore, positionsOf, readInfo } from './filter.js';
 import { encodeKey, forEachChunk, keyPointer } from './keys.js';
-import { initError, integerIn, positiveInteger } from './options.js';
+import { integerIn, positiveInteger } from './options.js';
+import { throwIfError } from './loader.js';
 
 export class CountingBloomFilter extends AddableFilter {
   /** @param options { capacity, errorRate } (sized like BloomFilter) or { counters, hashes }; optional seed. */
@@ -11,10 +12,7 @@ export class CountingBloomFilter extends AddableFilter {
       positiveInteger('counters', d.counters);
       integerIn('hashes', d.hashes, 1, 64);
     });
-    super(makeCore('CountingBloomFilterCore', (core) => {
-      const status = core.init(o.capacity ?? 0, o.errorRate ?? 0, o.counters ?? 0, o.hashes ?? 0, seed);
-      if (status !== 0) throw initError('CountingBloomFilter', status, o);
-    }));
+    super(makeCore('CountingBloomFilterCore', (core) => throwIfError(core.init(o.capacity ?? 0, o.errorRate ?? 0, o.counters ?? 0, o.hashes ?? 0, seed), 'CountingBloomFilter', o)));
   }
 
   /**
@@ -22,11 +20,8 @@ export class CountingBloomFilter extends AddableFilter {
    * it: { counters, hashes, byteLength } (two 4-bit counters per byte). Same errors as the constructor.
    */
   static optimalShape(options) {
-    return optimalShapeOf('CountingBloomFilter', options, (m, n, p) => {
-      const counters = m.bloomShapeBits(n, p);
-      const hashes = m.bloomShapeHashes(n, p);
-      return { counters, hashes, byteLength: counters < 0 ? counters : Math.ceil(counters / 2) };
-    });
+    return optimalShapeOf('CountingBloomFilter', options, 'bloomShape',
+      ([counters, hashes]) => ({ counters, hashes, byteLength: Math.ceil(counters / 2) }));
   }
 
   /** Reads a CountingBloomFilter from serialize() bytes; another kind is INVALID_ARGUMENT. */

@@ -2,9 +2,9 @@
 // growth by sub-filters (RedisBloom CF semantics).
 import { invalidOption } from './errors.js';
 import { AddableFilter, fillMapOf, Filter, makeCore, readInfo } from './filter.js';
-import { requireWasm } from './loader.js';
+import { requireWasm, throwIfError } from './loader.js';
 import { encodeKey, forEachChunk, keyPointer, outArea, outPointer } from './keys.js';
-import { initError, integerIn, positiveInteger, rate, readOptions, seedOption } from './options.js';
+import { integerIn, positiveInteger, rate, readOptions, seedOption } from './options.js';
 
 const OPTIONS = ['capacity', 'errorRate', 'fingerprintBits', 'bucketSize', 'maxIterations', 'expansion', 'seed'];
 
@@ -33,10 +33,7 @@ export class CuckooFilter extends AddableFilter {
     const maxIterations = o.maxIterations === undefined ? 500 : integerIn('maxIterations', o.maxIterations, 1, 65535);
     const expansion = o.expansion === undefined ? 1 : integerIn('expansion', o.expansion, 0, 65536);
     const seed = seedOption(o.seed);
-    super(makeCore('CuckooFilterCore', (core) => {
-      const status = core.init(capacity, errorRate, fingerprintBits, bucketSize, maxIterations, expansion, seed);
-      if (status !== 0) throw initError('CuckooFilter', status, o);
-    }));
+    super(makeCore('CuckooFilterCore', (core) => throwIfError(core.init(capacity, errorRate, fingerprintBits, bucketSize, maxIterations, expansion, seed), 'CuckooFilter', o)));
   }
 
   /**
@@ -49,8 +46,7 @@ export class CuckooFilter extends AddableFilter {
     const [capacity, errorRate, fingerprintBits, bucketSize] = shapeOptions(o);
     const m = requireWasm();
     const out = outArea();
-    const status = m.cuckooShape(capacity, errorRate, bucketSize, fingerprintBits, out);
-    if (status !== 0) throw initError('CuckooFilter.optimalShape', status, o);
+    throwIfError(m.cuckooShape(capacity, errorRate, bucketSize, fingerprintBits, out), 'CuckooFilter.optimalShape', o);
     const [buckets, bits, byteLength] = new Float64Array(m.HEAPU8.buffer, out, 3);
     return { buckets, fingerprintBits: bits, byteLength };
   }

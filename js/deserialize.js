@@ -1,15 +1,13 @@
 // deserialize(bytes): reads any filter's serialize() bytes back into the right class.
-import { FilterError, statusName } from './errors.js';
-import { requireWasm } from './loader.js';
+import { FilterError } from './errors.js';
+import { requireWasm, throwIfError } from './loader.js';
 import { ByteInput, streamIn } from './filter.js';
 import { kindByNumber } from './kinds.js';
 
 /** Runs the module-wide kind check `fn(byteLength)` over `input`; throws for a negative status. */
 function kindFrom(input, fn) {
   const m = requireWasm();
-  const r = streamIn(input, () => fn(m, input.byteLength));
-  if (r < 0) throw new FilterError(statusName(-r), `deserialize: ${m.lastStatusMessage()}`);
-  return r;
+  return throwIfError(streamIn(input, () => fn(m, input.byteLength)), 'deserialize');
 }
 
 /**

@@ -1,7 +1,7 @@
 // The base of every filter class: ownership of the wasm object, and the verbs every filter
 // shares (has, hasAll, size, byteLength, serialize, clear, free).
-import { FilterError, statusName } from './errors.js';
-import { requireWasm } from './loader.js';
+import { FilterError } from './errors.js';
+import { requireWasm, throwIfError } from './loader.js';
 import { encodeKey, forEachChunk, inputBytes, keyList, keyPointer, outArea, outPointer, queryAll, wasmMalloc } from './keys.js';
 
 const disposeSymbol = Symbol.dispose ?? Symbol.for('Symbol.dispose');
@@ -10,13 +10,6 @@ const disposeSymbol = Symbol.dispose ?? Symbol.for('Symbol.dispose');
 const registry = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry((core) => { try { core.delete(); } catch { /* already gone */ } })
   : null;
-
-/** Throws FilterError for a non-zero status code from the core. */
-export function check(status, context) {
-  if (status === 0) return;
-  const m = requireWasm();
-  throw new FilterError(statusName(status), `${context}: ${m.lastStatusMessage()}`);
-}
 
 /**
  * Runs `fn(ptr)` with `bytes` copied into a temporary wasm allocation, then frees it.
@@ -83,8 +76,7 @@ function withCallback(name, callback, call) {
 
 /** core.serialize() streaming each piece to write(view). */
 function streamOut(core, write, context) {
-  const status = withCallback('bcSink', (m, ptr, len) => write(m.HEAPU8.subarray(ptr, ptr + len)), () => core.serialize());
-  check(status, context);
+  throwIfError(withCallback('bcSink', (m, ptr, len) => write(m.HEAPU8.subarray(ptr, ptr + len)), () => core.serialize()), context);
 }
 
 /** @internal call() with the core's byte source reading from `input` (a ByteInput). */
@@ -269,8 +261,7 @@ export class Filter {
     const m = requireWasm();
     const core = new m[coreName]();
     try {
-      const status = streamIn(input, () => core.deserialize(input.byteLength));
-      check(status, `${Cls.name}.deserialize`);
+      throwIfError(streamIn(input, () => core.deserialize(input.byteLength)), `${Cls.name}.deserialize`);
     } catch (err) {
       core.delete();
       throw err;
@@ -366,4 +357,21 @@ export function fillMapOf(core, cells) {
   } finally {
     m._free(ptr);
   }
+}
+
+/**
+ * @internal addAll() where a batch can stop part-way (a full scalable filter, BF.MADD, CF.INSERT):
+ * `addBatch(data, offsets, count, out, start)` (`start`: the index of the chunk's first key)
+ * returns 0 or -code and writes the counts out-struct at `out`: u32 keys handled, u32 added.
+ * Returns how many were added; on an error throws it after the keys before it, saying how far it got.
+ */
+export function addAllReporting(keys, context, addBatch) {
+  let added = 0;
+  forEachChunk(keys, (data, offsets, count, out, start) => {
+    const r = addBatch(data, offsets, count, out, start);
+    const [handled, n] = new Uint32Array(requireWasm().HEAPU8.buffer, out, 2);
+    added += n;
+    throwIfError(r, context, `${start + handled} keys handled, ${added} added before it`);
+  });
+  return added;
 }

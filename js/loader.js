@@ -6,7 +6,7 @@
 // "workerd" export condition) is this same code built with ./wasm/bloomcuckoo.noeval.mjs, the glue
 // without `new Function` (scripts/build-js.mjs); both glues load the same .wasm.
 import createBloomCuckooModule from './wasm/bloomcuckoo.mjs';
-import { FilterError } from './errors.js';
+import { FilterError, show, statusName } from './errors.js';
 
 let pending = null;
 let wasm = null;
@@ -63,6 +63,18 @@ export function requireWasm() {
     throw new FilterError('NOT_INITIALIZED', 'bloomcuckoo: call `await init()` before using filters or hashes');
   }
   return wasm;
+}
+
+/**
+ * @internal The one reader of the core's status convention (bindings/binding_util.h Report):
+ * a fallible wasm call returns its result (>= 0) or minus a status code. Returns `r` when it is
+ * >= 0; else throws FilterError with the code's name, `context` and the core's message, then
+ * `more` in parentheses: a sentence, or the options object the call was given.
+ */
+export function throwIfError(r, context, more) {
+  if (r >= 0) return r;
+  const detail = more === undefined ? '' : ` (${typeof more === 'string' ? more : `options: ${show(more)}`})`;
+  throw new FilterError(statusName(-r), `${context}: ${requireWasm().lastStatusMessage()}${detail}`);
 }
 
 // How to fix a wasm that cannot be fetched, for every error that says so.

@@ -1,6 +1,6 @@
 // Validation of constructor options: types and ranges checked here give messages that name the
 // option and its value; the C++ core checks ranges again (and is the authority for sizes).
-import { FilterError, invalidOption, show, statusName } from './errors.js';
+import { FilterError, invalidOption, show } from './errors.js';
 import { requireWasm } from './loader.js';
 
 /**
@@ -67,8 +67,3 @@ export function redisCapacity(value, v8) {
   return v8 ? integerIn('capacity', value, 1, 2 ** 30) : positiveInteger('capacity', value);
 }
 
-/** Turns a failing status of a core's init into a FilterError that also shows the options. */
-export function initError(className, status, options) {
-  const message = requireWasm().lastStatusMessage();
-  return new FilterError(statusName(status), `${className}: ${message} (options: ${show(options)})`);
-}

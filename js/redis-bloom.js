@@ -1,10 +1,11 @@
 // RedisBloomFilter: RedisBloom's BF type (BF.RESERVE / ADD / EXISTS / INFO / SCANDUMP /
 // LOADCHUNK) bit for bit, so a filter pulled from Redis answers locally exactly as the server
 // does, and one built here loads into Redis. Keys are hashed as RedisBloom hashes them.
-import { AddableFilter, Filter, infoParts, makeCore, readInfo, readPart } from './filter.js';
+import { addAllReporting, AddableFilter, Filter, infoParts, makeCore, readInfo, readPart } from './filter.js';
 import { encodeKey, keyPointer } from './keys.js';
-import { booleanOption, initError, integerIn, rate, readOptions, redisCapacity, serverOption } from './options.js';
-import { addAllReporting, coreError, dumpChunks, filterFromDump } from './redis-core.js';
+import { booleanOption, integerIn, rate, readOptions, redisCapacity, serverOption } from './options.js';
+import { dumpChunks, filterFromDump } from './redis-core.js';
+import { throwIfError } from './loader.js';
 
 const OPTIONS = ['errorRate', 'capacity', 'expansion', 'nonScaling', 'server'];
 // Redis 8's bloom module (RedisBloom 8.x): the error rate a filter is made with is capped here.
@@ -29,10 +30,7 @@ export class RedisBloomFilter extends AddableFilter {
     const expansion = o.expansion === undefined ? 2 : integerIn('expansion', o.expansion, v8 ? 0 : 1, v8 ? 32768 : 2 ** 31 - 1);
     const nonScaling = booleanOption('nonScaling', o.nonScaling, false) || expansion === 0;
     const errorRate = v8 ? Math.min(o.errorRate, V8_ERROR_RATE_CAP) : o.errorRate;
-    super(makeCore('RedisBloomFilterCore', (core) => {
-      const status = core.init(o.capacity, errorRate, expansion, nonScaling, v8);
-      if (status !== 0) throw initError('RedisBloomFilter', status, o);
-    }));
+    super(makeCore('RedisBloomFilterCore', (core) => throwIfError(core.init(o.capacity, errorRate, expansion, nonScaling, v8), 'RedisBloomFilter', o)));
   }
 
   /**
@@ -60,9 +58,7 @@ export class RedisBloomFilter extends AddableFilter {
   add(key) {
     const c = this._core;
     const len = encodeKey(key);
-    const r = c.add(keyPointer(), len);
-    if (r < 0) throw coreError('RedisBloomFilter.add', -r);
-    return r === 1;
+    return throwIfError(c.add(keyPointer(), len), 'RedisBloomFilter.add') === 1;
   }
 
   /**

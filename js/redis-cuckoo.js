@@ -2,11 +2,11 @@
 // INFO / SCANDUMP / LOADCHUNK) bit for bit, so a filter pulled from Redis answers locally exactly
 // as the server does, and one built here loads into Redis. Keys are hashed as RedisBloom hashes
 // them (MurmurHash64A, one-byte fingerprints).
-import { AddableFilter, Filter, makeCore, readInfo } from './filter.js';
+import { addAllReporting, AddableFilter, Filter, makeCore, readInfo } from './filter.js';
 import { encodeKey, keyPointer } from './keys.js';
-import { requireWasm } from './loader.js';
-import { initError, integerIn, readOptions, redisCapacity, serverOption } from './options.js';
-import { addAllReporting, coreError, dumpChunks, filterFromDump } from './redis-core.js';
+import { requireWasm, throwIfError } from './loader.js';
+import { integerIn, readOptions, redisCapacity, serverOption } from './options.js';
+import { dumpChunks, filterFromDump } from './redis-core.js';
 
 const OPTIONS = ['capacity', 'bucketSize', 'maxIterations', 'expansion', 'server'];
 export class RedisCuckooFilter extends AddableFilter {
@@ -25,10 +25,7 @@ export class RedisCuckooFilter extends AddableFilter {
     const bucketSize = o.bucketSize === undefined ? 2 : integerIn('bucketSize', o.bucketSize, 1, 255);
     const maxIterations = o.maxIterations === undefined ? 20 : integerIn('maxIterations', o.maxIterations, 1, 65535);
     const expansion = o.expansion === undefined ? 1 : integerIn('expansion', o.expansion, 0, 32768);
-    super(makeCore('RedisCuckooFilterCore', (core) => {
-      const status = core.init(o.capacity, bucketSize, maxIterations, expansion);
-      if (status !== 0) throw initError('RedisCuckooFilter', status, o);
-    }));
+    super(makeCore('RedisCuckooFilterCore', (core) => throwIfError(core.init(o.capacity, bucketSize, maxIterations, expansion), 'RedisCuckooFilter', o)));
   }
 
   /**
@@ -67,9 +64,7 @@ export class RedisCuckooFilter extends AddableFilter {
   _insert(key, unique, context) {
     const c = this._core;
     const len = encodeKey(key);
-    const r = c.add(keyPointer(), len, unique);
-    if (r < 0) throw coreError(context, -r);
-    return r === 1;
+    return throwIfError(c.add(keyPointer(), len, unique), context) === 1;
   }
 
   /**

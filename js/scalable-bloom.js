@@ -1,15 +1,10 @@
 // ScalableBloomFilter: Bloom layers that grow (RedisBloom BF semantics).
-import { FilterError, statusName } from './errors.js';
-import { Filter, infoParts, makeCore, readInfo } from './filter.js';
-import { requireWasm } from './loader.js';
-import { encodeKey, forEachChunk, keyPointer } from './keys.js';
-import { booleanOption, initError, integerIn, positiveInteger, rate, readOptions, seedOption } from './options.js';
+import { addAllReporting, Filter, infoParts, makeCore, readInfo } from './filter.js';
+import { throwIfError } from './loader.js';
+import { encodeKey, keyPointer } from './keys.js';
+import { booleanOption, integerIn, positiveInteger, rate, readOptions, seedOption } from './options.js';
 
 const OPTIONS = ['capacity', 'errorRate', 'expansion', 'nonScaling', 'seed'];
-
-function fullError(context) {
-  return new FilterError('FULL', `${context}: ${requireWasm().lastStatusMessage()}`);
-}
 
 export class ScalableBloomFilter extends Filter {
   /**
@@ -24,10 +19,7 @@ export class ScalableBloomFilter extends Filter {
     const expansion = o.expansion === undefined ? 2 : integerIn('expansion', o.expansion, 1, 2 ** 16);
     const nonScaling = booleanOption('nonScaling', o.nonScaling, false);
     const seed = seedOption(o.seed);
-    super(makeCore('ScalableBloomFilterCore', (core) => {
-      const status = core.init(o.capacity, o.errorRate, expansion, nonScaling, seed);
-      if (status !== 0) throw initError('ScalableBloomFilter', status, o);
-    }));
+    super(makeCore('ScalableBloomFilterCore', (core) => throwIfError(core.init(o.capacity, o.errorRate, expansion, nonScaling, seed), 'ScalableBloomFilter', o)));
   }
 
   /** Reads a ScalableBloomFilter from serialize() bytes; another kind is INVALID_ARGUMENT. */
@@ -43,9 +35,7 @@ export class ScalableBloomFilter extends Filter {
   add(key) {
     const c = this._core;
     const len = encodeKey(key);
-    const r = c.add(keyPointer(), len);
-    if (r < 0) throw new FilterError(statusName(-r), `ScalableBloomFilter.add: ${requireWasm().lastStatusMessage()}`);
-    return r === 1;
+    return throwIfError(c.add(keyPointer(), len), 'ScalableBloomFilter.add') === 1;
   }
 
   /**
@@ -54,18 +44,7 @@ export class ScalableBloomFilter extends Filter {
    */
   addAll(keys) {
     const c = this._core;
-    let added = 0;
-    forEachChunk(keys, (data, offsets, count, out, start) => {
-      const status = c.addBatch(data, offsets, count, out);
-      const counts = new Uint32Array(requireWasm().HEAPU8.buffer, out, 2);
-      added += counts[0];
-      if (status !== 0) {
-        const err = status === 2 ? fullError('ScalableBloomFilter.addAll') : new FilterError(statusName(status), requireWasm().lastStatusMessage());
-        err.message += ` (${start + counts[1]} keys handled, ${added} added before it)`;
-        throw err;
-      }
-    });
-    return added;
+    return addAllReporting(keys, 'ScalableBloomFilter.addAll', (data, offsets, count, out) => c.addBatch(data, offsets, count, out));
   }
 
   /** Estimated number of distinct keys, from the layers' fill. */
