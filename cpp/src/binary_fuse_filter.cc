@@ -5,10 +5,10 @@
 #include <utility>
 
 #include "bloomcuckoo/internal/buffer.h"
-#include "bloomcuckoo/internal/move.h"
 #include "bloomcuckoo/serialization.h"
 #include "byte_io.h"
 #include "checks.h"
+#include "filter_base_impl.h"
 #include "frame.h"
 
 namespace bloomcuckoo {
@@ -327,24 +327,6 @@ Status BuildCore(uint64_t* keys, size_t n, uint32_t fingerprint_bits, uint32_t s
 
 }  // namespace
 
-BinaryFuseFilter::BinaryFuseFilter(BinaryFuseFilter&& other) noexcept
-    : fp8_(std::move(other.fp8_)),
-      fp16_(std::move(other.fp16_)),
-      size_(std::move(other.size_)),
-      construction_seed_(std::move(other.construction_seed_)),
-      fingerprint_bits_(std::move(other.fingerprint_bits_)),
-      seed_(std::move(other.seed_)),
-      segment_length_(std::move(other.segment_length_)),
-      segment_count_(std::move(other.segment_count_)),
-      array_length_(std::move(other.array_length_)),
-      segment_count_length_(std::move(other.segment_count_length_)) {
-  internal::ResetToDefault(other);
-}
-
-BinaryFuseFilter& BinaryFuseFilter::operator=(BinaryFuseFilter&& other) noexcept {
-  return internal::MoveAssign(*this, std::move(other));
-}
-
 namespace {
 
 Status CheckFuseOptions(const BinaryFuseOptions& options) {
@@ -479,99 +461,82 @@ uint64_t BinaryFuseFilter::PeakBuildBytesPerKey(uint64_t n) {
 
 size_t BinaryFuseFilter::BodySize() const { return kBodyHeaderSize + byte_length(); }
 
-size_t BinaryFuseFilter::SerializedSize() const { return internal::FramedSize(BodySize()); }
-
 // Body: u32 fingerprint_bits | u32 segment_length | u32 segment_count | u32 array_length |
 //       u64 size | u64 construction_seed | array_length fingerprints (u8 or u16 LE).
-Status BinaryFuseFilter::Serialize(uint8_t* out, size_t capacity) const {
-  return internal::SerializeToBuffer(*this, out, capacity);
+void BinaryFuseFilter::WriteBody(internal::ByteWriter& w) const {
+  w.U32(fingerprint_bits_);
+  w.U32(segment_length_);
+  w.U32(segment_count_);
+  w.U32(array_length_);
+  w.U64(size_);
+  w.U64(construction_seed_);
+  if (fingerprint_bits_ == 8) {
+    w.Bytes(fp8_.data(), array_length_);
+  } else {
+    w.Words(fp16_.data(), array_length_);
+  }
 }
 
-Status BinaryFuseFilter::Serialize(ByteSink& sink) const {
-  return internal::WriteFrame(sink, kKind, seed_, KeyHashing::kId, BodySize(),
-                              [&](internal::ByteWriter& w) {
-                                w.U32(fingerprint_bits_);
-                                w.U32(segment_length_);
-                                w.U32(segment_count_);
-                                w.U32(array_length_);
-                                w.U64(size_);
-                                w.U64(construction_seed_);
-                                if (fingerprint_bits_ == 8) {
-                                  w.Bytes(fp8_.data(), array_length_);
-                                } else {
-                                  w.Words(fp16_.data(), array_length_);
-                                }
-                              });
-}
-
-Status BinaryFuseFilter::Deserialize(const uint8_t* data, size_t size) {
-  return internal::DeserializeFromBuffer(*this, data, size);
-}
-
-Status BinaryFuseFilter::Deserialize(ByteSource& source) {
-  BinaryFuseFilter result;
-  const auto read_body = [&](internal::ByteReader& r, const internal::FrameInfo& info) -> Status {
-    const uint32_t bits = r.U32();
-    const uint32_t segment_length = r.U32();
-    const uint32_t segment_count = r.U32();
-    const uint32_t array_length = r.U32();
-    const uint64_t count = r.U64();
-    const uint64_t cseed = r.U64();
-    if (!r.ok()) return Status(StatusCode::kCorruptData, "binary fuse filter body is truncated");
-    if (bits != 8 && bits != 16) {
-      return Status(StatusCode::kCorruptData, "binary fuse filter has bad fingerprint bits");
+Status BinaryFuseFilter::ReadBody(internal::ByteReader& r, const internal::FrameInfo& info) {
+  const uint32_t bits = r.U32();
+  const uint32_t segment_length = r.U32();
+  const uint32_t segment_count = r.U32();
+  const uint32_t array_length = r.U32();
+  const uint64_t count = r.U64();
+  const uint64_t cseed = r.U64();
+  if (!r.ok()) return Status(StatusCode::kCorruptData, "binary fuse filter body is truncated");
+  if (bits != 8 && bits != 16) {
+    return Status(StatusCode::kCorruptData, "binary fuse filter has bad fingerprint bits");
+  }
+  BinaryFuseFilter tmp;
+  tmp.fingerprint_bits_ = bits;
+  tmp.seed_ = info.seed;
+  if (array_length == 0) {
+    if (segment_length != 0 || segment_count != 0 || count != 0 || cseed != 0) {
+      return Status(StatusCode::kCorruptData, "empty binary fuse filter has a nonzero layout");
     }
-    BinaryFuseFilter tmp;
-    tmp.fingerprint_bits_ = bits;
-    tmp.seed_ = info.seed;
-    if (array_length == 0) {
-      if (segment_length != 0 || segment_count != 0 || count != 0 || cseed != 0) {
-        return Status(StatusCode::kCorruptData, "empty binary fuse filter has a nonzero layout");
+  } else {
+    if (!internal::IsPowerOfTwo(segment_length) || segment_length > kMaxSegmentLength) {
+      return Status(StatusCode::kCorruptData,
+                    "binary fuse segment length is not a power of two within bounds");
+    }
+    if (segment_count == 0 ||
+        (uint64_t{segment_count} + 2) * segment_length != uint64_t{array_length}) {
+      return Status(StatusCode::kCorruptData,
+                    "binary fuse array length != (segment count + 2) * segment length");
+    }
+    if (count == 0 || count > array_length) {
+      return Status(StatusCode::kCorruptData, "binary fuse key count is inconsistent");
+    }
+    const uint64_t payload = uint64_t{array_length} * (bits / 8);
+    if (payload != r.remaining()) {
+      return Status(StatusCode::kCorruptData, "binary fuse payload length is wrong");
+    }
+    if (bits == 8) {
+      BLOOMCUCKOO_RETURN_IF_ERROR(tmp.fp8_.Allocate(array_length, false));
+      if (!r.Words(tmp.fp8_.data(), array_length)) {
+        return Status(StatusCode::kCorruptData, "binary fuse payload is truncated");
       }
     } else {
-      if (!internal::IsPowerOfTwo(segment_length) || segment_length > kMaxSegmentLength) {
-        return Status(StatusCode::kCorruptData,
-                      "binary fuse segment length is not a power of two within bounds");
+      BLOOMCUCKOO_RETURN_IF_ERROR(tmp.fp16_.Allocate(array_length, false));
+      if (!r.Words(tmp.fp16_.data(), array_length)) {
+        return Status(StatusCode::kCorruptData, "binary fuse payload is truncated");
       }
-      if (segment_count == 0 ||
-          (uint64_t{segment_count} + 2) * segment_length != uint64_t{array_length}) {
-        return Status(StatusCode::kCorruptData,
-                      "binary fuse array length != (segment count + 2) * segment length");
-      }
-      if (count == 0 || count > array_length) {
-        return Status(StatusCode::kCorruptData, "binary fuse key count is inconsistent");
-      }
-      const uint64_t payload = uint64_t{array_length} * (bits / 8);
-      if (payload != r.remaining()) {
-        return Status(StatusCode::kCorruptData, "binary fuse payload length is wrong");
-      }
-      if (bits == 8) {
-        BLOOMCUCKOO_RETURN_IF_ERROR(tmp.fp8_.Allocate(array_length, false));
-        if (!r.Words(tmp.fp8_.data(), array_length)) {
-          return Status(StatusCode::kCorruptData, "binary fuse payload is truncated");
-        }
-      } else {
-        BLOOMCUCKOO_RETURN_IF_ERROR(tmp.fp16_.Allocate(array_length, false));
-        if (!r.Words(tmp.fp16_.data(), array_length)) {
-          return Status(StatusCode::kCorruptData, "binary fuse payload is truncated");
-        }
-      }
-      tmp.size_ = count;
-      tmp.construction_seed_ = cseed;
-      tmp.segment_length_ = segment_length;
-      tmp.segment_count_ = segment_count;
-      tmp.array_length_ = array_length;
-      tmp.segment_count_length_ = uint64_t{segment_count} * segment_length;
     }
-    if (!r.AtEnd()) {
-      return Status(StatusCode::kCorruptData, "serialized binary fuse filter has trailing bytes");
-    }
-    result = std::move(tmp);
-    return Status::Ok();
-  };
-  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, kKind, read_body));
-  *this = std::move(result);
+    tmp.size_ = count;
+    tmp.construction_seed_ = cseed;
+    tmp.segment_length_ = segment_length;
+    tmp.segment_count_ = segment_count;
+    tmp.array_length_ = array_length;
+    tmp.segment_count_length_ = uint64_t{segment_count} * segment_length;
+  }
+  if (!r.AtEnd()) {
+    return Status(StatusCode::kCorruptData, "serialized binary fuse filter has trailing bytes");
+  }
+  *this = std::move(tmp);
   return Status::Ok();
 }
+
+template class internal::FilterBase<BinaryFuseFilter, internal::BinaryFuseFields>;
 
 }  // namespace bloomcuckoo

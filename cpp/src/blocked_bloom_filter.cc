@@ -5,7 +5,6 @@
 #include <limits>
 #include <utility>
 
-#include "bloomcuckoo/internal/move.h"
 #include "checks.h"
 #include "exact_math.h"
 
@@ -19,6 +18,7 @@
 #include "bloomcuckoo/internal/buffer.h"
 #include "bloomcuckoo/serialization.h"
 #include "byte_io.h"
+#include "filter_base_impl.h"
 #include "frame.h"
 
 namespace bloomcuckoo {
@@ -128,21 +128,6 @@ inline bool BlockContains(const uint32_t* block, uint32_t k) {
 #endif
 
 }  // namespace
-
-BlockedBloomFilter::BlockedBloomFilter(BlockedBloomFilter&& other) noexcept
-    : words_(std::move(other.words_)),
-      blocks_(std::move(other.blocks_)),
-      seed_(std::move(other.seed_)),
-      capacity_(std::move(other.capacity_)),
-      error_rate_(std::move(other.error_rate_)),
-      size_(std::move(other.size_)),
-      set_bits_(std::move(other.set_bits_)) {
-  internal::ResetToDefault(other);
-}
-
-BlockedBloomFilter& BlockedBloomFilter::operator=(BlockedBloomFilter&& other) noexcept {
-  return internal::MoveAssign(*this, std::move(other));
-}
 
 double BlockedBloomFilter::SplitBlockFpr(double keys_per_block) {
   const double lambda = keys_per_block;
@@ -343,68 +328,46 @@ double BlockedBloomFilter::EstimatedErrorRate() const {
 // Word i of block b is words[8 * b + i].
 size_t BlockedBloomFilter::BodySize() const { return kBodyFixedSize + words_.bytes(); }
 
-size_t BlockedBloomFilter::SerializedSize() const {
-  if (blocks_ == 0) return 0;
-  return internal::FramedSize(BodySize());
+void BlockedBloomFilter::WriteBody(internal::ByteWriter& w) const {
+  w.U64(blocks_);
+  w.U64(capacity_);
+  w.F64(error_rate_);
+  w.U64(size_);
+  w.Words(words_.data(), words_.size());
 }
 
-Status BlockedBloomFilter::Serialize(uint8_t* out, size_t capacity) const {
-  return internal::SerializeToBuffer(*this, out, capacity);
-}
-
-Status BlockedBloomFilter::Serialize(ByteSink& sink) const {
-  if (blocks_ == 0) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
-  return internal::WriteFrame(sink, kKind, seed_, KeyHashing::kId, BodySize(),
-                              [&](internal::ByteWriter& w) {
-                                w.U64(blocks_);
-                                w.U64(capacity_);
-                                w.F64(error_rate_);
-                                w.U64(size_);
-                                w.Words(words_.data(), words_.size());
-                              });
-}
-
-Status BlockedBloomFilter::Deserialize(const uint8_t* data, size_t size) {
-  return internal::DeserializeFromBuffer(*this, data, size);
-}
-
-Status BlockedBloomFilter::Deserialize(ByteSource& source) {
-  BlockedBloomFilter result;
-  const auto read_body = [&](internal::ByteReader& r, const internal::FrameInfo& info) -> Status {
-    const uint64_t blocks = r.U64();
-    const uint64_t capacity = r.U64();
-    const double error_rate = r.F64();
-    const uint64_t count = r.U64();
-    if (!r.ok()) return Status(StatusCode::kCorruptData, "serialized blocked filter is truncated");
-    if (blocks == 0 || blocks > kMaxBlocks) {
-      return Status(StatusCode::kCorruptData,
-                    "serialized blocked filter has an invalid block count");
-    }
-    const bool direct = capacity == 0 && error_rate == 0.0;
-    if (!direct && !(capacity != 0 && internal::ValidErrorRate(error_rate))) {
-      return Status(StatusCode::kCorruptData,
-                    "serialized blocked filter has an invalid capacity or errorRate");
-    }
-    if (blocks != r.remaining() / 32 || r.remaining() % 32 != 0) {
-      return Status(StatusCode::kCorruptData,
-                    "serialized blocked filter's block count does not match its bytes");
-    }
-    BlockedBloomFilter tmp;
-    BLOOMCUCKOO_RETURN_IF_ERROR(
-        tmp.Allocate(blocks, info.seed, "serialized blocked filter too large to allocate", false));
-    if (!r.Words(tmp.words_.data(), tmp.words_.size()) || !r.AtEnd()) {
-      return Status(StatusCode::kCorruptData, "serialized blocked filter is truncated");
-    }
-    tmp.capacity_ = capacity;
-    tmp.error_rate_ = error_rate;
-    tmp.size_ = count;
-    tmp.RecountSetBits();
-    result = std::move(tmp);
-    return Status::Ok();
-  };
-  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, kKind, read_body));
-  *this = std::move(result);
+Status BlockedBloomFilter::ReadBody(internal::ByteReader& r, const internal::FrameInfo& info) {
+  const uint64_t blocks = r.U64();
+  const uint64_t capacity = r.U64();
+  const double error_rate = r.F64();
+  const uint64_t count = r.U64();
+  if (!r.ok()) return Status(StatusCode::kCorruptData, "serialized blocked filter is truncated");
+  if (blocks == 0 || blocks > kMaxBlocks) {
+    return Status(StatusCode::kCorruptData, "serialized blocked filter has an invalid block count");
+  }
+  const bool direct = capacity == 0 && error_rate == 0.0;
+  if (!direct && !(capacity != 0 && internal::ValidErrorRate(error_rate))) {
+    return Status(StatusCode::kCorruptData,
+                  "serialized blocked filter has an invalid capacity or errorRate");
+  }
+  if (blocks != r.remaining() / 32 || r.remaining() % 32 != 0) {
+    return Status(StatusCode::kCorruptData,
+                  "serialized blocked filter's block count does not match its bytes");
+  }
+  BlockedBloomFilter tmp;
+  BLOOMCUCKOO_RETURN_IF_ERROR(
+      tmp.Allocate(blocks, info.seed, "serialized blocked filter too large to allocate", false));
+  if (!r.Words(tmp.words_.data(), tmp.words_.size()) || !r.AtEnd()) {
+    return Status(StatusCode::kCorruptData, "serialized blocked filter is truncated");
+  }
+  tmp.capacity_ = capacity;
+  tmp.error_rate_ = error_rate;
+  tmp.size_ = count;
+  tmp.RecountSetBits();
+  *this = std::move(tmp);
   return Status::Ok();
 }
+
+template class internal::FilterBase<BlockedBloomFilter, internal::BlockedBloomFields>;
 
 }  // namespace bloomcuckoo

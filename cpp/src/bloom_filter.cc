@@ -7,11 +7,11 @@
 
 #include "bit_array.h"
 #include "bloomcuckoo/internal/buffer.h"
-#include "bloomcuckoo/internal/move.h"
 #include "bloomcuckoo/serialization.h"
 #include "byte_io.h"
 #include "checks.h"
 #include "exact_math.h"
+#include "filter_base_impl.h"
 #include "frame.h"
 
 namespace bloomcuckoo {
@@ -22,22 +22,6 @@ constexpr double kLn2 = 0.69314718055994530942;
 constexpr size_t kBodyFixedSize = 8 + 4 + 8 + 8 + 8;
 
 }  // namespace
-
-BloomFilter::BloomFilter(BloomFilter&& other) noexcept
-    : words_(std::move(other.words_)),
-      bits_(std::move(other.bits_)),
-      hashes_(std::move(other.hashes_)),
-      seed_(std::move(other.seed_)),
-      capacity_(std::move(other.capacity_)),
-      error_rate_(std::move(other.error_rate_)),
-      size_(std::move(other.size_)),
-      set_bits_(std::move(other.set_bits_)) {
-  internal::ResetToDefault(other);
-}
-
-BloomFilter& BloomFilter::operator=(BloomFilter&& other) noexcept {
-  return internal::MoveAssign(*this, std::move(other));
-}
 
 Status BloomFilter::OptimalShape(uint64_t capacity, double error_rate, uint64_t* bits,
                                  uint32_t* hashes) {
@@ -255,40 +239,10 @@ Status BloomFilter::ReadBody(internal::ByteReader& r, uint32_t seed) {
   return Status::Ok();
 }
 
-size_t BloomFilter::SerializedSize() const {
-  if (bits_ == 0) return 0;
-  return internal::FramedSize(BodySize());
+Status BloomFilter::ReadBody(internal::ByteReader& r, const internal::FrameInfo& info) {
+  return ReadBody(r, info.seed);
 }
 
-Status BloomFilter::Serialize(uint8_t* out, size_t capacity) const {
-  return internal::SerializeToBuffer(*this, out, capacity);
-}
-
-Status BloomFilter::Serialize(ByteSink& sink) const {
-  if (bits_ == 0) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
-  return internal::WriteFrame(sink, kKind, seed_, KeyHashing::kId, BodySize(),
-                              [&](internal::ByteWriter& w) { WriteBody(w); });
-}
-
-Status BloomFilter::Deserialize(const uint8_t* data, size_t size) {
-  return internal::DeserializeFromBuffer(*this, data, size);
-}
-
-Status BloomFilter::Deserialize(ByteSource& source) {
-  BloomFilter result;
-  const auto read_body = [&](internal::ByteReader& body,
-                             const internal::FrameInfo& info) -> Status {
-    BloomFilter tmp;
-    BLOOMCUCKOO_RETURN_IF_ERROR(tmp.ReadBody(body, info.seed));
-    if (!body.AtEnd()) {
-      return Status(StatusCode::kCorruptData, "serialized bloom filter has trailing bytes");
-    }
-    result = std::move(tmp);
-    return Status::Ok();
-  };
-  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, kKind, read_body));
-  *this = std::move(result);
-  return Status::Ok();
-}
+template class internal::FilterBase<BloomFilter, internal::BloomFields>;
 
 }  // namespace bloomcuckoo

@@ -8,10 +8,10 @@
 #include "bit_array.h"
 #include "bloomcuckoo/bloom_filter.h"
 #include "bloomcuckoo/internal/buffer.h"
-#include "bloomcuckoo/internal/move.h"
 #include "bloomcuckoo/serialization.h"
 #include "byte_io.h"
 #include "checks.h"
+#include "filter_base_impl.h"
 #include "frame.h"
 
 namespace bloomcuckoo {
@@ -32,22 +32,6 @@ inline void CountingBloomFilter::Set(uint64_t i, uint32_t v) {
   uint8_t& b = table_[static_cast<size_t>(i >> 1)];
   const uint32_t shift = static_cast<uint32_t>((i & 1) * 4);
   b = static_cast<uint8_t>((b & ~(0xFu << shift)) | (v << shift));
-}
-
-CountingBloomFilter::CountingBloomFilter(CountingBloomFilter&& other) noexcept
-    : table_(std::move(other.table_)),
-      counters_(std::move(other.counters_)),
-      hashes_(std::move(other.hashes_)),
-      seed_(std::move(other.seed_)),
-      capacity_(std::move(other.capacity_)),
-      error_rate_(std::move(other.error_rate_)),
-      size_(std::move(other.size_)),
-      nonzero_(std::move(other.nonzero_)) {
-  internal::ResetToDefault(other);
-}
-
-CountingBloomFilter& CountingBloomFilter::operator=(CountingBloomFilter&& other) noexcept {
-  return internal::MoveAssign(*this, std::move(other));
 }
 
 Status CountingBloomFilter::Allocate(uint64_t counters, uint32_t hashes, uint32_t seed,
@@ -225,79 +209,57 @@ double CountingBloomFilter::EstimatedErrorRate() const {
 //                                   the unused high nibble of an odd-sized table is 0)
 size_t CountingBloomFilter::BodySize() const { return kBodyFixedSize + table_.bytes(); }
 
-size_t CountingBloomFilter::SerializedSize() const {
-  if (counters_ == 0) return 0;
-  return internal::FramedSize(BodySize());
+void CountingBloomFilter::WriteBody(internal::ByteWriter& w) const {
+  w.U64(counters_);
+  w.U32(hashes_);
+  w.U64(capacity_);
+  w.F64(error_rate_);
+  w.U64(size_);
+  w.Bytes(table_.data(), table_.size());
 }
 
-Status CountingBloomFilter::Serialize(uint8_t* out, size_t capacity) const {
-  return internal::SerializeToBuffer(*this, out, capacity);
-}
-
-Status CountingBloomFilter::Serialize(ByteSink& sink) const {
-  if (counters_ == 0) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
-  return internal::WriteFrame(sink, kKind, seed_, KeyHashing::kId, BodySize(),
-                              [&](internal::ByteWriter& w) {
-                                w.U64(counters_);
-                                w.U32(hashes_);
-                                w.U64(capacity_);
-                                w.F64(error_rate_);
-                                w.U64(size_);
-                                w.Bytes(table_.data(), table_.size());
-                              });
-}
-
-Status CountingBloomFilter::Deserialize(const uint8_t* data, size_t size) {
-  return internal::DeserializeFromBuffer(*this, data, size);
-}
-
-Status CountingBloomFilter::Deserialize(ByteSource& source) {
-  CountingBloomFilter result;
-  const auto read_body = [&](internal::ByteReader& r, const internal::FrameInfo& info) -> Status {
-    const uint64_t counters = r.U64();
-    const uint32_t hashes = r.U32();
-    const uint64_t capacity = r.U64();
-    const double error_rate = r.F64();
-    const uint64_t count = r.U64();
-    if (!r.ok()) return Status(StatusCode::kCorruptData, "serialized counting filter is truncated");
-    if (counters == 0) {
-      return Status(StatusCode::kCorruptData, "serialized counting filter has 0 counters");
-    }
-    if (hashes < 1 || hashes > kMaxHashes) {
-      return Status(StatusCode::kCorruptData,
-                    "serialized counting filter has hashes outside 1..64");
-    }
-    const bool direct = capacity == 0 && error_rate == 0.0;
-    if (!direct && !(capacity != 0 && internal::ValidErrorRate(error_rate))) {
-      return Status(StatusCode::kCorruptData,
-                    "serialized counting filter has an invalid capacity or errorRate");
-    }
-    const uint64_t bytes = BytesForCounters(counters);
-    if (bytes != r.remaining()) {
-      return Status(StatusCode::kCorruptData,
-                    "serialized counting filter's counter count does not match its bytes");
-    }
-    const size_t nbytes = static_cast<size_t>(bytes);
-    CountingBloomFilter tmp;
-    BLOOMCUCKOO_RETURN_IF_ERROR(tmp.Allocate(
-        counters, hashes, info.seed, "serialized counting filter too large to allocate", false));
-    if (!r.Read(tmp.table_.data(), nbytes)) {
-      return Status(StatusCode::kCorruptData, "serialized counting filter is truncated");
-    }
-    if (counters % 2 != 0 && (tmp.table_[nbytes - 1] >> 4) != 0) {
-      return Status(StatusCode::kCorruptData,
-                    "serialized counting filter has a counter past its counter count");
-    }
-    tmp.capacity_ = capacity;
-    tmp.error_rate_ = error_rate;
-    tmp.size_ = count;
-    tmp.Recount();
-    result = std::move(tmp);
-    return Status::Ok();
-  };
-  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, kKind, read_body));
-  *this = std::move(result);
+Status CountingBloomFilter::ReadBody(internal::ByteReader& r, const internal::FrameInfo& info) {
+  const uint64_t counters = r.U64();
+  const uint32_t hashes = r.U32();
+  const uint64_t capacity = r.U64();
+  const double error_rate = r.F64();
+  const uint64_t count = r.U64();
+  if (!r.ok()) return Status(StatusCode::kCorruptData, "serialized counting filter is truncated");
+  if (counters == 0) {
+    return Status(StatusCode::kCorruptData, "serialized counting filter has 0 counters");
+  }
+  if (hashes < 1 || hashes > kMaxHashes) {
+    return Status(StatusCode::kCorruptData, "serialized counting filter has hashes outside 1..64");
+  }
+  const bool direct = capacity == 0 && error_rate == 0.0;
+  if (!direct && !(capacity != 0 && internal::ValidErrorRate(error_rate))) {
+    return Status(StatusCode::kCorruptData,
+                  "serialized counting filter has an invalid capacity or errorRate");
+  }
+  const uint64_t bytes = BytesForCounters(counters);
+  if (bytes != r.remaining()) {
+    return Status(StatusCode::kCorruptData,
+                  "serialized counting filter's counter count does not match its bytes");
+  }
+  const size_t nbytes = static_cast<size_t>(bytes);
+  CountingBloomFilter tmp;
+  BLOOMCUCKOO_RETURN_IF_ERROR(tmp.Allocate(
+      counters, hashes, info.seed, "serialized counting filter too large to allocate", false));
+  if (!r.Read(tmp.table_.data(), nbytes)) {
+    return Status(StatusCode::kCorruptData, "serialized counting filter is truncated");
+  }
+  if (counters % 2 != 0 && (tmp.table_[nbytes - 1] >> 4) != 0) {
+    return Status(StatusCode::kCorruptData,
+                  "serialized counting filter has a counter past its counter count");
+  }
+  tmp.capacity_ = capacity;
+  tmp.error_rate_ = error_rate;
+  tmp.size_ = count;
+  tmp.Recount();
+  *this = std::move(tmp);
   return Status::Ok();
 }
+
+template class internal::FilterBase<CountingBloomFilter, internal::CountingBloomFields>;
 
 }  // namespace bloomcuckoo

@@ -7,11 +7,11 @@
 
 #include "bit_array.h"
 #include "bloomcuckoo/internal/buffer.h"
-#include "bloomcuckoo/internal/move.h"
 #include "bloomcuckoo/serialization.h"
 #include "byte_io.h"
 #include "checks.h"
 #include "cuckoo_table.h"
+#include "filter_base_impl.h"
 #include "frame.h"
 
 namespace bloomcuckoo {
@@ -97,25 +97,8 @@ constexpr size_t kSubFilterHeaderSize = 16;
 
 CuckooFilter::CuckooFilter() = default;
 CuckooFilter::~CuckooFilter() = default;
-CuckooFilter::CuckooFilter(CuckooFilter&& other) noexcept
-    : storage_(std::move(other.storage_)),
-      capacity_(std::move(other.capacity_)),
-      error_rate_(std::move(other.error_rate_)),
-      fingerprint_bits_(std::move(other.fingerprint_bits_)),
-      bucket_size_(std::move(other.bucket_size_)),
-      max_iterations_(std::move(other.max_iterations_)),
-      expansion_(std::move(other.expansion_)),
-      seed_(std::move(other.seed_)),
-      num_filters_(std::move(other.num_filters_)),
-      items_inserted_(std::move(other.items_inserted_)),
-      items_deleted_(std::move(other.items_deleted_)),
-      last_kicks_(std::move(other.last_kicks_)) {
-  internal::ResetToDefault(other);
-}
-
-CuckooFilter& CuckooFilter::operator=(CuckooFilter&& other) noexcept {
-  return internal::MoveAssign(*this, std::move(other));
-}
+CuckooFilter::CuckooFilter(CuckooFilter&& other) noexcept = default;
+CuckooFilter& CuckooFilter::operator=(CuckooFilter&& other) noexcept = default;
 
 Status CuckooFilter::FirstSubFilterBuckets(uint64_t capacity, uint32_t bucket_size,
                                            uint64_t* buckets) {
@@ -481,146 +464,122 @@ double CuckooFilter::EstimatedFpr() const {
   return -std::expm1(log_none);
 }
 
-uint64_t CuckooFilter::BodySize() const {
+size_t CuckooFilter::BodySize() const {
   uint64_t n = kFixedBodySize;
   for (uint32_t k = 0; k < num_filters_; ++k) {
     n += kSubFilterHeaderSize + storage_->tables[k].payload_bytes();
   }
-  return n;
+  return static_cast<size_t>(n);
 }
 
-size_t CuckooFilter::SerializedSize() const {
-  return internal::FramedSize(static_cast<size_t>(BodySize()));
-}
-
-Status CuckooFilter::Serialize(uint8_t* out, size_t capacity) const {
-  return internal::SerializeToBuffer(*this, out, capacity);
-}
-
-Status CuckooFilter::Serialize(ByteSink& sink) const {
-  if (num_filters_ == 0) {
-    return Status(StatusCode::kInvalidArgument, "cuckoo filter is not initialised");
+void CuckooFilter::WriteBody(internal::ByteWriter& w) const {
+  w.U64(capacity_);
+  w.F64(error_rate_);
+  w.U32(fingerprint_bits_);
+  w.U32(bucket_size_);
+  w.U32(max_iterations_);
+  w.U32(expansion_);
+  w.U64(items_inserted_);
+  w.U64(items_deleted_);
+  w.U32(num_filters_);
+  for (uint32_t k = 0; k < num_filters_; ++k) {
+    const internal::CuckooTable& t = storage_->tables[k];
+    w.U64(t.num_buckets());
+    w.U64(t.payload_bytes());
+    w.Bytes(t.payload(), t.payload_bytes());
   }
-  return internal::WriteFrame(sink, kKind, seed_, KeyHashing::kId, static_cast<size_t>(BodySize()),
-                              [&](internal::ByteWriter& w) {
-                                w.U64(capacity_);
-                                w.F64(error_rate_);
-                                w.U32(fingerprint_bits_);
-                                w.U32(bucket_size_);
-                                w.U32(max_iterations_);
-                                w.U32(expansion_);
-                                w.U64(items_inserted_);
-                                w.U64(items_deleted_);
-                                w.U32(num_filters_);
-                                for (uint32_t k = 0; k < num_filters_; ++k) {
-                                  const internal::CuckooTable& t = storage_->tables[k];
-                                  w.U64(t.num_buckets());
-                                  w.U64(t.payload_bytes());
-                                  w.Bytes(t.payload(), t.payload_bytes());
-                                }
-                              });
 }
 
-Status CuckooFilter::Deserialize(const uint8_t* data, size_t size) {
-  return internal::DeserializeFromBuffer(*this, data, size);
-}
+Status CuckooFilter::ReadBody(internal::ByteReader& r, const internal::FrameInfo& info) {
+  const Status corrupt(StatusCode::kCorruptData, "corrupt cuckoo filter");
 
-Status CuckooFilter::Deserialize(ByteSource& source) {
-  CuckooFilter result;
-  const auto read_body = [&](internal::ByteReader& r, const internal::FrameInfo& info) -> Status {
-    const Status corrupt(StatusCode::kCorruptData, "corrupt cuckoo filter");
-
-    CuckooFilter tmp;
-    tmp.seed_ = info.seed;
-    tmp.capacity_ = r.U64();
-    tmp.error_rate_ = r.F64();
-    tmp.fingerprint_bits_ = r.U32();
-    tmp.bucket_size_ = r.U32();
-    tmp.max_iterations_ = r.U32();
-    tmp.expansion_ = r.U32();
-    tmp.items_inserted_ = r.U64();
-    tmp.items_deleted_ = r.U64();
-    const uint32_t num_filters = r.U32();
-    if (!r.ok()) {
-      return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: truncated header");
+  CuckooFilter tmp;
+  tmp.seed_ = info.seed;
+  tmp.capacity_ = r.U64();
+  tmp.error_rate_ = r.F64();
+  tmp.fingerprint_bits_ = r.U32();
+  tmp.bucket_size_ = r.U32();
+  tmp.max_iterations_ = r.U32();
+  tmp.expansion_ = r.U32();
+  tmp.items_inserted_ = r.U64();
+  tmp.items_deleted_ = r.U64();
+  const uint32_t num_filters = r.U32();
+  if (!r.ok()) {
+    return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: truncated header");
+  }
+  if (tmp.capacity_ == 0 || !(tmp.error_rate_ > 0 && tmp.error_rate_ < 1) ||
+      !ValidFingerprintBits(tmp.fingerprint_bits_) || !ValidBucketSize(tmp.bucket_size_) ||
+      tmp.max_iterations_ == 0 || tmp.max_iterations_ > kMaxIterationsLimit ||
+      (tmp.expansion_ != 0 && !internal::IsPowerOfTwo(tmp.expansion_)) ||
+      tmp.expansion_ > kMaxExpansion) {
+    return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: invalid parameters");
+  }
+  if (num_filters == 0 || num_filters > kMaxFilters || (tmp.expansion_ == 0 && num_filters != 1)) {
+    return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: invalid sub-filter count");
+  }
+  if (tmp.items_deleted_ > tmp.items_inserted_) {
+    return Status(StatusCode::kCorruptData,
+                  "corrupt cuckoo filter: more items deleted than inserted");
+  }
+  // The capacity is what the filter was sized for; the bucket counts are not re-derived from it
+  // (docs/FORMAT.md): the first sub-filter's is any power of two up to 2^40 that the payload
+  // pays for, and sub-filter k has first * expansion^k buckets.
+  if (tmp.capacity_ > kMaxCapacity) {
+    return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: capacity out of range");
+  }
+  uint64_t first = 0;
+  const uint32_t log_expansion = tmp.expansion_ == 0 ? 0 : Log2(tmp.expansion_);
+  tmp.storage_.reset(new (std::nothrow) internal::CuckooStorage());
+  if (!tmp.storage_)
+    return Status(StatusCode::kOutOfMemory, "out of memory allocating cuckoo filter");
+  uint64_t occupied = 0;
+  for (uint32_t k = 0; k < num_filters; ++k) {
+    const uint64_t buckets = r.U64();
+    const uint64_t payload = r.U64();
+    if (!r.ok())
+      return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: truncated sub-filter");
+    if (k == 0) {
+      if (!internal::IsPowerOfTwo(buckets) || buckets > (uint64_t{1} << kMaxBucketsLog2)) {
+        return Status(StatusCode::kCorruptData,
+                      "corrupt cuckoo filter: bucket count is not a power of two up to 2^40");
+      }
+      first = buckets;
     }
-    if (tmp.capacity_ == 0 || !(tmp.error_rate_ > 0 && tmp.error_rate_ < 1) ||
-        !ValidFingerprintBits(tmp.fingerprint_bits_) || !ValidBucketSize(tmp.bucket_size_) ||
-        tmp.max_iterations_ == 0 || tmp.max_iterations_ > kMaxIterationsLimit ||
-        (tmp.expansion_ != 0 && !internal::IsPowerOfTwo(tmp.expansion_)) ||
-        tmp.expansion_ > kMaxExpansion) {
-      return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: invalid parameters");
-    }
-    if (num_filters == 0 || num_filters > kMaxFilters ||
-        (tmp.expansion_ == 0 && num_filters != 1)) {
-      return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: invalid sub-filter count");
-    }
-    if (tmp.items_deleted_ > tmp.items_inserted_) {
+    // Sub-filter k has first * expansion^k buckets (checked without overflow).
+    const uint64_t shift = static_cast<uint64_t>(log_expansion) * k;
+    if (shift > kMaxBucketsLog2 || Log2(first) + shift > kMaxBucketsLog2 ||
+        buckets != (first << shift)) {
       return Status(StatusCode::kCorruptData,
-                    "corrupt cuckoo filter: more items deleted than inserted");
+                    "corrupt cuckoo filter: sub-filter bucket count inconsistent");
     }
-    // The capacity is what the filter was sized for; the bucket counts are not re-derived from it
-    // (docs/FORMAT.md): the first sub-filter's is any power of two up to 2^40 that the payload
-    // pays for, and sub-filter k has first * expansion^k buckets.
-    if (tmp.capacity_ > kMaxCapacity) {
-      return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: capacity out of range");
-    }
-    uint64_t first = 0;
-    const uint32_t log_expansion = tmp.expansion_ == 0 ? 0 : Log2(tmp.expansion_);
-    tmp.storage_.reset(new (std::nothrow) internal::CuckooStorage());
-    if (!tmp.storage_)
-      return Status(StatusCode::kOutOfMemory, "out of memory allocating cuckoo filter");
-    uint64_t occupied = 0;
-    for (uint32_t k = 0; k < num_filters; ++k) {
-      const uint64_t buckets = r.U64();
-      const uint64_t payload = r.U64();
-      if (!r.ok())
-        return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: truncated sub-filter");
-      if (k == 0) {
-        if (!internal::IsPowerOfTwo(buckets) || buckets > (uint64_t{1} << kMaxBucketsLog2)) {
-          return Status(StatusCode::kCorruptData,
-                        "corrupt cuckoo filter: bucket count is not a power of two up to 2^40");
-        }
-        first = buckets;
-      }
-      // Sub-filter k has first * expansion^k buckets (checked without overflow).
-      const uint64_t shift = static_cast<uint64_t>(log_expansion) * k;
-      if (shift > kMaxBucketsLog2 || Log2(first) + shift > kMaxBucketsLog2 ||
-          buckets != (first << shift)) {
-        return Status(StatusCode::kCorruptData,
-                      "corrupt cuckoo filter: sub-filter bucket count inconsistent");
-      }
-      if (payload !=
-          internal::CuckooTable::PayloadBytes(buckets, tmp.bucket_size_, tmp.fingerprint_bits_)) {
-        return Status(StatusCode::kCorruptData,
-                      "corrupt cuckoo filter: sub-filter payload length inconsistent");
-      }
-      if (payload > r.remaining()) {
-        return Status(StatusCode::kCorruptData,
-                      "corrupt cuckoo filter: truncated sub-filter payload");
-      }
-      internal::CuckooTable& t = tmp.storage_->tables[k];
-      BLOOMCUCKOO_RETURN_IF_ERROR(t.Init(buckets, tmp.bucket_size_, tmp.fingerprint_bits_));
-      if (!r.Read(t.mutable_payload(), static_cast<size_t>(payload))) return corrupt;
-      if (!t.PaddingIsZero()) {
-        return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: nonzero padding bits");
-      }
-      tmp.storage_->items[k] = t.CountOccupied();
-      occupied += tmp.storage_->items[k];
-      tmp.num_filters_ = k + 1;
-    }
-    if (!r.AtEnd())
-      return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: trailing bytes");
-    if (occupied != tmp.items_inserted_ - tmp.items_deleted_) {
+    if (payload !=
+        internal::CuckooTable::PayloadBytes(buckets, tmp.bucket_size_, tmp.fingerprint_bits_)) {
       return Status(StatusCode::kCorruptData,
-                    "corrupt cuckoo filter: item count disagrees with the stored fingerprints");
+                    "corrupt cuckoo filter: sub-filter payload length inconsistent");
     }
-    result = std::move(tmp);
-    return Status::Ok();
-  };
-  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, kKind, read_body));
-  *this = std::move(result);
+    if (payload > r.remaining()) {
+      return Status(StatusCode::kCorruptData,
+                    "corrupt cuckoo filter: truncated sub-filter payload");
+    }
+    internal::CuckooTable& t = tmp.storage_->tables[k];
+    BLOOMCUCKOO_RETURN_IF_ERROR(t.Init(buckets, tmp.bucket_size_, tmp.fingerprint_bits_));
+    if (!r.Read(t.mutable_payload(), static_cast<size_t>(payload))) return corrupt;
+    if (!t.PaddingIsZero()) {
+      return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: nonzero padding bits");
+    }
+    tmp.storage_->items[k] = t.CountOccupied();
+    occupied += tmp.storage_->items[k];
+    tmp.num_filters_ = k + 1;
+  }
+  if (!r.AtEnd()) return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: trailing bytes");
+  if (occupied != tmp.items_inserted_ - tmp.items_deleted_) {
+    return Status(StatusCode::kCorruptData,
+                  "corrupt cuckoo filter: item count disagrees with the stored fingerprints");
+  }
+  *this = std::move(tmp);
   return Status::Ok();
 }
+
+template class internal::FilterBase<CuckooFilter, internal::CuckooFields>;
 
 }  // namespace bloomcuckoo

@@ -7,11 +7,11 @@
 #include <limits>
 #include <utility>
 
-#include "bloomcuckoo/internal/move.h"
 #include "bloomcuckoo/murmur2.h"
 #include "bloomcuckoo/serialization.h"
 #include "byte_io.h"
 #include "exact_math.h"
+#include "filter_base_impl.h"
 #include "frame.h"
 
 namespace bloomcuckoo {
@@ -75,20 +75,6 @@ void WriteF64(uint8_t* p, double d) {
 RedisBfHashing::Hash RedisBfHashing::Of(const void* key, size_t len, uint32_t /*seed*/) {
   const uint64_t a = MurmurHash64A(key, len, kHashSeed);
   return Hash{a, MurmurHash64A(key, len, a)};
-}
-
-RedisBloomFilter::RedisBloomFilter(RedisBloomFilter&& other) noexcept
-    : links_(std::move(other.links_)),
-      size_(other.size_),
-      options_(other.options_),
-      growth_(other.growth_),
-      load_next_(other.load_next_),
-      server_(other.server_) {
-  internal::ResetToDefault(other);
-}
-
-RedisBloomFilter& RedisBloomFilter::operator=(RedisBloomFilter&& other) noexcept {
-  return internal::MoveAssign(*this, std::move(other));
 }
 
 Status RedisBloomFilter::InitLink(Link* link, uint64_t entries, double error, uint32_t options) {
@@ -408,64 +394,44 @@ Status RedisBloomFilter::FinishDumpLoad() const {
 }
 
 // Our format (kind 7): the body is RedisBloom's dump header followed by every link's bitmap.
-size_t RedisBloomFilter::SerializedSize() const {
-  if (links_.empty()) return 0;
-  return internal::FramedSize(DumpHeaderSize() + byte_length());
-}
+size_t RedisBloomFilter::BodySize() const { return DumpHeaderSize() + byte_length(); }
 
-Status RedisBloomFilter::Serialize(uint8_t* out, size_t capacity) const {
-  return internal::SerializeToBuffer(*this, out, capacity);
-}
-
-Status RedisBloomFilter::Serialize(ByteSink& sink) const {
-  if (links_.empty()) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
+void RedisBloomFilter::WriteBody(internal::ByteWriter& w) const {
   const size_t header = DumpHeaderSize();
-  return internal::WriteFrame(sink, kKind, 0, KeyHashing::kId, header + byte_length(),
-                              [&](internal::ByteWriter& w) {
-                                std::vector<uint8_t> head(header);
-                                WriteDumpHeader(head.data());
-                                w.Bytes(head.data(), header);
-                                for (const Link& l : links_) {
-                                  w.Bytes(l.data.data(), static_cast<size_t>(l.bytes));
-                                }
-                              });
+  std::vector<uint8_t> head(header);
+  WriteDumpHeader(head.data());
+  w.Bytes(head.data(), header);
+  for (const Link& l : links_) {
+    w.Bytes(l.data.data(), static_cast<size_t>(l.bytes));
+  }
 }
 
-Status RedisBloomFilter::Deserialize(const uint8_t* data, size_t size) {
-  return internal::DeserializeFromBuffer(*this, data, size);
-}
-
-Status RedisBloomFilter::Deserialize(ByteSource& source) {
-  RedisBloomFilter result;
-  const auto read_body = [&](internal::ByteReader& body,
-                             const internal::FrameInfo& info) -> Status {
-    if (info.seed != 0)
-      return Corrupt("corrupt redis-bloom filter: RedisBloom hashes have no seed (must be 0)");
-    std::vector<uint8_t> head(kDumpHeaderBytes);
-    if (!body.Read(head.data(), kDumpHeaderBytes))
+Status RedisBloomFilter::ReadBody(internal::ByteReader& body, const internal::FrameInfo& info) {
+  if (info.seed != 0)
+    return Corrupt("corrupt redis-bloom filter: RedisBloom hashes have no seed (must be 0)");
+  std::vector<uint8_t> head(kDumpHeaderBytes);
+  if (!body.Read(head.data(), kDumpHeaderBytes))
+    return Corrupt("corrupt redis-bloom filter: truncated");
+  const uint64_t nfilters = internal::LoadLE(head.data() + 8, 4);
+  if (nfilters == 0 || nfilters > kMaxLinks || body.remaining() < kDumpLinkBytes * nfilters) {
+    return Corrupt("corrupt redis-bloom filter: bad filter count");
+  }
+  const size_t header_len = kDumpHeaderBytes + static_cast<size_t>(kDumpLinkBytes * nfilters);
+  head.resize(header_len);
+  body.Read(head.data() + kDumpHeaderBytes, header_len - kDumpHeaderBytes);
+  RedisBloomFilter tmp;
+  BLOOMCUCKOO_RETURN_IF_ERROR(tmp.LoadDumpHeader(head.data(), header_len, body.remaining()));
+  for (Link& l : tmp.links_) {
+    if (!body.Read(l.data.data(), static_cast<size_t>(l.bytes))) {
       return Corrupt("corrupt redis-bloom filter: truncated");
-    const uint64_t nfilters = internal::LoadLE(head.data() + 8, 4);
-    if (nfilters == 0 || nfilters > kMaxLinks || body.remaining() < kDumpLinkBytes * nfilters) {
-      return Corrupt("corrupt redis-bloom filter: bad filter count");
     }
-    const size_t header_len = kDumpHeaderBytes + static_cast<size_t>(kDumpLinkBytes * nfilters);
-    head.resize(header_len);
-    body.Read(head.data() + kDumpHeaderBytes, header_len - kDumpHeaderBytes);
-    RedisBloomFilter tmp;
-    BLOOMCUCKOO_RETURN_IF_ERROR(tmp.LoadDumpHeader(head.data(), header_len, body.remaining()));
-    for (Link& l : tmp.links_) {
-      if (!body.Read(l.data.data(), static_cast<size_t>(l.bytes))) {
-        return Corrupt("corrupt redis-bloom filter: truncated");
-      }
-    }
-    tmp.load_next_ = tmp.byte_length();
-    if (!body.AtEnd()) return Corrupt("corrupt redis-bloom filter: trailing bytes");
-    result = std::move(tmp);
-    return Status::Ok();
-  };
-  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, kKind, read_body));
-  *this = std::move(result);
+  }
+  tmp.load_next_ = tmp.byte_length();
+  if (!body.AtEnd()) return Corrupt("corrupt redis-bloom filter: trailing bytes");
+  *this = std::move(tmp);
   return Status::Ok();
 }
+
+template class internal::FilterBase<RedisBloomFilter, internal::RedisBloomFields>;
 
 }  // namespace bloomcuckoo

@@ -6,11 +6,11 @@
 #include <limits>
 #include <utility>
 
-#include "bloomcuckoo/internal/move.h"
 #include "bloomcuckoo/murmur2.h"
 #include "bloomcuckoo/serialization.h"
 #include "byte_io.h"
 #include "checks.h"
+#include "filter_base_impl.h"
 #include "frame.h"
 
 namespace bloomcuckoo {
@@ -57,22 +57,6 @@ bool SubFilterBuckets(uint64_t first, uint32_t expansion, uint64_t k, uint64_t* 
 
 uint64_t RedisCfHashing::Of(const void* key, size_t len, uint32_t /*seed*/) {
   return MurmurHash64A(key, len, 0);
-}
-
-RedisCuckooFilter::RedisCuckooFilter(RedisCuckooFilter&& other) noexcept
-    : filters_(std::move(other.filters_)),
-      num_buckets_(other.num_buckets_),
-      num_items_(other.num_items_),
-      num_deletes_(other.num_deletes_),
-      bucket_size_(other.bucket_size_),
-      max_iterations_(other.max_iterations_),
-      expansion_(other.expansion_),
-      load_next_(other.load_next_) {
-  internal::ResetToDefault(other);
-}
-
-RedisCuckooFilter& RedisCuckooFilter::operator=(RedisCuckooFilter&& other) noexcept {
-  return internal::MoveAssign(*this, std::move(other));
 }
 
 uint64_t RedisCuckooFilter::FirstSubFilterBuckets(uint64_t capacity, uint32_t bucket_size) {
@@ -420,58 +404,36 @@ Status RedisCuckooFilter::FinishDumpLoad() {
 }
 
 // Our format (kind 8): the body is the 38-byte CF header followed by every sub-filter's bytes.
-size_t RedisCuckooFilter::SerializedSize() const {
-  if (filters_.empty()) return 0;
-  return internal::FramedSize(kDumpHeaderBytes + byte_length());
+size_t RedisCuckooFilter::BodySize() const { return kDumpHeaderBytes + byte_length(); }
+
+void RedisCuckooFilter::WriteBody(internal::ByteWriter& w) const {
+  uint8_t head[kDumpHeaderBytes];
+  WriteDumpHeader(head);
+  w.Bytes(head, kDumpHeaderBytes);
+  for (const SubFilter& f : filters_) {
+    w.Bytes(f.data.data(), static_cast<size_t>(f.buckets * bucket_size_));
+  }
 }
 
-Status RedisCuckooFilter::Serialize(uint8_t* out, size_t capacity) const {
-  return internal::SerializeToBuffer(*this, out, capacity);
-}
-
-Status RedisCuckooFilter::Serialize(ByteSink& sink) const {
-  if (filters_.empty()) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
-  return internal::WriteFrame(sink, kKind, 0, KeyHashing::kId, kDumpHeaderBytes + byte_length(),
-                              [&](internal::ByteWriter& w) {
-                                uint8_t head[kDumpHeaderBytes];
-                                WriteDumpHeader(head);
-                                w.Bytes(head, kDumpHeaderBytes);
-                                for (const SubFilter& f : filters_) {
-                                  w.Bytes(f.data.data(),
-                                          static_cast<size_t>(f.buckets * bucket_size_));
-                                }
-                              });
-}
-
-Status RedisCuckooFilter::Deserialize(const uint8_t* data, size_t size) {
-  return internal::DeserializeFromBuffer(*this, data, size);
-}
-
-Status RedisCuckooFilter::Deserialize(ByteSource& source) {
-  RedisCuckooFilter result;
-  const auto read_body = [&](internal::ByteReader& body,
-                             const internal::FrameInfo& info) -> Status {
-    if (info.seed != 0)
-      return Corrupt("corrupt redis-cuckoo filter: RedisBloom hashes have no seed (must be 0)");
-    uint8_t header[kDumpHeaderBytes];
-    if (!body.Read(header, kDumpHeaderBytes))
-      return Corrupt("corrupt redis-cuckoo filter: truncated");
-    RedisCuckooFilter tmp;
-    BLOOMCUCKOO_RETURN_IF_ERROR(tmp.LoadDumpHeader(header, kDumpHeaderBytes, body.remaining()));
-    for (SubFilter& f : tmp.filters_) {
-      const size_t bytes = static_cast<size_t>(f.buckets * tmp.bucket_size_);
-      if (!body.Read(f.data.data(), bytes))
-        return Corrupt("corrupt redis-cuckoo filter: truncated");
-    }
-    tmp.load_next_ = tmp.byte_length();
-    BLOOMCUCKOO_RETURN_IF_ERROR(tmp.FinishDumpLoad());
-    if (!body.AtEnd()) return Corrupt("corrupt redis-cuckoo filter: trailing bytes");
-    result = std::move(tmp);
-    return Status::Ok();
-  };
-  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, kKind, read_body));
-  *this = std::move(result);
+Status RedisCuckooFilter::ReadBody(internal::ByteReader& body, const internal::FrameInfo& info) {
+  if (info.seed != 0)
+    return Corrupt("corrupt redis-cuckoo filter: RedisBloom hashes have no seed (must be 0)");
+  uint8_t header[kDumpHeaderBytes];
+  if (!body.Read(header, kDumpHeaderBytes))
+    return Corrupt("corrupt redis-cuckoo filter: truncated");
+  RedisCuckooFilter tmp;
+  BLOOMCUCKOO_RETURN_IF_ERROR(tmp.LoadDumpHeader(header, kDumpHeaderBytes, body.remaining()));
+  for (SubFilter& f : tmp.filters_) {
+    const size_t bytes = static_cast<size_t>(f.buckets * tmp.bucket_size_);
+    if (!body.Read(f.data.data(), bytes)) return Corrupt("corrupt redis-cuckoo filter: truncated");
+  }
+  tmp.load_next_ = tmp.byte_length();
+  BLOOMCUCKOO_RETURN_IF_ERROR(tmp.FinishDumpLoad());
+  if (!body.AtEnd()) return Corrupt("corrupt redis-cuckoo filter: trailing bytes");
+  *this = std::move(tmp);
   return Status::Ok();
 }
+
+template class internal::FilterBase<RedisCuckooFilter, internal::RedisCuckooFields>;
 
 }  // namespace bloomcuckoo

@@ -4,10 +4,10 @@
 #include <limits>
 #include <utility>
 
-#include "bloomcuckoo/internal/move.h"
 #include "bloomcuckoo/serialization.h"
 #include "byte_io.h"
 #include "checks.h"
+#include "filter_base_impl.h"
 #include "frame.h"
 
 namespace bloomcuckoo {
@@ -18,21 +18,6 @@ namespace {
 constexpr size_t kBodyFixedSize = 8 + 8 + 4 + 1 + 4;
 
 }  // namespace
-
-ScalableBloomFilter::ScalableBloomFilter(ScalableBloomFilter&& other) noexcept
-    : layers_(std::move(other.layers_)),
-      num_layers_(std::move(other.num_layers_)),
-      capacity_(std::move(other.capacity_)),
-      error_rate_(std::move(other.error_rate_)),
-      expansion_(std::move(other.expansion_)),
-      non_scaling_(std::move(other.non_scaling_)),
-      seed_(std::move(other.seed_)) {
-  internal::ResetToDefault(other);
-}
-
-ScalableBloomFilter& ScalableBloomFilter::operator=(ScalableBloomFilter&& other) noexcept {
-  return internal::MoveAssign(*this, std::move(other));
-}
 
 bool ScalableBloomFilter::LayerParameters(uint32_t index, uint64_t* capacity,
                                           double* error_rate) const {
@@ -184,78 +169,57 @@ size_t ScalableBloomFilter::BodySize() const {
   return sum;
 }
 
-size_t ScalableBloomFilter::SerializedSize() const {
-  if (num_layers_ == 0) return 0;
-  return internal::FramedSize(BodySize());
+void ScalableBloomFilter::WriteBody(internal::ByteWriter& w) const {
+  w.U64(capacity_);
+  w.F64(error_rate_);
+  w.U32(expansion_);
+  w.U8(non_scaling_ ? 1 : 0);
+  w.U32(num_layers_);
+  for (uint32_t i = 0; i < num_layers_; ++i) {
+    layers_[i].WriteBody(w);
+  }
 }
 
-Status ScalableBloomFilter::Serialize(uint8_t* out, size_t capacity) const {
-  return internal::SerializeToBuffer(*this, out, capacity);
-}
-
-Status ScalableBloomFilter::Serialize(ByteSink& sink) const {
-  if (num_layers_ == 0) return Status(StatusCode::kInvalidArgument, "filter is not initialised");
-  return internal::WriteFrame(sink, kKind, seed_, KeyHashing::kId, BodySize(),
-                              [&](internal::ByteWriter& w) {
-                                w.U64(capacity_);
-                                w.F64(error_rate_);
-                                w.U32(expansion_);
-                                w.U8(non_scaling_ ? 1 : 0);
-                                w.U32(num_layers_);
-                                for (uint32_t i = 0; i < num_layers_; ++i) {
-                                  layers_[i].WriteBody(w);
-                                }
-                              });
-}
-
-Status ScalableBloomFilter::Deserialize(const uint8_t* data, size_t size) {
-  return internal::DeserializeFromBuffer(*this, data, size);
-}
-
-Status ScalableBloomFilter::Deserialize(ByteSource& source) {
-  ScalableBloomFilter result;
-  const auto read_body = [&](internal::ByteReader& r, const internal::FrameInfo& info) -> Status {
-    ScalableBloomFilter tmp;
-    tmp.capacity_ = r.U64();
-    tmp.error_rate_ = r.F64();
-    tmp.expansion_ = r.U32();
-    const uint8_t non_scaling = r.U8();
-    const uint32_t layers = r.U32();
-    tmp.seed_ = info.seed;
-    if (!r.ok()) return Status(StatusCode::kCorruptData, "serialized scalable filter is truncated");
-    if (tmp.capacity_ == 0 || !internal::ValidErrorRate(tmp.error_rate_) || tmp.expansion_ == 0 ||
-        non_scaling > 1) {
-      return Status(StatusCode::kCorruptData, "serialized scalable filter has invalid parameters");
-    }
-    tmp.non_scaling_ = non_scaling == 1;
-    if (layers == 0 || layers > kMaxLayers || (tmp.non_scaling_ && layers != 1)) {
+Status ScalableBloomFilter::ReadBody(internal::ByteReader& r, const internal::FrameInfo& info) {
+  ScalableBloomFilter tmp;
+  tmp.capacity_ = r.U64();
+  tmp.error_rate_ = r.F64();
+  tmp.expansion_ = r.U32();
+  const uint8_t non_scaling = r.U8();
+  const uint32_t layers = r.U32();
+  tmp.seed_ = info.seed;
+  if (!r.ok()) return Status(StatusCode::kCorruptData, "serialized scalable filter is truncated");
+  if (tmp.capacity_ == 0 || !internal::ValidErrorRate(tmp.error_rate_) || tmp.expansion_ == 0 ||
+      non_scaling > 1) {
+    return Status(StatusCode::kCorruptData, "serialized scalable filter has invalid parameters");
+  }
+  tmp.non_scaling_ = non_scaling == 1;
+  if (layers == 0 || layers > kMaxLayers || (tmp.non_scaling_ && layers != 1)) {
+    return Status(StatusCode::kCorruptData,
+                  "serialized scalable filter has an invalid layer count");
+  }
+  for (uint32_t i = 0; i < layers; ++i) {
+    BloomFilter& layer = tmp.layers_[i];
+    BLOOMCUCKOO_RETURN_IF_ERROR(layer.ReadBody(r, info.seed));
+    uint64_t cap = 0;
+    double p = 0;
+    if (!tmp.LayerParameters(i, &cap, &p) || layer.capacity() != cap || layer.error_rate() != p) {
       return Status(StatusCode::kCorruptData,
-                    "serialized scalable filter has an invalid layer count");
+                    "serialized scalable filter has a layer of the wrong capacity or errorRate");
     }
-    for (uint32_t i = 0; i < layers; ++i) {
-      BloomFilter& layer = tmp.layers_[i];
-      BLOOMCUCKOO_RETURN_IF_ERROR(layer.ReadBody(r, info.seed));
-      uint64_t cap = 0;
-      double p = 0;
-      if (!tmp.LayerParameters(i, &cap, &p) || layer.capacity() != cap || layer.error_rate() != p) {
-        return Status(StatusCode::kCorruptData,
-                      "serialized scalable filter has a layer of the wrong capacity or errorRate");
-      }
-      if (layer.size() > layer.capacity()) {
-        return Status(StatusCode::kCorruptData,
-                      "serialized scalable filter has a layer holding more than its capacity");
-      }
-      tmp.num_layers_ = i + 1;
+    if (layer.size() > layer.capacity()) {
+      return Status(StatusCode::kCorruptData,
+                    "serialized scalable filter has a layer holding more than its capacity");
     }
-    if (!r.AtEnd()) {
-      return Status(StatusCode::kCorruptData, "serialized scalable filter has trailing bytes");
-    }
-    result = std::move(tmp);
-    return Status::Ok();
-  };
-  BLOOMCUCKOO_RETURN_IF_ERROR(internal::ReadFrame(source, kKind, read_body));
-  *this = std::move(result);
+    tmp.num_layers_ = i + 1;
+  }
+  if (!r.AtEnd()) {
+    return Status(StatusCode::kCorruptData, "serialized scalable filter has trailing bytes");
+  }
+  *this = std::move(tmp);
   return Status::Ok();
 }
+
+template class internal::FilterBase<ScalableBloomFilter, internal::ScalableBloomFields>;
 
 }  // namespace bloomcuckoo

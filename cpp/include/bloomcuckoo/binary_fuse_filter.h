@@ -31,6 +31,7 @@
 
 #include "bloomcuckoo/hashing.h"
 #include "bloomcuckoo/internal/buffer.h"
+#include "bloomcuckoo/internal/filter_base.h"
 #include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/status.h"
 
@@ -41,7 +42,24 @@ struct BinaryFuseOptions {
   uint32_t seed = kDefaultSeed;   // key hashing seed; construction seeds derive from it
 };
 
-class BinaryFuseFilter {
+namespace internal {
+// BinaryFuseFilter's data (filter_base.h: moves reset it to these defaults).
+struct BinaryFuseFields {
+  // Exactly one of these holds the array_length_ fingerprints (per fingerprint_bits_).
+  Buffer<uint8_t> fp8_;
+  Buffer<uint16_t> fp16_;
+  uint64_t size_ = 0;
+  uint64_t construction_seed_ = 0;
+  uint32_t fingerprint_bits_ = 8;
+  uint32_t seed_ = kDefaultSeed;
+  uint32_t segment_length_ = 0;
+  uint32_t segment_count_ = 0;
+  uint32_t array_length_ = 0;
+  uint64_t segment_count_length_ = 0;  // segment_count_ * segment_length_
+};
+}  // namespace internal
+
+class BinaryFuseFilter : public internal::FilterBase<BinaryFuseFilter, internal::BinaryFuseFields> {
  public:
   // Peel attempts (construction seeds) per Build before giving up.
   static constexpr uint32_t kMaxAttempts = 100;
@@ -49,13 +67,9 @@ class BinaryFuseFilter {
   // implementation (2^18).
   static constexpr uint32_t kMaxSegmentLength = uint32_t{1} << 18;
 
-  // An empty filter (8-bit, default seed): Contains() is false, size() is 0.
+  // An empty filter (8-bit, default seed): Contains() is false, size() is 0. Moves leave the
+  // source so; copies are deleted (filter_base.h).
   BinaryFuseFilter() = default;
-  // Moves leave `other` un-initialised, as if default-constructed.
-  BinaryFuseFilter(BinaryFuseFilter&& other) noexcept;
-  BinaryFuseFilter& operator=(BinaryFuseFilter&& other) noexcept;
-  BinaryFuseFilter(const BinaryFuseFilter&) = delete;
-  BinaryFuseFilter& operator=(const BinaryFuseFilter&) = delete;
 
   // Builds the filter from every key of `keys` (hashed with Murmur3KeyHash(key, len,
   // options.seed)). Duplicate keys are fine; size() counts distinct key hashes. Deterministic for a
@@ -90,11 +104,11 @@ class BinaryFuseFilter {
   }
   // The key hashing seed (stored in the frame).
   uint32_t seed() const { return seed_; }
-  // This class's hash policy, and the hash of a key under it (what Contains/Add take).
-  // Its row of the kind table (serialization.h).
+  // Its row of the kind table (serialization.h) and its hash policy (HashOf, filter_base.h).
   static constexpr FilterKind kKind = FilterKind::kBinaryFuse;
   using KeyHashing = Murmur3Hashing;
-  Hash128 HashOf(const void* key, size_t len) const { return KeyHashing::Of(key, len, seed_); }
+  // Always: the empty filter is a filter too (it serializes as one).
+  bool initialized() const { return true; }
   uint32_t fingerprint_bits() const { return fingerprint_bits_; }
   // The construction seed the successful peel used (0 for an empty filter).
   uint64_t construction_seed() const { return construction_seed_; }
@@ -118,36 +132,11 @@ class BinaryFuseFilter {
                         uint32_t* array_length);
   static uint64_t PeakBuildBytesPerKey(uint64_t n);
 
-  // Exact serialized size (frame included).
-  size_t SerializedSize() const;
-  // Writes SerializedSize() bytes to `out`. kInvalidArgument if `capacity` is too small.
-  Status Serialize(uint8_t* out, size_t capacity) const;
-  // Replaces *this with the filter serialized in `data` (untrusted). On failure *this is
-  // unchanged: kCorruptData, kUnsupportedVersion, kInvalidArgument (other filter kind) or
-  // kOutOfMemory.
-  Status Deserialize(const uint8_t* data, size_t size);
-  // The same bytes streamed: written to `sink` or read from `source` front to back, with no
-  // second copy of the filter in memory (the buffer versions above use these).
-  Status Serialize(ByteSink& sink) const;
-  Status Deserialize(ByteSource& source);
-
  private:
   // Builds from the n key hashes in `keys` (scratch: may be reordered) and, on success only,
   // replaces *this.
   Status BuildFrom(uint64_t* keys, size_t n, const BinaryFuseOptions& options);
-  size_t BodySize() const;
-
-  // Exactly one of these holds the array_length_ fingerprints (per fingerprint_bits_).
-  internal::Buffer<uint8_t> fp8_;
-  internal::Buffer<uint16_t> fp16_;
-  uint64_t size_ = 0;
-  uint64_t construction_seed_ = 0;
-  uint32_t fingerprint_bits_ = 8;
-  uint32_t seed_ = kDefaultSeed;
-  uint32_t segment_length_ = 0;
-  uint32_t segment_count_ = 0;
-  uint32_t array_length_ = 0;
-  uint64_t segment_count_length_ = 0;  // segment_count_ * segment_length_
+  BLOOMCUCKOO_FILTER_BODY_HOOKS;
 };
 
 }  // namespace bloomcuckoo

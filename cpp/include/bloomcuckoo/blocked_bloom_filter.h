@@ -10,6 +10,7 @@
 
 #include "bloomcuckoo/hashing.h"
 #include "bloomcuckoo/internal/buffer.h"
+#include "bloomcuckoo/internal/filter_base.h"
 #include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/status.h"
 
@@ -28,7 +29,21 @@ struct BlockedBloomOptions {
   uint32_t seed = kDefaultSeed;
 };
 
-class BlockedBloomFilter {
+namespace internal {
+// BlockedBloomFilter's data (filter_base.h: moves reset it to these defaults).
+struct BlockedBloomFields {
+  Buffer<uint32_t> words_;  // blocks_ * 8 words, block b at words_[8 * b]
+  uint64_t blocks_ = 0;
+  uint32_t seed_ = kDefaultSeed;
+  uint64_t capacity_ = 0;
+  double error_rate_ = 0;
+  uint64_t size_ = 0;
+  uint64_t set_bits_ = 0;
+};
+}  // namespace internal
+
+class BlockedBloomFilter
+    : public internal::FilterBase<BlockedBloomFilter, internal::BlockedBloomFields> {
  public:
   static constexpr uint32_t kWordsPerBlock = 8;
   static constexpr uint32_t kBitsPerBlock = 256;
@@ -36,13 +51,9 @@ class BlockedBloomFilter {
   static constexpr uint32_t kHashesPerKey = 8;
   static constexpr uint64_t kMaxBlocks = 0xFFFFFFFFu;
 
-  // An un-initialised filter: Contains() is false, size() is 0, Add() does nothing.
+  // An un-initialised filter: Contains() is false, size() is 0, Add() does nothing. Moves leave
+  // the source so; copies are deleted (filter_base.h).
   BlockedBloomFilter() = default;
-  // Moves leave `other` un-initialised, as if default-constructed.
-  BlockedBloomFilter(BlockedBloomFilter&& other) noexcept;
-  BlockedBloomFilter& operator=(BlockedBloomFilter&& other) noexcept;
-  BlockedBloomFilter(const BlockedBloomFilter&) = delete;
-  BlockedBloomFilter& operator=(const BlockedBloomFilter&) = delete;
 
   // The false-positive rate of a split-block filter holding on average `keys_per_block` keys
   // per block (keys land in blocks as a Poisson process):
@@ -102,24 +113,10 @@ class BlockedBloomFilter {
   uint64_t size() const { return size_; }
   size_t byte_length() const { return words_.bytes(); }
   uint32_t seed() const { return seed_; }
-  // This class's hash policy, and the hash of a key under it (what Contains/Add take).
-  // Its row of the kind table (serialization.h).
+  // Its row of the kind table (serialization.h) and its hash policy (HashOf, filter_base.h).
   static constexpr FilterKind kKind = FilterKind::kBlockedBloom;
   using KeyHashing = Murmur3Hashing;
-  Hash128 HashOf(const void* key, size_t len) const { return KeyHashing::Of(key, len, seed_); }
   bool initialized() const { return blocks_ != 0; }
-
-  // Exact serialized size (frame included); 0 for an un-initialised filter.
-  size_t SerializedSize() const;
-  // Writes SerializedSize() bytes to `out`; kInvalidArgument if too small or not initialised.
-  Status Serialize(uint8_t* out, size_t capacity) const;
-  // Replaces *this with the filter serialized in `data` (untrusted). On failure *this is
-  // unchanged: kCorruptData, kUnsupportedVersion, kInvalidArgument (other kind), kOutOfMemory.
-  Status Deserialize(const uint8_t* data, size_t size);
-  // The same bytes streamed: written to `sink` or read from `source` front to back, with no
-  // second copy of the filter in memory (the buffer versions above use these).
-  Status Serialize(ByteSink& sink) const;
-  Status Deserialize(ByteSource& source);
 
  private:
   Status Allocate(uint64_t blocks, uint32_t seed, const char* too_large, bool zeroed = true);
@@ -127,15 +124,7 @@ class BlockedBloomFilter {
   friend Status internal::MergeSameShape(F& self, const F& other, bool intersect);
   Status CheckSameShape(const BlockedBloomFilter& other) const;
   void RecountSetBits();
-  size_t BodySize() const;
-
-  internal::Buffer<uint32_t> words_;  // blocks_ * 8 words, block b at words_[8 * b]
-  uint64_t blocks_ = 0;
-  uint32_t seed_ = kDefaultSeed;
-  uint64_t capacity_ = 0;
-  double error_rate_ = 0;
-  uint64_t size_ = 0;
-  uint64_t set_bits_ = 0;
+  BLOOMCUCKOO_FILTER_BODY_HOOKS;
 };
 
 }  // namespace bloomcuckoo

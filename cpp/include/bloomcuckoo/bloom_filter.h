@@ -8,16 +8,27 @@
 
 #include "bloomcuckoo/hashing.h"
 #include "bloomcuckoo/internal/buffer.h"
+#include "bloomcuckoo/internal/filter_base.h"
 #include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/status.h"
 
 namespace bloomcuckoo {
 
 namespace internal {
-class ByteReader;
-class ByteWriter;
 template <typename F>
 Status MergeSameShape(F& self, const F& other, bool intersect);
+
+// BloomFilter's data (filter_base.h: moves reset it to these defaults).
+struct BloomFields {
+  Buffer<uint64_t> words_;
+  uint64_t bits_ = 0;
+  uint32_t hashes_ = 0;
+  uint32_t seed_ = kDefaultSeed;
+  uint64_t capacity_ = 0;
+  double error_rate_ = 0;
+  uint64_t size_ = 0;
+  uint64_t set_bits_ = 0;
+};
 }  // namespace internal
 
 class ScalableBloomFilter;
@@ -31,18 +42,13 @@ struct BloomOptions {
   uint32_t seed = kDefaultSeed;
 };
 
-class BloomFilter {
+class BloomFilter : public internal::FilterBase<BloomFilter, internal::BloomFields> {
  public:
   // The most probes a key may use.
   static constexpr uint32_t kMaxHashes = 64;
 
-  // An un-initialised filter: Contains() is false, size() is 0, Add() does nothing.
-  BloomFilter() = default;
-  // Moves leave `other` un-initialised, as if default-constructed.
-  BloomFilter(BloomFilter&& other) noexcept;
-  BloomFilter& operator=(BloomFilter&& other) noexcept;
-  BloomFilter(const BloomFilter&) = delete;
-  BloomFilter& operator=(const BloomFilter&) = delete;
+  // A default-constructed filter is un-initialised: Contains() is false, size() is 0, Add() does
+  // nothing. Moves leave the source so; copies are deleted (filter_base.h).
 
   // The optimal shape for `capacity` keys at `error_rate`:
   //   bits = ceil(-capacity * ln(error_rate) / ln(2)^2), hashes = max(1, round(bits/capacity*ln
@@ -103,26 +109,10 @@ class BloomFilter {
   // Bytes of filter storage (whole 64-bit words).
   size_t byte_length() const { return words_.bytes(); }
   uint32_t seed() const { return seed_; }
-  // This class's hash policy, and the hash of a key under it (what Contains/Add take).
-  // Its row of the kind table (serialization.h).
+  // Its row of the kind table (serialization.h) and its hash policy (HashOf, filter_base.h).
   static constexpr FilterKind kKind = FilterKind::kBloom;
   using KeyHashing = Murmur3Hashing;
-  Hash128 HashOf(const void* key, size_t len) const { return KeyHashing::Of(key, len, seed_); }
   bool initialized() const { return bits_ != 0; }
-
-  // Exact serialized size (frame included); 0 for an un-initialised filter.
-  size_t SerializedSize() const;
-  // Writes SerializedSize() bytes to `out`. kInvalidArgument if `capacity` is too small or the
-  // filter is not initialised.
-  Status Serialize(uint8_t* out, size_t capacity) const;
-  // Replaces *this with the filter serialized in `data` (untrusted). On failure *this is
-  // unchanged: kCorruptData, kUnsupportedVersion, kInvalidArgument (other filter kind) or
-  // kOutOfMemory.
-  Status Deserialize(const uint8_t* data, size_t size);
-  // The same bytes streamed: written to `sink` or read from `source` front to back, with no
-  // second copy of the filter in memory (the buffer versions above use these).
-  Status Serialize(ByteSink& sink) const;
-  Status Deserialize(ByteSource& source);
 
  private:
   friend class ScalableBloomFilter;
@@ -133,19 +123,9 @@ class BloomFilter {
   friend Status internal::MergeSameShape(F& self, const F& other, bool intersect);
   Status CheckSameShape(const BloomFilter& other) const;
   void RecountSetBits();
-  // The body without the frame (shared with ScalableBloomFilter, which stores layers).
-  size_t BodySize() const;
-  void WriteBody(internal::ByteWriter& w) const;
+  // The body without the frame (filter_base.h; ScalableBloomFilter stores its layers so).
+  BLOOMCUCKOO_FILTER_BODY_HOOKS;
   Status ReadBody(internal::ByteReader& r, uint32_t seed);
-
-  internal::Buffer<uint64_t> words_;
-  uint64_t bits_ = 0;
-  uint32_t hashes_ = 0;
-  uint32_t seed_ = kDefaultSeed;
-  uint64_t capacity_ = 0;
-  double error_rate_ = 0;
-  uint64_t size_ = 0;
-  uint64_t set_bits_ = 0;
 };
 
 }  // namespace bloomcuckoo

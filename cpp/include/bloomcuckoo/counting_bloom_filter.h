@@ -8,6 +8,7 @@
 
 #include "bloomcuckoo/hashing.h"
 #include "bloomcuckoo/internal/buffer.h"
+#include "bloomcuckoo/internal/filter_base.h"
 #include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/status.h"
 
@@ -22,19 +23,30 @@ struct CountingBloomOptions {
   uint32_t seed = kDefaultSeed;
 };
 
-class CountingBloomFilter {
+namespace internal {
+// CountingBloomFilter's data (filter_base.h: moves reset it to these defaults).
+struct CountingBloomFields {
+  Buffer<uint8_t> table_;  // counter i: byte i/2, low nibble when i is even
+  uint64_t counters_ = 0;
+  uint32_t hashes_ = 0;
+  uint32_t seed_ = kDefaultSeed;
+  uint64_t capacity_ = 0;
+  double error_rate_ = 0;
+  uint64_t size_ = 0;
+  uint64_t nonzero_ = 0;
+};
+}  // namespace internal
+
+class CountingBloomFilter
+    : public internal::FilterBase<CountingBloomFilter, internal::CountingBloomFields> {
  public:
   // A counter that reached this value is saturated and never changes again.
   static constexpr uint32_t kMaxCount = 15;
   static constexpr uint32_t kMaxHashes = 64;
 
   // An un-initialised filter: Contains() is false, size() is 0, Add()/Remove() do nothing.
+  // Moves leave the source so; copies are deleted (filter_base.h).
   CountingBloomFilter() = default;
-  // Moves leave `other` un-initialised, as if default-constructed.
-  CountingBloomFilter(CountingBloomFilter&& other) noexcept;
-  CountingBloomFilter& operator=(CountingBloomFilter&& other) noexcept;
-  CountingBloomFilter(const CountingBloomFilter&) = delete;
-  CountingBloomFilter& operator=(const CountingBloomFilter&) = delete;
 
   // Validates `options` (as BloomFilter: counters and hashes from capacity and error_rate, or
   // given) and allocates. On failure *this is unchanged; the message names the bad option.
@@ -96,24 +108,10 @@ class CountingBloomFilter {
   // Bytes of counter storage: ceil(counters / 2).
   size_t byte_length() const { return table_.bytes(); }
   uint32_t seed() const { return seed_; }
-  // This class's hash policy, and the hash of a key under it (what Contains/Add take).
-  // Its row of the kind table (serialization.h).
+  // Its row of the kind table (serialization.h) and its hash policy (HashOf, filter_base.h).
   static constexpr FilterKind kKind = FilterKind::kCountingBloom;
   using KeyHashing = Murmur3Hashing;
-  Hash128 HashOf(const void* key, size_t len) const { return KeyHashing::Of(key, len, seed_); }
   bool initialized() const { return counters_ != 0; }
-
-  // Exact serialized size (frame included); 0 for an un-initialised filter.
-  size_t SerializedSize() const;
-  // Writes SerializedSize() bytes to `out`; kInvalidArgument if too small or not initialised.
-  Status Serialize(uint8_t* out, size_t capacity) const;
-  // Replaces *this with the filter serialized in `data` (untrusted). On failure *this is
-  // unchanged: kCorruptData, kUnsupportedVersion, kInvalidArgument (other kind), kOutOfMemory.
-  Status Deserialize(const uint8_t* data, size_t size);
-  // The same bytes streamed: written to `sink` or read from `source` front to back, with no
-  // second copy of the filter in memory (the buffer versions above use these).
-  Status Serialize(ByteSink& sink) const;
-  Status Deserialize(ByteSource& source);
 
  private:
   Status Allocate(uint64_t counters, uint32_t hashes, uint32_t seed, const char* too_large,
@@ -121,16 +119,7 @@ class CountingBloomFilter {
   uint32_t Get(uint64_t i) const;
   void Set(uint64_t i, uint32_t v);
   void Recount();
-  size_t BodySize() const;
-
-  internal::Buffer<uint8_t> table_;  // counter i: byte i/2, low nibble when i is even
-  uint64_t counters_ = 0;
-  uint32_t hashes_ = 0;
-  uint32_t seed_ = kDefaultSeed;
-  uint64_t capacity_ = 0;
-  double error_rate_ = 0;
-  uint64_t size_ = 0;
-  uint64_t nonzero_ = 0;
+  BLOOMCUCKOO_FILTER_BODY_HOOKS;
 };
 
 }  // namespace bloomcuckoo

@@ -54,6 +54,7 @@
 #include <memory>
 
 #include "bloomcuckoo/hashing.h"
+#include "bloomcuckoo/internal/filter_base.h"
 #include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/status.h"
 
@@ -82,20 +83,39 @@ struct CuckooOptions {
   uint32_t seed = kDefaultSeed;
 };
 
-class CuckooFilter {
+namespace internal {
+// CuckooFilter's data (filter_base.h: moves reset it to these defaults). CuckooStorage is
+// complete only in cuckoo_filter.cc, where the moves and the destructor are defined.
+struct CuckooFields {
+  std::unique_ptr<CuckooStorage> storage_;
+  uint64_t capacity_ = 0;
+  double error_rate_ = 0;
+  uint32_t fingerprint_bits_ = 0;
+  uint32_t bucket_size_ = 0;
+  uint32_t max_iterations_ = 0;
+  uint32_t expansion_ = 0;
+  uint32_t seed_ = kDefaultSeed;
+  uint32_t num_filters_ = 0;
+  uint64_t items_inserted_ = 0;
+  uint64_t items_deleted_ = 0;
+  uint64_t last_kicks_ = 0;
+};
+}  // namespace internal
+
+class CuckooFilter : public internal::FilterBase<CuckooFilter, internal::CuckooFields> {
  public:
   static constexpr uint32_t kMaxFilters = 32;
   static constexpr uint32_t kMaxIterationsLimit = 65535;
   static constexpr uint32_t kMaxExpansion = 1u << 16;
   static constexpr double kDefaultErrorRate = 0.01;
 
-  // An empty, un-initialised filter: Contains is false, Add is false, size() is 0.
+  // An empty, un-initialised filter: Contains is false, Add is false, size() is 0. The moves are
+  // the defaulted ones (filter_base.h: they leave the source so), declared here to be defined
+  // where CuckooStorage is complete; copies are deleted.
   CuckooFilter();
   ~CuckooFilter();
   CuckooFilter(CuckooFilter&& other) noexcept;
   CuckooFilter& operator=(CuckooFilter&& other) noexcept;
-  CuckooFilter(const CuckooFilter&) = delete;
-  CuckooFilter& operator=(const CuckooFilter&) = delete;
 
   // Validates every option (kInvalidArgument naming it: capacity, errorRate, fingerprintBits,
   // bucketSize, maxIterations, expansion) and allocates the first sub-filter (kOutOfMemory if
@@ -172,11 +192,9 @@ class CuckooFilter {
   // The effective error rate option (0.01 when 0 was given).
   double error_rate() const { return error_rate_; }
   uint32_t seed() const { return seed_; }
-  // This class's hash policy, and the hash of a key under it (what Contains/Add take).
-  // Its row of the kind table (serialization.h).
+  // Its row of the kind table (serialization.h) and its hash policy (HashOf, filter_base.h).
   static constexpr FilterKind kKind = FilterKind::kCuckoo;
   using KeyHashing = Murmur3Hashing;
-  Hash128 HashOf(const void* key, size_t len) const { return KeyHashing::Of(key, len, seed_); }
   // Kicks used by the last Add/AddUnique (including rolled-back ones); 0 if it found a slot.
   uint64_t last_kicks() const { return last_kicks_; }
   bool initialized() const { return num_filters_ != 0; }
@@ -189,19 +207,8 @@ class CuckooFilter {
   //   u64 payload_bytes (= ceil(num_buckets * b * f / 8)) | payload (the packed slot bit stream).
   // Deserialize rejects (kCorruptData) any parameter out of range, a sub-filter size that does not
   // follow from the options, nonzero padding bits, trailing bytes, and an item count
-  // (inserted - deleted) that differs from the number of nonzero slots.
-  // The exact size Serialize writes.
-  size_t SerializedSize() const;
-  // Writes the framed form into out (capacity >= SerializedSize()). kInvalidArgument if the
-  // buffer is too small or the filter is un-initialised.
-  Status Serialize(uint8_t* out, size_t capacity) const;
-  // Replaces *this with the filter in untrusted `data` (caller keeps ownership of data).
-  // Truncated or inconsistent bytes → kCorruptData; on any failure *this is unchanged.
-  Status Deserialize(const uint8_t* data, size_t size);
-  // The same bytes streamed: written to `sink` or read from `source` front to back, with no
-  // second copy of the filter in memory (the buffer versions above use these).
-  Status Serialize(ByteSink& sink) const;
-  Status Deserialize(ByteSource& source);
+  // (inserted - deleted) that differs from the number of nonzero slots. (Serialize and
+  // Deserialize: filter_base.h.)
 
   // Buckets of the first sub-filter for (capacity, bucket_size); kOutOfMemory if absurd.
   static Status FirstSubFilterBuckets(uint64_t capacity, uint32_t bucket_size, uint64_t* buckets);
@@ -219,20 +226,7 @@ class CuckooFilter {
   Lookup MakeLookup(Hash128 h) const;
   bool KickInsert(uint32_t table, uint64_t i1, uint64_t i2, uint32_t fp, Hash128 h);
   bool Grow(Lookup lk, Hash128 h);
-  uint64_t BodySize() const;
-
-  std::unique_ptr<internal::CuckooStorage> storage_;
-  uint64_t capacity_ = 0;
-  double error_rate_ = 0;
-  uint32_t fingerprint_bits_ = 0;
-  uint32_t bucket_size_ = 0;
-  uint32_t max_iterations_ = 0;
-  uint32_t expansion_ = 0;
-  uint32_t seed_ = kDefaultSeed;
-  uint32_t num_filters_ = 0;
-  uint64_t items_inserted_ = 0;
-  uint64_t items_deleted_ = 0;
-  uint64_t last_kicks_ = 0;
+  BLOOMCUCKOO_FILTER_BODY_HOOKS;
 };
 
 }  // namespace bloomcuckoo

@@ -25,6 +25,7 @@
 
 #include "bloomcuckoo/hashing.h"
 #include "bloomcuckoo/internal/buffer.h"
+#include "bloomcuckoo/internal/filter_base.h"
 #include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/status.h"
 
@@ -55,7 +56,31 @@ struct RedisBfHashing {
   static Hash Of(const void* key, size_t len, uint32_t seed = 0);
 };
 
-class RedisBloomFilter {
+namespace internal {
+// One link of the chain: a Bloom filter as RedisBloom lays it out.
+struct RedisBfLink {
+  Buffer<uint8_t> data;
+  uint64_t bytes = 0;
+  uint64_t bits = 0;
+  uint64_t size = 0;
+  double error = 0;
+  double bpe = 0;
+  uint32_t hashes = 0;
+  uint64_t entries = 0;
+  uint8_t n2 = 0;
+};
+// RedisBloomFilter's data (filter_base.h: moves reset it to these defaults).
+struct RedisBloomFields {
+  std::vector<RedisBfLink> links_;
+  uint64_t size_ = 0;
+  uint32_t options_ = 0;
+  uint32_t growth_ = 0;
+  uint64_t load_next_ = 0;  // the data offset the next dump chunk must start at
+  RedisBloomServer server_ = RedisBloomServer::k2;
+};
+}  // namespace internal
+
+class RedisBloomFilter : public internal::FilterBase<RedisBloomFilter, internal::RedisBloomFields> {
  public:
   // RedisBloom's option bits, as stored in its dump header.
   static constexpr uint32_t kOptNoRound = 1;
@@ -68,18 +93,14 @@ class RedisBloomFilter {
   static constexpr size_t kDumpHeaderBytes = 20;
   static constexpr size_t kDumpLinkBytes = 53;
 
-  // Its row of the kind table (serialization.h).
+  // Its row of the kind table (serialization.h) and its hash policy (HashOf, filter_base.h).
   static constexpr FilterKind kKind = FilterKind::kRedisBloom;
   using KeyHashing = RedisBfHashing;
   using Hash = RedisBfHashing::Hash;
 
-  // An un-initialised filter: Contains() is false, it holds nothing.
+  // An un-initialised filter: Contains() is false, it holds nothing. Moves leave the source so;
+  // copies are deleted (filter_base.h).
   RedisBloomFilter() = default;
-  // Moves leave `other` un-initialised, as if default-constructed.
-  RedisBloomFilter(RedisBloomFilter&& other) noexcept;
-  RedisBloomFilter& operator=(RedisBloomFilter&& other) noexcept;
-  RedisBloomFilter(const RedisBloomFilter&) = delete;
-  RedisBloomFilter& operator=(const RedisBloomFilter&) = delete;
 
   // As BF.RESERVE. kInvalidArgument names the bad option; kOutOfMemory when too large.
   Status Init(const RedisBloomOptions& options);
@@ -140,41 +161,16 @@ class RedisBloomFilter {
   // Finishes a load: kCorruptData unless every data byte came in a chunk.
   Status FinishDumpLoad() const;
 
-  // ---- our own format (kind 7, docs/FORMAT.md) ----
-  size_t SerializedSize() const;
-  Status Serialize(uint8_t* out, size_t capacity) const;
-  Status Deserialize(const uint8_t* data, size_t size);
-  // The same bytes streamed: written to `sink` or read from `source` front to back, with no
-  // second copy of the filter in memory (the buffer versions above use these).
-  Status Serialize(ByteSink& sink) const;
-  Status Deserialize(ByteSource& source);
   uint32_t seed() const { return 0; }
-  Hash HashOf(const void* key, size_t len) const { return KeyHashing::Of(key, len); }
 
  private:
-  struct Link {
-    internal::Buffer<uint8_t> data;
-    uint64_t bytes = 0;
-    uint64_t bits = 0;
-    uint64_t size = 0;
-    double error = 0;
-    double bpe = 0;
-    uint32_t hashes = 0;
-    uint64_t entries = 0;
-    uint8_t n2 = 0;
-  };
+  using Link = internal::RedisBfLink;
   static Status InitLink(Link* link, uint64_t entries, double error, uint32_t options);
   static bool LinkContains(const Link& link, Hash h);
   static bool LinkAdd(Link* link, Hash h);  // true when a bit changed
   Status ParseHeader(const uint8_t* header, size_t len, std::vector<Link>* links, uint64_t* size,
                      uint32_t* options, uint32_t* growth) const;
-
-  std::vector<Link> links_;
-  uint64_t size_ = 0;
-  uint32_t options_ = 0;
-  uint32_t growth_ = 0;
-  uint64_t load_next_ = 0;  // the data offset the next dump chunk must start at
-  RedisBloomServer server_ = RedisBloomServer::k2;
+  BLOOMCUCKOO_FILTER_BODY_HOOKS;
 };
 
 }  // namespace bloomcuckoo

@@ -27,6 +27,7 @@
 
 #include "bloomcuckoo/hashing.h"
 #include "bloomcuckoo/internal/buffer.h"
+#include "bloomcuckoo/internal/filter_base.h"
 #include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/status.h"
 
@@ -47,7 +48,27 @@ struct RedisCfHashing {
   static Hash Of(const void* key, size_t len, uint32_t seed = 0);
 };
 
-class RedisCuckooFilter {
+namespace internal {
+// One sub-filter: buckets * bucket_size one-byte slots.
+struct RedisCfSubFilter {
+  Buffer<uint8_t> data;
+  uint64_t buckets = 0;
+};
+// RedisCuckooFilter's data (filter_base.h: moves reset it to these defaults).
+struct RedisCuckooFields {
+  std::vector<RedisCfSubFilter> filters_;
+  uint64_t num_buckets_ = 0;
+  uint64_t num_items_ = 0;
+  uint64_t num_deletes_ = 0;
+  uint32_t bucket_size_ = 0;
+  uint32_t max_iterations_ = 0;
+  uint32_t expansion_ = 0;
+  uint64_t load_next_ = 0;
+};
+}  // namespace internal
+
+class RedisCuckooFilter
+    : public internal::FilterBase<RedisCuckooFilter, internal::RedisCuckooFields> {
  public:
   // Sub-filters at which every insert is refused (RedisBloom's CFMaxExpansions default).
   static constexpr uint32_t kMaxFilters = 32;
@@ -56,16 +77,11 @@ class RedisCuckooFilter {
 
   enum class Insert { kInserted, kExists, kNoSpace };
 
-  // Its row of the kind table (serialization.h).
+  // Its row of the kind table (serialization.h) and its hash policy (HashOf, filter_base.h).
   static constexpr FilterKind kKind = FilterKind::kRedisCuckoo;
   using KeyHashing = RedisCfHashing;
 
   RedisCuckooFilter() = default;
-  // Moves leave `other` un-initialised, as if default-constructed.
-  RedisCuckooFilter(RedisCuckooFilter&& other) noexcept;
-  RedisCuckooFilter& operator=(RedisCuckooFilter&& other) noexcept;
-  RedisCuckooFilter(const RedisCuckooFilter&) = delete;
-  RedisCuckooFilter& operator=(const RedisCuckooFilter&) = delete;
 
   // As CF.RESERVE; kInvalidArgument with the server's message for a bad option.
   Status Init(const RedisCuckooOptions& options);
@@ -122,20 +138,8 @@ class RedisCuckooFilter {
   // kCorruptData unless every byte came and the fingerprints stored match the item count.
   Status FinishDumpLoad();
 
-  // ---- our own format (kind 8) ----
-  size_t SerializedSize() const;
-  Status Serialize(uint8_t* out, size_t capacity) const;
-  Status Deserialize(const uint8_t* data, size_t size);
-  // The same bytes streamed: written to `sink` or read from `source` front to back, with no
-  // second copy of the filter in memory (the buffer versions above use these).
-  Status Serialize(ByteSink& sink) const;
-  Status Deserialize(ByteSource& source);
-
  private:
-  struct SubFilter {
-    internal::Buffer<uint8_t> data;
-    uint64_t buckets = 0;
-  };
+  using SubFilter = internal::RedisCfSubFilter;
   struct Lookup {
     uint64_t h1;
     uint64_t h2;
@@ -153,15 +157,7 @@ class RedisCuckooFilter {
   bool CompactOne(uint32_t index);
   Status ParseHeader(const uint8_t* header, size_t len, RedisCuckooFilter* out,
                      uint64_t* data_bytes) const;
-
-  std::vector<SubFilter> filters_;
-  uint64_t num_buckets_ = 0;
-  uint64_t num_items_ = 0;
-  uint64_t num_deletes_ = 0;
-  uint32_t bucket_size_ = 0;
-  uint32_t max_iterations_ = 0;
-  uint32_t expansion_ = 0;
-  uint64_t load_next_ = 0;
+  BLOOMCUCKOO_FILTER_BODY_HOOKS;
 };
 
 }  // namespace bloomcuckoo

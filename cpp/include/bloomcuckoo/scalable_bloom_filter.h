@@ -18,6 +18,7 @@
 
 #include "bloomcuckoo/bloom_filter.h"
 #include "bloomcuckoo/hashing.h"
+#include "bloomcuckoo/internal/filter_base.h"
 #include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/status.h"
 
@@ -31,19 +32,30 @@ struct ScalableBloomOptions {
   uint32_t seed = kDefaultSeed;
 };
 
-class ScalableBloomFilter {
+namespace internal {
+inline constexpr uint32_t kMaxScalableLayers = 64;
+// ScalableBloomFilter's data (filter_base.h: moves reset it to these defaults).
+struct ScalableBloomFields {
+  std::array<BloomFilter, kMaxScalableLayers> layers_;
+  uint32_t num_layers_ = 0;
+  uint64_t capacity_ = 0;
+  double error_rate_ = 0;
+  uint32_t expansion_ = 2;
+  bool non_scaling_ = false;
+  uint32_t seed_ = kDefaultSeed;
+};
+}  // namespace internal
+
+class ScalableBloomFilter
+    : public internal::FilterBase<ScalableBloomFilter, internal::ScalableBloomFields> {
  public:
   // The most layers a filter may have; adding one more is kFull.
-  static constexpr uint32_t kMaxLayers = 64;
+  static constexpr uint32_t kMaxLayers = internal::kMaxScalableLayers;
   static constexpr double kTighteningRatio = 0.5;
 
-  // An un-initialised filter: Contains() is false, size() is 0, Add() is kInvalidArgument.
+  // An un-initialised filter: Contains() is false, size() is 0, Add() is kInvalidArgument. Moves
+  // leave the source so; copies are deleted (filter_base.h).
   ScalableBloomFilter() = default;
-  // Moves leave `other` un-initialised, as if default-constructed.
-  ScalableBloomFilter(ScalableBloomFilter&& other) noexcept;
-  ScalableBloomFilter& operator=(ScalableBloomFilter&& other) noexcept;
-  ScalableBloomFilter(const ScalableBloomFilter&) = delete;
-  ScalableBloomFilter& operator=(const ScalableBloomFilter&) = delete;
 
   // Validates `options` and allocates the first layer. On failure *this is unchanged; the
   // message names the bad option (kOutOfMemory when the first layer cannot be allocated).
@@ -81,11 +93,9 @@ class ScalableBloomFilter {
   // Bytes of filter storage, all layers.
   size_t byte_length() const;
   uint32_t seed() const { return seed_; }
-  // This class's hash policy, and the hash of a key under it (what Contains/Add take).
-  // Its row of the kind table (serialization.h).
+  // Its row of the kind table (serialization.h) and its hash policy (HashOf, filter_base.h).
   static constexpr FilterKind kKind = FilterKind::kScalableBloom;
   using KeyHashing = Murmur3Hashing;
-  Hash128 HashOf(const void* key, size_t len) const { return KeyHashing::Of(key, len, seed_); }
   // The capacity of the first layer and the overall target error rate given to Init.
   uint64_t capacity() const { return capacity_; }
   double error_rate() const { return error_rate_; }
@@ -101,29 +111,9 @@ class ScalableBloomFilter {
   // Returns false when the capacity overflows 64 bits.
   bool LayerParameters(uint32_t index, uint64_t* capacity, double* error_rate) const;
 
-  // Exact serialized size (frame included); 0 for an un-initialised filter.
-  size_t SerializedSize() const;
-  // Writes SerializedSize() bytes to `out`; kInvalidArgument if too small or not initialised.
-  Status Serialize(uint8_t* out, size_t capacity) const;
-  // Replaces *this with the filter serialized in `data` (untrusted). On failure *this is
-  // unchanged: kCorruptData, kUnsupportedVersion, kInvalidArgument (other kind), kOutOfMemory.
-  Status Deserialize(const uint8_t* data, size_t size);
-  // The same bytes streamed: written to `sink` or read from `source` front to back, with no
-  // second copy of the filter in memory (the buffer versions above use these).
-  Status Serialize(ByteSink& sink) const;
-  Status Deserialize(ByteSource& source);
-
  private:
   Status AddLayer();
-  size_t BodySize() const;
-
-  std::array<BloomFilter, kMaxLayers> layers_;
-  uint32_t num_layers_ = 0;
-  uint64_t capacity_ = 0;
-  double error_rate_ = 0;
-  uint32_t expansion_ = 2;
-  bool non_scaling_ = false;
-  uint32_t seed_ = kDefaultSeed;
+  BLOOMCUCKOO_FILTER_BODY_HOOKS;
 };
 
 }  // namespace bloomcuckoo
