@@ -1,4 +1,4 @@
-// Section 4 of the playground, "Build a filter": every class's options, keys, stats, canvas, growth,
+// "Build your own filter" (#builder): every class's options, keys, stats, canvas, growth,
 // FULL, the remove warning, capacity flags, keyboard.
 import { assert } from './browser.mjs';
 import { CLASS_OF, KINDS, lib, placeholdersCut, REMOVABLE, shots, tabThrough } from './helpers.mjs';
