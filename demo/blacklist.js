@@ -1,5 +1,6 @@
-// Section 3: the blacklist checker. A list (one item per line: pasted, uploaded or generated) is
-// built into a filter in chunks with a progress bar; URLs are then checked as you type.
+// "The problem: a blacklist" (#blacklist): the blacklist checker. A list (one item per line:
+// pasted, uploaded or generated) is built into a filter in chunks with a progress bar; URLs are
+// then checked as you type.
 import { availableKinds, parseErrorRate } from './filters.js';
 import { dropFilter, setFilter } from './store.js';
 import { sampleUrls } from './sample-urls.js';

@@ -1,5 +1,5 @@
-// Section 1: pick a filter class and its options, add / check / remove keys, live stats, and the
-// canvas of the whole filter with what the last key touched.
+// "Build your own filter" (#builder): pick a filter class and its options, add / check / remove
+// keys, live stats, and the canvas of the whole filter with what the last key touched.
 import { drawFilterMap } from './canvas.js';
 import { availableKinds, BPK_MIN_KEYS, createFilter, cuckooSubFilterBuckets, parseOptions, statsOf, touchedBy } from './filters.js';
 import { deserialize } from './lib.js';

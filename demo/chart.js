@@ -60,92 +60,69 @@ export function drawFrame(ctx, { W, H, pad, xTicks, yTicks, xTitle, yTitle }) {
 }
 
 /**
- * @param {HTMLCanvasElement} canvas
- * @param {{ xMax: number, yFloor: number, series: Array<{ label: string, color: string,
- *           points: Array<{ x: number, measured: number, theory: number }> }> }} data
+ * A series' theory curve. Below the floor (10^lo) the line is not drawn (it would look like zero);
+ * where it comes back it enters from the axis, at the point where the line between the two
+ * points crosses the floor in log space.
  */
-export function drawFprChart(canvas, data) {
-  const { xMax, yFloor, series } = data;
-  canvas.chartData = data;   // for a redraw at another width
-  // the legend goes under the chart, never over the curves (on a phone it covered one)
-  const legendH = series.length ? (series.length + 2) * 20 + 6 : 0;
-  const { ctx, W, H: full } = fitCanvas(canvas, 0.5 + legendH / 720, 360 + legendH, 220 + legendH);
-  const H = full - legendH;
-  ctx.clearRect(0, 0, W, full);
-  ctx.fillStyle = '#fff';
-  ctx.fillRect(0, 0, W, full);
-  const plotW = W - PAD.left - PAD.right;
-  const plotH = H - PAD.top - PAD.bottom;
-  const dots = [];
-
-  let yMaxVal = yFloor * 10;
-  for (const s of series) for (const p of s.points) yMaxVal = Math.max(yMaxVal, p.measured, p.theory);
-  const lo = Math.floor(Math.log10(yFloor));
-  const hi = Math.min(0, Math.ceil(Math.log10(yMaxVal)));
-  const xOf = (x) => PAD.left + (x / xMax) * plotW;
-  const yOf = (p) => PAD.top + plotH - ((Math.log10(Math.max(p, 10 ** lo)) - lo) / (hi - lo || 1)) * plotH;
-
-  drawFrame(ctx, {
-    W, H, pad: PAD,
-    yTicks: Array.from({ length: hi - lo + 1 }, (_, i) => ({ at: yOf(10 ** (lo + i)), label: fmtRate(10 ** (lo + i)) })),
-    xTicks: niceTicks(xMax).map((v) => ({ at: xOf(v), label: fmtCount(v) })),
-    xTitle: 'keys inserted', yTitle: 'false-positive rate (log scale)',
-  });
-
-  // series
-  for (const s of series) {
-    ctx.strokeStyle = s.color;
-    ctx.lineWidth = 2;
-    ctx.beginPath();
-    let started = false;
-    // below the floor the line is not drawn (it would look like zero); it enters from the axis
-    let prev = null;
-    for (const p of s.points) {
-      const x = xOf(p.x);
-      if (!(p.theory >= 10 ** lo)) { prev = p; started = false; continue; }
-      if (!started) {
-        if (prev && prev.theory > 0) {
-          // where the line between prev and p crosses the floor, in log space
-          const a = Math.log10(prev.theory);
-          const b = Math.log10(p.theory);
-          const f = (lo - a) / (b - a);
-          ctx.moveTo(xOf(prev.x + f * (p.x - prev.x)), yOf(10 ** lo));
-          ctx.lineTo(x, yOf(p.theory));
-        } else {
-          ctx.moveTo(x, yOf(p.theory));
-        }
-        started = true;
-      } else {
-        ctx.lineTo(x, yOf(p.theory));
-      }
-      prev = p;
+function drawTheory(ctx, s, xOf, yOf, lo) {
+  ctx.strokeStyle = s.color;
+  ctx.lineWidth = 2;
+  ctx.beginPath();
+  let started = false;
+  let prev = null;
+  for (const p of s.points) {
+    const x = xOf(p.x);
+    if (!(p.theory >= 10 ** lo)) { prev = p; started = false; continue; }
+    if (started) {
+      ctx.lineTo(x, yOf(p.theory));
+    } else if (prev && prev.theory > 0) {
+      const a = Math.log10(prev.theory);
+      const b = Math.log10(p.theory);
+      const f = (lo - a) / (b - a);
+      ctx.moveTo(xOf(prev.x + f * (p.x - prev.x)), yOf(10 ** lo));
+      ctx.lineTo(x, yOf(p.theory));
+    } else {
+      ctx.moveTo(x, yOf(p.theory));
     }
-    ctx.stroke();
-    for (const p of s.points) {
-      const x = xOf(p.x);
-      dots.push([x, p.measured > 0 ? yOf(p.measured) : PAD.top + plotH - 4]);
-      ctx.beginPath();
-      if (p.measured > 0) {
-        ctx.fillStyle = s.color;
-        ctx.arc(x, yOf(p.measured), 3.5, 0, Math.PI * 2);
-        ctx.fill();
-      } else {
-        ctx.strokeStyle = s.color;
-        ctx.lineWidth = 1.5;
-        ctx.arc(x, PAD.top + plotH - 4, 3, 0, Math.PI * 2);
-        ctx.stroke();
-      }
-    }
+    started = true;
+    prev = p;
   }
+  ctx.stroke();
+}
 
-  // legend: one line per series, then what lines and dots mean, under the x axis title; every
-  // line cut to the canvas's width
+/**
+ * A series' measured values: a dot each, a zero as a hollow mark on the bottom axis (at `zeroY`).
+ * Returns where each was drawn, [x, y].
+ */
+function drawMeasured(ctx, s, xOf, yOf, zeroY) {
+  return s.points.map((p) => {
+    const x = xOf(p.x);
+    ctx.beginPath();
+    if (p.measured > 0) {
+      ctx.fillStyle = s.color;
+      ctx.arc(x, yOf(p.measured), 3.5, 0, Math.PI * 2);
+      ctx.fill();
+      return [x, yOf(p.measured)];
+    }
+    ctx.strokeStyle = s.color;
+    ctx.lineWidth = 1.5;
+    ctx.arc(x, zeroY, 3, 0, Math.PI * 2);
+    ctx.stroke();
+    return [x, zeroY];
+  });
+}
+
+/**
+ * The legend under the x axis title, from `top`: one line per series, then what lines and dots
+ * mean; every line cut to the canvas's width. Returns its left edge.
+ */
+function drawLegend(ctx, series, W, top) {
   ctx.font = '12px system-ui, sans-serif';
   ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
   const lx = Math.min(PAD.left, 24);
   const fit = (text) => fitText(ctx, text, W - lx - 52);
-  let ly = H + 10;
+  let ly = top;
   for (const s of series) {
     ctx.strokeStyle = s.color;
     ctx.lineWidth = 2;
@@ -166,6 +143,45 @@ export function drawFprChart(canvas, data) {
     ctx.fillStyle = '#4b5563';
     ctx.fillText(fit('on the x axis: no false positive measured'), lx + 44, ly);
   }
+  return lx;
+}
+
+/**
+ * @param {HTMLCanvasElement} canvas
+ * @param {{ xMax: number, yFloor: number, series: Array<{ label: string, color: string,
+ *           points: Array<{ x: number, measured: number, theory: number }> }> }} data
+ */
+export function drawFprChart(canvas, data) {
+  const { xMax, yFloor, series } = data;
+  canvas.chartData = data;   // for a redraw at another width
+  // the legend goes under the chart, never over the curves (on a phone it covered one)
+  const legendH = series.length ? (series.length + 2) * 20 + 6 : 0;
+  const { ctx, W, H: full } = fitCanvas(canvas, 0.5 + legendH / 720, 360 + legendH, 220 + legendH);
+  const H = full - legendH;
+  ctx.clearRect(0, 0, W, full);
+  ctx.fillStyle = '#fff';
+  ctx.fillRect(0, 0, W, full);
+  const plotW = W - PAD.left - PAD.right;
+  const plotH = H - PAD.top - PAD.bottom;
+
+  let yMaxVal = yFloor * 10;
+  for (const s of series) for (const p of s.points) yMaxVal = Math.max(yMaxVal, p.measured, p.theory);
+  const lo = Math.floor(Math.log10(yFloor));
+  const hi = Math.min(0, Math.ceil(Math.log10(yMaxVal)));
+  const xOf = (x) => PAD.left + (x / xMax) * plotW;
+  const yOf = (p) => PAD.top + plotH - ((Math.log10(Math.max(p, 10 ** lo)) - lo) / (hi - lo || 1)) * plotH;
+
+  drawFrame(ctx, {
+    W, H, pad: PAD,
+    yTicks: Array.from({ length: hi - lo + 1 }, (_, i) => ({ at: yOf(10 ** (lo + i)), label: fmtRate(10 ** (lo + i)) })),
+    xTicks: niceTicks(xMax).map((v) => ({ at: xOf(v), label: fmtCount(v) })),
+    xTitle: 'keys inserted', yTitle: 'false-positive rate (log scale)',
+  });
+  const dots = series.flatMap((s) => {
+    drawTheory(ctx, s, xOf, yOf, lo);
+    return drawMeasured(ctx, s, xOf, yOf, PAD.top + plotH - 4);
+  });
+  const lx = drawLegend(ctx, series, W, H + 10);
   // for the e2e test: the plot, the legend's box and every dot, in CSS px
   const r = Math.round;
   canvas.dataset.plot = [PAD.left, PAD.top, plotW, plotH].map(r).join(' ');

@@ -15,6 +15,8 @@ function changedSlot(before, after) {
   before.subs.forEach((s, sub) => s.slots.forEach((fp, i) => { if (fp !== after.subs[sub]?.slots[i]) at = { sub, bucket: Math.floor(i / before.b), slot: i % before.b }; }));
   return at;
 }
+/** The key that owns the slot `at` ({ sub, bucket, slot }) of `tables`, from owners(): a name or ''. */
+const ownerAt = (owners, tables, at) => owners[at.sub][at.bucket * tables.b + at.slot];
 
 export class CuckooPlay {
   /**
@@ -108,7 +110,7 @@ export class CuckooPlay {
     const { f, b } = tables;
     const fp = tables.subs[at.sub]?.slots[at.bucket * b + at.slot] ?? 0;
     const where = `${tables.subs.length > 1 ? `sub-filter ${at.sub}, ` : ''}bucket ${at.bucket}, slot ${at.slot}`;
-    const owner = fp ? this.owners(tables)[at.sub][at.bucket * b + at.slot] : '';
+    const owner = fp ? ownerAt(this.owners(tables), tables, at) : '';
     let other = '';
     if (owner) {
       const [i1, i2] = this.filter.locate(owner).buckets[at.sub];
@@ -294,13 +296,26 @@ export class CuckooPlay {
     this.els.verdict.dataset.copies = String(copies);
   }
 
-  check(key) {
+  /**
+   * Stops a chain being played and clears its trail, for a new operation on `key`: the table as
+   * it is and the key's fingerprint and buckets (describeKey).
+   */
+  begin(key) {
     this.interrupt();
     this.trail(null);
-    const f = this.filter;
-    const tables = readCuckooTables(f);
-    const k = this.describeKey(key);
-    const yes = f.has(key);
+    return { tables: readCuckooTables(this.filter), k: this.describeKey(key) };
+  }
+
+  /** The figure after a check, a warning or a removal: the key's buckets marked (marks: hit, miss, placedAt, lost). */
+  showCheck(key, k, tables, marks) {
+    this.onStatus('', 'idle');
+    const view = { key, hashText: k.hashText, fp: k.fp, pairs: k.pairs, op: 'check', ...marks, tables };
+    return animate(this.els.canvas, 700, (p) => this.draw(view, p));
+  }
+
+  check(key) {
+    const { tables, k } = this.begin(key);
+    const yes = this.filter.has(key);
     let hit = null;
     for (let s = 0; s < k.pairs.length && !hit; s++) {
       for (const i of k.pairs[s]) {
@@ -316,12 +331,10 @@ export class CuckooPlay {
     } else if (this.keys.includes(key)) {
       this.verdict(`${q(key)}: ${hex} found in bucket ${hit.bucket}, slot ${hit.slot}: maybe present (it was added).`, 'present');
     } else {
-      const owner = this.owners(tables)[hit.sub][hit.bucket * tables.b + hit.slot];
+      const owner = ownerAt(this.owners(tables), tables, hit);
       this.verdict(`${q(key)}: ${hex} found in bucket ${hit.bucket}, slot ${hit.slot}${owner ? `, put there by ${q(owner)}` : ''}: maybe present, but ${q(key)} was never added: a false positive (two keys, one fingerprint, a shared bucket).`, 'false-positive');
     }
-    this.onStatus('', 'idle');
-    const view = { key, hashText: k.hashText, fp: k.fp, pairs: k.pairs, op: 'check', hit, miss: !yes, tables };
-    return animate(this.els.canvas, 700, (p) => this.draw(view, p));
+    return this.showCheck(key, k, tables, { hit, miss: !yes });
   }
 
   /**
@@ -361,30 +374,22 @@ export class CuckooPlay {
    * whose fingerprint that is, and which added keys would then read absent (predictRemove).
    */
   warnRemove(key) {
-    this.interrupt();
-    this.trail(null);
-    const tables = readCuckooTables(this.filter);
-    const k = this.describeKey(key);
+    const { tables, k } = this.begin(key);
     const { at, broken } = this.predictRemove(key);
-    const owner = this.owners(tables)[at.sub][at.bucket * tables.b + at.slot];
+    const owner = ownerAt(this.owners(tables), tables, at);
     const names = broken.map((x) => `${q(x)}`).join(', ');
     this.verdict(`Careful: ${q(key)} was never added, yet ${fpHex(k.fp, tables.f)} is in bucket ${at.bucket}, slot ${at.slot}${owner ? `, put there by ${q(owner)}` : ''}, `
       + `so it looks present (a false positive). remove() cannot tell whose copy it is and would take it: `
       + (broken.length ? `${names} would then read as certainly absent, a false negative.` : 'this time every added key would still read present (another copy is left).')
       + ' Remove anyway to see it happen.', 'warn');
     this.els.verdict.dataset.wouldBreak = broken.join(' ');
-    this.onStatus('', 'idle');
-    const view = { key, hashText: k.hashText, fp: k.fp, pairs: k.pairs, op: 'check', hit: at, tables };
-    return animate(this.els.canvas, 700, (p) => this.draw(view, p));
+    return this.showCheck(key, k, tables, { hit: at });
   }
 
   /** Removes one copy of a key (the page warns when it was never added: see the lesson). */
   remove(key) {
-    this.interrupt();
-    this.trail(null);
     const f = this.filter;
-    const before = readCuckooTables(f);
-    const k = this.describeKey(key);
+    const { tables: before, k } = this.begin(key);
     const wasAdded = this.keys.includes(key);
     const ownersBefore = this.owners(before);
     const readBefore = new Set([...new Set(this.keys)].filter((x) => f.has(x)));
@@ -400,7 +405,7 @@ export class CuckooPlay {
       this.verdict(`${q(key)}: one ${hex} removed from bucket ${at.bucket}, slot ${at.slot}.`, 'removed');
     } else {
       // the lesson: whatever matched was another key's fingerprint; that key may now be lost
-      const owner = ownersBefore[at.sub][at.bucket * before.b + at.slot];
+      const owner = ownerAt(ownersBefore, before, at);
       const broken = [...readBefore].filter((x) => !f.has(x));
       this.verdict(`${q(key)} was never added, yet ${hex} matched in bucket ${at.bucket} and was removed${owner ? ` (a copy of ${q(owner)}'s fingerprint)` : ''}. `
         + (broken.length ? `${broken.map((x) => `${q(x)}`).join(', ')} now ${broken.length === 1 ? 'reads' : 'read'} as certainly absent, a false negative. `
@@ -409,8 +414,6 @@ export class CuckooPlay {
       this.els.verdict.dataset.broken = broken.join(' ');
       if (broken.length) lost = { ...at, keys: broken };
     }
-    this.onStatus('', 'idle');
-    const view = { key, hashText: k.hashText, fp: k.fp, pairs: k.pairs, op: 'check', miss: !ok, placedAt: lost ? null : at, lost, tables };
-    return animate(this.els.canvas, 700, (p) => this.draw(view, p));
+    return this.showCheck(key, k, tables, { miss: !ok, placedAt: lost ? null : at, lost });
   }
 }

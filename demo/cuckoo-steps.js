@@ -1,5 +1,5 @@
-// Section 2: the cuckoo filter step by step. An 8 × 4 table with 8-bit fingerprints, already two
-// thirds full of named keys, so an add soon kicks: the chain is played one move at a time (Step,
+// "Fingerprints and kicks" (#steps): the cuckoo filter step by step. An 8 × 4 table with 8-bit
+// fingerprints, already two thirds full of named keys, so an add soon kicks: the chain is played one move at a time (Step,
 // or automatically at the chosen speed) and ends on the filter's real table. Lessons: the same
 // key added 2b + 1 = 9 times (FULL with expansion 0, a new sub-filter with expansion 1), and
 // removing a key never added: the page warns first (which added keys it would break, from the

@@ -1,5 +1,6 @@
-// Section 2: the false-positive experiment. Two filters of the same memory; insert n random keys
-// in steps, probe m never-inserted keys after each step, chart measured vs theoretical FPR.
+// "Two filters, one memory" (#experiment): the false-positive experiment. Two filters of the same
+// memory; insert n random keys in steps, probe m never-inserted keys after each step, chart
+// measured vs theoretical FPR.
 import { drawFprChart } from './chart.js';
 import { availableKinds, statsOf } from './filters.js';
 import { $, bytes, enterClicks, guard, int, ms, onWidthChange, pct, randomHex, showError, yieldToBrowser } from './ui.js';

@@ -36,25 +36,34 @@ export function cuckooFpr(load, bucketSize, fingerprintBits, filters = 1) {
 const num = (label, key, def = '', hint = '') => ({ key, label, def, hint, type: 'number' });
 const bool = (label, key, def = 'false') => ({ key, label, def, type: 'bool' });
 const seedField = num('seed', 'seed', '', 'default 0x9747b28c');
+const SIZING = [num('capacity', 'capacity', '1000'), num('error rate', 'errorRate', '0.01')];
+
+/**
+ * What the Bloom and Counting Bloom filters share: m units (bits or counters) of which each key
+ * sets k, sized by capacity + error rate or by m + k, and the classic formula.
+ */
+function kProbes(units, unit, setWhat) {
+  return {
+    fields: [...SIZING, num(units, units, '', 'instead of capacity'), num('hashes', 'hashes', '', `with ${units}`), seedField],
+    unit, probe: 'positions',
+    units: (i) => i[units],
+    fill: (i) => ({ label: `fill ratio (${setWhat})`, value: i.fillRatio }),
+    theory: (i) => ({ value: bloomFpr(i.size, i[units], i.hashes), formula: '(1 − e^(−kn/m))^k' }),
+    estimate: (i) => ({ value: i.estimatedErrorRate, how: `(${units} set / m)^k` }),
+  };
+}
 
 const KINDS = [
   {
     className: 'BloomFilter', kind: 'bloom', label: 'Bloom',
     blurb: 'm bits, k probes by double hashing. Give capacity + errorRate, or bits + hashes.',
-    fields: [num('capacity', 'capacity', '1000'), num('error rate', 'errorRate', '0.01'),
-      num('bits', 'bits', '', 'instead of capacity'), num('hashes', 'hashes', '', 'with bits'), seedField],
     explain: 'Adding a key sets k bits picked by hashing it; checking reads the same k bits. All set: maybe present (other keys may have set them: a false positive). Any bit clear: certainly absent. Bits are never cleared, so keys cannot be removed.',
-    unit: 'bit', probe: 'positions', removable: false,
-    units: (i) => i.bits,
-    fill: (i) => ({ label: 'fill ratio (bits set)', value: i.fillRatio }),
-    theory: (i) => ({ value: bloomFpr(i.size, i.bits, i.hashes), formula: '(1 − e^(−kn/m))^k' }),
-    estimate: (i) => ({ value: i.estimatedErrorRate, how: '(bits set / m)^k' }),
+    ...kProbes('bits', 'bit', 'bits set'), removable: false,
   },
   {
     className: 'BlockedBloomFilter', kind: 'blocked', label: 'Blocked Bloom',
     blurb: 'Split-block (cache-line) Bloom: each key sets 8 bits in one 256-bit block.',
-    fields: [num('capacity', 'capacity', '1000'), num('error rate', 'errorRate', '0.01'),
-      num('blocks', 'blocks', '', 'instead of capacity'), seedField],
+    fields: [...SIZING, num('blocks', 'blocks', '', 'instead of capacity'), seedField],
     explain: 'Hashing picks one 256-bit block (a cache line), then one bit in each of its eight 32-bit words: a single memory access per key. Blocks fill unevenly, so it needs a little more memory than a classic Bloom filter for the same false-positive rate.',
     unit: 'bit', probe: 'positions', removable: false,
     units: (i) => i.bits,
@@ -65,20 +74,13 @@ const KINDS = [
   {
     className: 'CountingBloomFilter', kind: 'counting', label: 'Counting Bloom',
     blurb: '4-bit saturating counters instead of bits, so keys can be removed.',
-    fields: [num('capacity', 'capacity', '1000'), num('error rate', 'errorRate', '0.01'),
-      num('counters', 'counters', '', 'instead of capacity'), num('hashes', 'hashes', '', 'with counters'), seedField],
     explain: 'Each position is a 4-bit counter: adding increments k counters, removing decrements them, checking tests that all k are non-zero. Four times the memory of a Bloom filter; a counter that reaches 15 stays there (it can no longer be decremented safely).',
-    unit: 'counter', probe: 'positions', removable: true,
-    units: (i) => i.counters,
-    fill: (i) => ({ label: 'fill ratio (counters > 0)', value: i.fillRatio }),
-    theory: (i) => ({ value: bloomFpr(i.size, i.counters, i.hashes), formula: '(1 − e^(−kn/m))^k' }),
-    estimate: (i) => ({ value: i.estimatedErrorRate, how: '(counters set / m)^k' }),
+    ...kProbes('counters', 'counter', 'counters > 0'), removable: true,
   },
   {
     className: 'ScalableBloomFilter', kind: 'scalable', label: 'Scalable Bloom',
     blurb: 'Adds a larger, tighter Bloom layer whenever the newest one is full (RedisBloom BF).',
-    fields: [num('capacity', 'capacity', '1000'), num('error rate', 'errorRate', '0.01'),
-      num('expansion', 'expansion', '2'), bool('non-scaling', 'nonScaling'), seedField],
+    fields: [...SIZING, num('expansion', 'expansion', '2'), bool('non-scaling', 'nonScaling'), seedField],
     explain: 'A chain of Bloom layers: when the newest reaches its capacity a new one is added, expansion times larger with half the error rate, so the total stays under the target. A check reads every layer. Non-scaling: a full filter refuses keys (FULL).',
     noMap: 'The library draws no map of a Scalable Bloom filter (fillMap is offered by Bloom, Blocked, Counting and Cuckoo filters): its layers are Bloom filters of growing size.',
     unit: 'bit', probe: null, removable: false,
@@ -97,8 +99,7 @@ const KINDS = [
   {
     className: 'CuckooFilter', kind: 'cuckoo', label: 'Cuckoo',
     blurb: 'Buckets of b fingerprints, two candidate buckets per key; supports remove. Expansion 0 = fixed size.',
-    fields: [num('capacity', 'capacity', '1000'), num('error rate', 'errorRate', '0.01'),
-      num('fingerprint bits', 'fingerprintBits', '', '8, 12 or 16'), num('bucket size', 'bucketSize', '4'),
+    fields: [...SIZING, num('fingerprint bits', 'fingerprintBits', '', '8, 12 or 16'), num('bucket size', 'bucketSize', '4'),
       num('max kicks', 'maxIterations', '500'), num('expansion', 'expansion', '1', '0 = never grow'), seedField],
     explain: 'A key is stored as an f-bit fingerprint in one of two buckets: i1 from its hash, i2 = i1 XOR hash(fingerprint). When both are full a stored fingerprint is kicked to its other bucket, up to max kicks; then the filter grows, or (expansion 0) reports FULL and changes nothing. A check looks for the fingerprint in the two buckets: false positives ≈ 2b·load / 2^f.',
     unit: 'slot', probe: 'locate', removable: true,

@@ -1,4 +1,4 @@
-// Section: space against error. Every filter class, several settings each, built on the same n
+// "Space against error" (#space). Every filter class, several settings each, built on the same n
 // keys and probed with the same m other keys; measured bits per key against the measured
 // false-positive rate on one chart, next to 1.44·log2(1/ε) and log2(1/ε). The work is cut into
 // slices of about 25 ms (adds and checks in chunks of 4,096 keys), so the page keeps painting

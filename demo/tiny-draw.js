@@ -212,6 +212,150 @@ function cuckooLayout(W, subs, b) {
 }
 
 /**
+ * A cuckoo figure's grid on `ctx`: where bucket i of sub-filter k (rowY) and its slot j (slotX)
+ * are, and the outlines drawn on them (a slot: box; a whole bucket: bucketBox).
+ */
+function cuckooGrid(ctx, L, b) {
+  const rowY = (k, i) => L.blocks[k].y + L.blocks[k].head + i * L.rowH;
+  const slotX = (k, j) => L.blocks[k].slotsX + j * L.slotW;
+  return {
+    ctx, L, b, rowY, slotX,
+    box(at, color, width = 3) {
+      ctx.strokeStyle = color;
+      ctx.lineWidth = width;
+      ctx.strokeRect(slotX(at.sub, at.slot) + 1.5, rowY(at.sub, at.bucket) + 1.5, L.slotW - 3, L.rowH - 3);
+    },
+    bucketBox(k, i, color, width) {
+      ctx.strokeStyle = color;
+      ctx.lineWidth = width;
+      ctx.strokeRect(slotX(k, 0) + 0.5, rowY(k, i) + 0.5, L.slotW * b - 1, L.rowH - 1);
+    },
+  };
+}
+
+/** Sub-filter k's table: its caption (when there are several), slot headers, bucket numbers and every slot. */
+function drawSubFilter(g, s, k, v) {
+  const { ctx, L, b, rowY, slotX } = g;
+  const { f } = v.tables;
+  const B = L.blocks[k];
+  ctx.textBaseline = 'middle';
+  if (B.caption) {
+    ctx.fillStyle = v.grew === k ? C.mark : C.ink;
+    ctx.font = '600 12.5px system-ui, sans-serif';
+    ctx.textAlign = 'left';
+    ctx.fillText(`sub-filter ${k} · ${s.buckets} buckets${v.grew === k ? ' (new)' : ''}`, B.lblX, B.y + 9);
+  }
+  ctx.fillStyle = C.muted;
+  ctx.font = '10px system-ui, sans-serif';
+  ctx.textAlign = 'center';
+  for (let j = 0; j < b; j++) ctx.fillText(`slot ${j}`, slotX(k, j) + L.slotW / 2, B.y + B.caption + 8);
+  for (let i = 0; i < s.buckets; i++) {
+    const y = rowY(k, i);
+    ctx.fillStyle = C.muted;
+    ctx.font = '600 12px system-ui, sans-serif';
+    ctx.textAlign = 'right';
+    ctx.fillText(String(i), B.lblX + 22, y + L.rowH / 2);
+    for (let j = 0; j < b; j++) drawSlot(ctx, s.slots[i * b + j], v.owners?.[k]?.[i * b + j], f, slotX(k, j), y, L);
+  }
+}
+
+/** One slot: its fingerprint in hex and the key that put it there, or a dot when empty. */
+function drawSlot(ctx, fp, owner, f, x, y, L) {
+  ctx.fillStyle = fp ? '#dfe6f3' : C.empty;
+  ctx.fillRect(x + 1, y + 1, L.slotW - 2, L.rowH - 2);
+  ctx.textAlign = 'center';
+  if (!fp) {
+    ctx.fillStyle = '#b3bac7';
+    ctx.font = '12px ui-monospace, monospace';
+    ctx.fillText('·', x + L.slotW / 2, y + L.rowH / 2);
+    return;
+  }
+  ctx.fillStyle = C.ink;
+  ctx.font = `bold ${f > 8 ? 12 : 13}px ui-monospace, monospace`;
+  ctx.fillText(fpHex(fp, f).slice(2), x + L.slotW / 2, y + (owner ? 12 : L.rowH / 2));
+  if (owner) {
+    ctx.fillStyle = C.muted;
+    ctx.font = '9.5px system-ui, sans-serif';
+    ctx.fillText(fitText(ctx, owner, L.slotW - 6), x + L.slotW / 2, y + 25);
+  }
+}
+
+/**
+ * The key's two candidate buckets in each sub-filter, tagged i1 / i2: arrows from the key (`from`)
+ * that reach them over the first 45 % of the animation, then the buckets outlined (red on a miss).
+ * During a kick chain the key's own buckets stay tagged, quietly, without arrows.
+ */
+function drawCandidates(g, v, from, progress) {
+  const { ctx, L, rowY } = g;
+  const reach = clamp01(progress / 0.45);
+  const settled = progress >= 0.45;
+  const tag = (k, i, n, bg) => pill(ctx, L.blocks[k].tagX, rowY(k, i) + 6, n === 0 ? 'i1' : 'i2', { bg, font: 'bold 11.5px system-ui, sans-serif', h: 22 });
+  v.pairs.forEach(([i1, i2], k) => {
+    if (k >= v.tables.subs.length) return;
+    [i1, i2].forEach((i, n) => {
+      if (v.op === 'kick') { tag(k, i, n, C.muted); return; }
+      arrow(ctx, from.x, from.y, L.blocks[k].lblX + 4, rowY(k, i) + L.rowH / 2, reach, C.mark);
+      if (!settled) return;
+      const color = v.miss ? C.miss : C.mark;
+      g.bucketBox(k, i, color, v.miss ? 3 : 2);
+      tag(k, i, n, color);
+    });
+  });
+}
+
+/** The slot a removal of a key never added emptied, dashed, with the added key(s) it took, struck out. */
+function drawLost(g, lost) {
+  const { ctx, L } = g;
+  const x = g.slotX(lost.sub, lost.slot);
+  const y = g.rowY(lost.sub, lost.bucket);
+  ctx.setLineDash([4, 3]);
+  g.box(lost, C.miss, 2.5);
+  ctx.setLineDash([]);
+  ctx.fillStyle = C.miss;
+  ctx.font = 'bold 9.5px system-ui, sans-serif';
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  const t = fitText(ctx, lost.keys.join(', '), L.slotW - 6);
+  const w = ctx.measureText(t).width;
+  ctx.fillText(t, x + L.slotW / 2, y + 25);
+  ctx.fillRect(x + L.slotW / 2 - w / 2, y + 25, w, 1.25);
+}
+
+/**
+ * One move of a kick chain: its slot outlined; the evicted fingerprint travels (`progress`) to its
+ * other bucket along an arc in the gutter, that bucket outlined, dashed, and tagged with the XOR
+ * that sent it there.
+ */
+function drawMove(g, m, f, progress) {
+  const { ctx, L, rowY } = g;
+  g.box(m, C.mark, 3.5);
+  if (!m.evicted) return;
+  const B = L.blocks[m.sub];
+  ctx.setLineDash([5, 4]);
+  g.bucketBox(m.sub, m.next, C.mark, 2);
+  ctx.setLineDash([]);
+  const y0 = rowY(m.sub, m.bucket) + L.rowH / 2;
+  const y1 = rowY(m.sub, m.next) + L.rowH / 2;
+  const xs = B.lblX - 2;
+  const bend = B.gutX + 4;
+  ctx.strokeStyle = C.mark;
+  ctx.lineWidth = 2;
+  ctx.beginPath();
+  ctx.moveTo(xs, y0);
+  ctx.bezierCurveTo(bend, y0, bend, y1, xs, y1);
+  ctx.stroke();
+  ctx.fillStyle = C.mark;
+  ctx.beginPath(); ctx.moveTo(xs, y1); ctx.lineTo(xs - 7, y1 - 4); ctx.lineTo(xs - 7, y1 + 4); ctx.fill();
+  const t = 0.5 - 0.5 * Math.cos(Math.PI * clamp01(progress));
+  const bx = (1 - t) ** 3 * xs + 3 * (1 - t) ** 2 * t * bend + 3 * (1 - t) * t * t * bend + t ** 3 * xs;
+  const by = (1 - t) ** 3 * y0 + 3 * (1 - t) ** 2 * t * y0 + 3 * (1 - t) * t * t * y1 + t ** 3 * y1;
+  pill(ctx, Math.max(0, bx - 14), by - 10, fpHex(m.evicted, f).slice(2), { bg: C.mark, font: 'bold 11px ui-monospace, monospace', h: 20 });
+  // the rule that sent it there: this bucket ⊕ hash(fingerprint) mod n
+  pill(ctx, B.tagX, rowY(m.sub, m.next) + 6, `${m.bucket}⊕${m.bucket ^ m.next}=${m.next}`,
+    { bg: C.mark, font: 'bold 11px ui-monospace, monospace', h: 22, maxW: L.blockW });
+}
+
+/**
  * A tiny cuckoo filter. v: { tables ({ f, b, subs }) as shown, owners (per sub-filter, a key name
  * or '' per slot), key, hashText, fp, pairs ([i1, i2] per sub-filter), op: 'add' | 'check' |
  * 'kick' | null, hit ({ sub, bucket, slot }), miss (true: the fingerprint is in no candidate
@@ -221,138 +365,21 @@ function cuckooLayout(W, subs, b) {
  */
 export function drawTinyCuckoo(canvas, v, progress = 1) {
   const cw = canvas.clientWidth || 480;
-  const { b, f, subs } = v.tables;
+  const { b, subs } = v.tables;
   const L = cuckooLayout(cw, subs, b);
   const { ctx, W } = fitCanvas(canvas, L.height / cw, L.height, L.height);
   ctx.fillStyle = C.paper;
   ctx.fillRect(0, 0, W, L.height);
   const from = keyBand(ctx, W, v);
-  const rowY = (k, i) => L.blocks[k].y + L.blocks[k].head + i * L.rowH;
-  const slotX = (k, j) => L.blocks[k].slotsX + j * L.slotW;
+  const g = cuckooGrid(ctx, L, b);
   // where each sub-filter's slots are (x, y of slot 0 of bucket 0, slot width, row height), for pointing at a slot
-  canvas.dataset.layout = subs.map((s, k) => [slotX(k, 0), rowY(k, 0), L.slotW, L.rowH, s.buckets].map(Math.round).join(' ')).join(';');
-  subs.forEach((s, k) => {
-    const B = L.blocks[k];
-    ctx.textBaseline = 'middle';
-    if (B.caption) {
-      ctx.fillStyle = v.grew === k ? C.mark : C.ink;
-      ctx.font = '600 12.5px system-ui, sans-serif';
-      ctx.textAlign = 'left';
-      ctx.fillText(`sub-filter ${k} · ${s.buckets} buckets${v.grew === k ? ' (new)' : ''}`, B.lblX, B.y + 9);
-    }
-    ctx.fillStyle = C.muted;
-    ctx.font = '10px system-ui, sans-serif';
-    ctx.textAlign = 'center';
-    for (let j = 0; j < b; j++) ctx.fillText(`slot ${j}`, slotX(k, j) + L.slotW / 2, B.y + B.caption + 8);
-    for (let i = 0; i < s.buckets; i++) {
-      const y = rowY(k, i);
-      ctx.fillStyle = C.muted;
-      ctx.font = '600 12px system-ui, sans-serif';
-      ctx.textAlign = 'right';
-      ctx.fillText(String(i), B.lblX + L.slotW * 0 + 22, y + L.rowH / 2);
-      for (let j = 0; j < b; j++) {
-        const fp = s.slots[i * b + j];
-        const x = slotX(k, j);
-        ctx.fillStyle = fp ? '#dfe6f3' : C.empty;
-        ctx.fillRect(x + 1, y + 1, L.slotW - 2, L.rowH - 2);
-        ctx.textAlign = 'center';
-        if (fp) {
-          const owner = v.owners?.[k]?.[i * b + j];
-          ctx.fillStyle = C.ink;
-          ctx.font = `bold ${f > 8 ? 12 : 13}px ui-monospace, monospace`;
-          ctx.fillText(fpHex(fp, f).slice(2), x + L.slotW / 2, y + (owner ? 12 : L.rowH / 2));
-          if (owner) {
-            ctx.fillStyle = C.muted;
-            ctx.font = '9.5px system-ui, sans-serif';
-            ctx.fillText(fitText(ctx, owner, L.slotW - 6), x + L.slotW / 2, y + 25);
-          }
-        } else {
-          ctx.fillStyle = '#b3bac7';
-          ctx.font = '12px ui-monospace, monospace';
-          ctx.fillText('·', x + L.slotW / 2, y + L.rowH / 2);
-        }
-      }
-    }
-  });
-  // the key's two candidate buckets in each sub-filter, tagged i1 / i2, arrows from the key
-  const reach = clamp01(progress / 0.45);
+  canvas.dataset.layout = subs.map((s, k) => [g.slotX(k, 0), g.rowY(k, 0), L.slotW, L.rowH, s.buckets].map(Math.round).join(' ')).join(';');
+  subs.forEach((s, k) => drawSubFilter(g, s, k, v));
+  if (v.pairs) drawCandidates(g, v, from, progress);
   const settled = progress >= 0.45;
-  if (v.pairs && v.op === 'kick') {
-    // during a kick chain the key's own buckets stay tagged, quietly
-    v.pairs.forEach(([i1, i2], k) => {
-      if (k < subs.length) [i1, i2].forEach((i, n) => pill(ctx, L.blocks[k].tagX, rowY(k, i) + 6, n === 0 ? 'i1' : 'i2', { bg: C.muted, font: 'bold 11.5px system-ui, sans-serif', h: 22 }));
-    });
-  } else if (v.pairs) {
-    v.pairs.forEach(([i1, i2], k) => {
-      if (k >= subs.length) return;
-      [i1, i2].forEach((i, n) => {
-        const y = rowY(k, i);
-        arrow(ctx, from.x, from.y, L.blocks[k].lblX + 4, y + L.rowH / 2, reach, C.mark);
-        if (!settled) return;
-        const color = v.miss ? C.miss : C.mark;
-        ctx.strokeStyle = color;
-        ctx.lineWidth = v.miss ? 3 : 2;
-        ctx.strokeRect(slotX(k, 0) + 0.5, y + 0.5, L.slotW * b - 1, L.rowH - 1);
-        pill(ctx, L.blocks[k].tagX, y + 6, n === 0 ? 'i1' : 'i2', { bg: color, font: 'bold 11.5px system-ui, sans-serif', h: 22 });
-      });
-    });
-  }
-  const box = (at, color, width = 3) => {
-    ctx.strokeStyle = color;
-    ctx.lineWidth = width;
-    ctx.strokeRect(slotX(at.sub, at.slot) + 1.5, rowY(at.sub, at.bucket) + 1.5, L.slotW - 3, L.rowH - 3);
-  };
-  if (settled && v.hit) box(v.hit, v.op === 'add' ? C.mark : C.hit, v.op === 'add' ? 1.5 : 3);
-  if (settled && v.lost) {
-    // the slot a removal of a key never added emptied, with the added key(s) it took, struck out
-    const x = slotX(v.lost.sub, v.lost.slot);
-    const y = rowY(v.lost.sub, v.lost.bucket);
-    ctx.setLineDash([4, 3]);
-    box(v.lost, C.miss, 2.5);
-    ctx.setLineDash([]);
-    ctx.fillStyle = C.miss;
-    ctx.font = 'bold 9.5px system-ui, sans-serif';
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    const t = fitText(ctx, v.lost.keys.join(', '), L.slotW - 6);
-    const w = ctx.measureText(t).width;
-    ctx.fillText(t, x + L.slotW / 2, y + 25);
-    ctx.fillRect(x + L.slotW / 2 - w / 2, y + 25, w, 1.25);
-  }
-  if (settled && v.placedAt) box(v.placedAt, C.mark, 3.5);
-  if (v.path?.length) drawPath(ctx, v.path, slotX, rowY);
-  if (v.move) {
-    const m = v.move;
-    box(m, C.mark, 3.5);
-    if (m.evicted) {
-      // the evicted fingerprint travels to its other bucket along an arc in the gutter; that
-      // bucket is outlined, dashed
-      const B = L.blocks[m.sub];
-      ctx.setLineDash([5, 4]);
-      ctx.strokeStyle = C.mark;
-      ctx.lineWidth = 2;
-      ctx.strokeRect(slotX(m.sub, 0) + 0.5, rowY(m.sub, m.next) + 0.5, L.slotW * b - 1, L.rowH - 1);
-      ctx.setLineDash([]);
-      const y0 = rowY(m.sub, m.bucket) + L.rowH / 2;
-      const y1 = rowY(m.sub, m.next) + L.rowH / 2;
-      const xs = B.lblX - 2;
-      const bend = B.gutX + 4;
-      ctx.strokeStyle = C.mark;
-      ctx.lineWidth = 2;
-      ctx.beginPath();
-      ctx.moveTo(xs, y0);
-      ctx.bezierCurveTo(bend, y0, bend, y1, xs, y1);
-      ctx.stroke();
-      ctx.fillStyle = C.mark;
-      ctx.beginPath(); ctx.moveTo(xs, y1); ctx.lineTo(xs - 7, y1 - 4); ctx.lineTo(xs - 7, y1 + 4); ctx.fill();
-      const p = clamp01(progress);
-      const t = 0.5 - 0.5 * Math.cos(Math.PI * p);
-      const bx = (1 - t) ** 3 * xs + 3 * (1 - t) ** 2 * t * bend + 3 * (1 - t) * t * t * bend + t ** 3 * xs;
-      const by = (1 - t) ** 3 * y0 + 3 * (1 - t) ** 2 * t * y0 + 3 * (1 - t) * t * t * y1 + t ** 3 * y1;
-      pill(ctx, Math.max(0, bx - 14), by - 10, fpHex(m.evicted, f).slice(2), { bg: C.mark, font: 'bold 11px ui-monospace, monospace', h: 20 });
-      // the rule that sent it there: this bucket ⊕ hash(fingerprint) mod n
-      pill(ctx, B.tagX, rowY(m.sub, m.next) + 6, `${m.bucket}⊕${m.bucket ^ m.next}=${m.next}`,
-        { bg: C.mark, font: 'bold 11px ui-monospace, monospace', h: 22, maxW: L.blockW });
-    }
-  }
+  if (settled && v.hit) g.box(v.hit, v.op === 'add' ? C.mark : C.hit, v.op === 'add' ? 1.5 : 3);
+  if (settled && v.lost) drawLost(g, v.lost);
+  if (settled && v.placedAt) g.box(v.placedAt, C.mark, 3.5);
+  if (v.path?.length) drawPath(ctx, v.path, g.slotX, g.rowY);
+  if (v.move) drawMove(g, v.move, v.tables.f, progress);
 }

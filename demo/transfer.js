@@ -1,6 +1,6 @@
-// Section 4: export a filter's bytes as a file download, import a file back (validated by the
-// library: corrupt or foreign files get a clear message), and compare the imported filter's
-// answers with the original's.
+// "Export / import the bytes" (#transfer, an appendix): export a filter's bytes as a file
+// download, import a file back (validated by the library: corrupt or foreign files get a clear
+// message), and compare the imported filter's answers with the original's.
 import { deserialize, kindOf } from './lib.js';
 import { availableKinds } from './filters.js';
 import { getEntry, setFilter } from './store.js';

@@ -1,5 +1,5 @@
-// Section 9: worker mode. The selected filter's bytes are serialized and transferred to a module
-// Worker with the compiled wasm module; checks go there and the round-trip time is shown next
+// "Worker mode" (#worker, an appendix). The selected filter's bytes are serialized and
+// transferred to a module Worker with the compiled wasm module; checks go there and the round-trip time is shown next
 // to the main thread's own answer. Why it matters: a big check of many URLs runs once on the main
 // thread and once in the worker while a frame counter runs, and the longest main-thread stall of
 // each is measured and shown side by side.

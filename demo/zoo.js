@@ -1,4 +1,4 @@
-// Section 3: every class drawn as it really is, small enough to read every cell: a counting Bloom
+// "Every class, as it really is" (#zoo): small enough to read every cell: a counting Bloom
 // filter's 4-bit counters (saturating at 15), a blocked Bloom filter's 256-bit blocks of 32-bit
 // words, a scalable Bloom filter's layers, a binary fuse filter's segments and the three slots a
 // key XORs. What is drawn is read from the filter (positions, info(), its serialize() bytes:

@@ -19,57 +19,27 @@ export const OPTION_FLAGS = {
   'seed': ['seed', (f, v) => intIn(f, v, 0, 0xffffffff)],
 };
 
+/**
+ * A kind: its library class and `build` flags; `direct`: the flags that size it without
+ * --capacity/--error-rate; `shown`: the info() fields printed as its options, by default the
+ * options its flags set.
+ */
+function kind(className, flags, { direct = [], shown = flags.map((f) => OPTION_FLAGS[f][0]), ...more } = {}) {
+  return { className, flags, direct, shown, ...more };
+}
+
 export const KINDS = {
-  bloom: {
-    className: 'BloomFilter',
-    flags: ['capacity', 'error-rate', 'bits', 'hashes', 'seed'],
-    direct: ['bits', 'hashes'],
-    shown: ['capacity', 'errorRate', 'bits', 'hashes', 'seed'],
-  },
-  blocked: {
-    className: 'BlockedBloomFilter',
-    flags: ['capacity', 'error-rate', 'blocks', 'seed'],
-    direct: ['blocks'],
-    shown: ['capacity', 'errorRate', 'blocks', 'bits', 'seed'],
-  },
-  counting: {
-    className: 'CountingBloomFilter',
-    flags: ['capacity', 'error-rate', 'counters', 'hashes', 'seed'],
-    direct: ['counters', 'hashes'],
-    shown: ['capacity', 'errorRate', 'counters', 'hashes', 'seed'],
-  },
-  scalable: {
-    className: 'ScalableBloomFilter',
-    flags: ['capacity', 'error-rate', 'expansion', 'non-scaling', 'seed'],
-    direct: [],
-    shown: ['capacity', 'errorRate', 'expansion', 'nonScaling', 'seed'],
-  },
-  cuckoo: {
-    className: 'CuckooFilter',
-    flags: ['capacity', 'error-rate', 'fingerprint-bits', 'bucket-size', 'max-iterations', 'expansion', 'seed'],
-    direct: [],
-    shown: ['capacity', 'errorRate', 'fingerprintBits', 'bucketSize', 'maxIterations', 'expansion', 'seed'],
-  },
-  'redis-bloom': {
-    className: 'RedisBloomFilter',
-    flags: ['capacity', 'error-rate', 'expansion', 'non-scaling'],
-    direct: [],
-    shown: ['capacity', 'expansion', 'nonScaling'],
-  },
-  'redis-cuckoo': {
-    className: 'RedisCuckooFilter',
-    flags: ['capacity', 'bucket-size', 'max-iterations', 'expansion'],
-    direct: [],
-    noErrorRate: true,
-    shown: ['bucketSize', 'maxIterations', 'expansion'],
-  },
-  fuse: {
-    className: 'BinaryFuseFilter',
-    flags: ['fingerprint-bits', 'seed'],
-    direct: [],
-    static: true,
-    shown: ['fingerprintBits', 'seed'],
-  },
+  bloom: kind('BloomFilter', ['capacity', 'error-rate', 'bits', 'hashes', 'seed'], { direct: ['bits', 'hashes'] }),
+  blocked: kind('BlockedBloomFilter', ['capacity', 'error-rate', 'blocks', 'seed'],
+    { direct: ['blocks'], shown: ['capacity', 'errorRate', 'blocks', 'bits', 'seed'] }),
+  counting: kind('CountingBloomFilter', ['capacity', 'error-rate', 'counters', 'hashes', 'seed'], { direct: ['counters', 'hashes'] }),
+  scalable: kind('ScalableBloomFilter', ['capacity', 'error-rate', 'expansion', 'non-scaling', 'seed']),
+  cuckoo: kind('CuckooFilter', ['capacity', 'error-rate', 'fingerprint-bits', 'bucket-size', 'max-iterations', 'expansion', 'seed']),
+  'redis-bloom': kind('RedisBloomFilter', ['capacity', 'error-rate', 'expansion', 'non-scaling'],
+    { shown: ['capacity', 'expansion', 'nonScaling'] }),
+  'redis-cuckoo': kind('RedisCuckooFilter', ['capacity', 'bucket-size', 'max-iterations', 'expansion'],
+    { noErrorRate: true, shown: ['bucketSize', 'maxIterations', 'expansion'] }),
+  fuse: kind('BinaryFuseFilter', ['fingerprint-bits', 'seed'], { static: true }),
 };
 
 export const KIND_NAMES = Object.keys(KINDS);

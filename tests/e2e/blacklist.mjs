@@ -1,4 +1,4 @@
-// Section 7 of the playground: the blacklist checker (generate, upload, refuse binary files, check as
+// "The problem: a blacklist" (#blacklist): the checker (generate, upload, refuse binary files, check as
 // you type); `runFailure` (a failed build clears everything) runs after the sections that use the list.
 import { sampleUrls } from '../../demo/sample-urls.js';
 import { assert } from './browser.mjs';
@@ -6,7 +6,6 @@ import { lib, UPLOAD_KIND } from './helpers.mjs';
 
 export async function run(t, c) {
   const { page, text, data, setText, visibleError, shot } = c;
-  // ---- section 3: blacklist -------------------------------------------------------------------
   await t.check('blacklist: building an empty list shows an error in the page', async () => {
     await setText('bl-text', '');
     await page.click('#bl-build');

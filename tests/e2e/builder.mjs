@@ -1,4 +1,4 @@
-// Section 4 of the playground, "Build a filter": every class's options, keys, stats, canvas, growth,
+// "Build your own filter" (#builder): every class's options, keys, stats, canvas, growth,
 // FULL, the remove warning, capacity flags, keyboard.
 import { assert } from './browser.mjs';
 import { CLASS_OF, KINDS, lib, placeholdersCut, REMOVABLE, shots, tabThrough } from './helpers.mjs';
@@ -44,7 +44,16 @@ export async function run(t, c) {
       await page.keyboard.press('Control+A');
       await page.keyboard.type(v);
     };
-    // 4 · builder: capacity, Tab to error rate, Enter creates
+    // types v in #id (v null: only focuses it), presses Enter, and waits until data-<attr> of
+    // #status (cleared first) is one of `ends`; returns it
+    const enterIn = async (id, v, status, ends, { attr = 'state', timeout = 5000 } = {}) => {
+      await page.evaluate(([s, a]) => { delete document.getElementById(s).dataset[a]; }, [status, attr]);
+      if (v === null) await page.focus(`#${id}`); else await typeIn(id, v);
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(([s, a, e]) => e.includes(document.getElementById(s).dataset[a]), [status, attr, ends], { timeout });
+      return data(status, attr);
+    };
+    // builder: capacity, Tab to error rate, Enter creates
     await selectKind('bloom');
     assert(await keyOp('add', 'alice@example.com') === 'added', 'add');
     await typeIn('opt-capacity', '2000');
@@ -62,50 +71,31 @@ export async function run(t, c) {
       await selectKind(kind);
       if (kind !== 'fuse') assert(await keyOp('add', 'alice@example.com') === 'added', 'add');
       else { await page.fill('#key-input', 'alice@example.com'); await page.click('#key-add'); }
-      await page.evaluate(() => { document.getElementById('key-result').dataset.state = ''; });
-      await typeIn(`opt-${field}`, v);
-      await page.keyboard.press('Enter');
-      await page.waitForFunction(() => document.getElementById('key-result').dataset.state === 'created', null, { timeout: 5000 });
+      await enterIn(`opt-${field}`, v, 'key-result', ['created']);
       const i = JSON.parse(await page.textContent('#stat-info'));
       assert(String(i[field]) === v, `${kind}: Enter in ${field} created ${JSON.stringify(i)}`);
     }
     if (KINDS.includes('scalable')) {
       await selectKind('scalable');
-      await page.focus('#opt-nonScaling');
-      await page.evaluate(() => { document.getElementById('key-result').dataset.state = ''; });
-      await page.keyboard.press('Enter');
-      await page.waitForFunction(() => document.getElementById('key-result').dataset.state === 'created', null, { timeout: 5000 });
+      await enterIn('opt-nonScaling', null, 'key-result', ['created']);
     }
     await selectKind('bloom');
     // Add N random keys
-    await typeIn('fill-count', '300');
-    await page.keyboard.press('Enter');
-    await page.waitForFunction(() => document.getElementById('stat-items').dataset.value === '300', null, { timeout: 5000 });
-    // 7 · blacklist: Enter in the error rate builds
+    await enterIn('fill-count', '300', 'stat-items', ['300'], { attr: 'value' });
+    // blacklist: Enter in the error rate builds
     await setText('bl-text', 'https://a.example/\nhttps://b.example/\nhttps://c.example/');
-    await page.evaluate(() => { delete document.getElementById('bl-status').dataset.items; });
-    await typeIn('bl-error-rate', '0.01');
-    await page.keyboard.press('Enter');
-    await page.waitForFunction(() => document.getElementById('bl-status').dataset.items === '3', null, { timeout: 5000 });
-    // 5 · experiment: Enter in any of its fields runs it
+    await enterIn('bl-error-rate', '0.01', 'bl-status', ['3'], { attr: 'items' });
+    // experiment: Enter in any of its fields runs it
     const [n, m] = [await page.inputValue('#exp-n'), await page.inputValue('#exp-m')];
     await page.fill('#exp-n', '2000');
     await page.fill('#exp-m', '2000');
-    await page.evaluate(() => { delete document.getElementById('exp-status').dataset.state; });
-    await typeIn('exp-steps', '5');
-    await page.keyboard.press('Enter');
-    await page.waitForFunction(() => ['done', 'failed'].includes(document.getElementById('exp-status').dataset.state), null, { timeout: 20000 });
-    assert(await data('exp-status', 'state') === 'done', `experiment: ${await visibleError('exp-error')}`);
+    assert(await enterIn('exp-steps', '5', 'exp-status', ['done', 'failed'], { timeout: 20000 }) === 'done', `experiment: ${await visibleError('exp-error')}`);
     await page.fill('#exp-n', n);
     await page.fill('#exp-m', m);
     await page.fill('#exp-steps', '20');
-    // 6 · space against error: Enter measures
+    // space against error: Enter measures
     await page.fill('#space-m', '5000');
-    await page.evaluate(() => { delete document.getElementById('space-status').dataset.state; });
-    await typeIn('space-n', '2000');
-    await page.keyboard.press('Enter');
-    await page.waitForFunction(() => ['done', 'failed'].includes(document.getElementById('space-status').dataset.state), null, { timeout: 30000 });
-    assert(await data('space-status', 'state') === 'done', `space: ${await visibleError('space-error')}`);
+    assert(await enterIn('space-n', '2000', 'space-status', ['done', 'failed'], { timeout: 30000 }) === 'done', `space: ${await visibleError('space-error')}`);
   });
 
   await t.check('bits / key: "—" until a filter holds 10 % of what it is sized for, the figure at capacity always, sensibly formatted', async () => {
@@ -174,7 +164,7 @@ export async function run(t, c) {
     await selectKind('bloom');
   });
 
-  // ---- section 1: every class, add / check / remove / stats / canvas --------------------------
+  // ---- every class, add / check / remove / stats / canvas ------------------------------------
   for (const kind of KINDS) {
     await t.check(`${kind}: add, check${REMOVABLE.has(kind) ? ', remove' : ''}, live stats, canvas`, async () => {
       await selectKind(kind);

@@ -1,9 +1,8 @@
-// Section 5 of the playground: the false-positive experiment, every class that takes part, in pairs.
+// "Two filters, one memory" (#experiment): the false-positive experiment, every class that takes part, in pairs.
 import { assert } from './browser.mjs';
 
 export async function run(t, c) {
   const { page, text, data, value, visibleError, shot } = c;
-  // ---- section 2: FPR experiment, every class that takes part, in pairs -------------------------
   await t.check('experiment: bad inputs show an error in the page', async () => {
     await page.fill('#exp-n', 'many');
     await page.click('#exp-run');

@@ -1,5 +1,5 @@
-// Sections 1-3 of the playground, the small figures: "See it work", the cuckoo filter step by step
-// (kick chains, the duplicate limit, growth, false deletion) and every class as it really is.
+// The small figures of the playground: "See it work" (#tiny), the cuckoo filter step by step
+// (#steps: kick chains, the duplicate limit, growth, false deletion) and every class as it really is (#zoo).
 import { TINY_BLOOM, TINY_CUCKOO, TINY_SEED_KEYS } from '../../demo/tiny.js';
 import { STEPS_SEED_KEYS, stepsOptions } from '../../demo/cuckoo-steps.js';
 import { assert } from './browser.mjs';

@@ -1,6 +1,6 @@
-// Section 3 of the playground, "Watch them fill" (sliders that redraw the curve while dragged, a live
-// false-positive rate, a cuckoo filter filled to the brim), and pointing at a bit of section 2's
-// Bloom figure to see the keys that set it. Every number is checked against the library in Node.
+// "Watch them fill" (#fill: sliders that redraw the curve while dragged, a live false-positive
+// rate, a cuckoo filter filled to the brim), and pointing at a bit of the Bloom figure of #tiny
+// to see the keys that set it. Every number is checked against the library in Node.
 import { CUCKOO_FILL, FILL_PROBES, fillKey, probeKey } from '../../demo/fill.js';
 import { TINY_BLOOM, TINY_SEED_KEYS } from '../../demo/tiny.js';
 import { STEPS_SEED_KEYS, stepsOptions } from '../../demo/cuckoo-steps.js';

@@ -1,4 +1,4 @@
-// Section 10 of the playground: MurmurHash3 in wasm against the Node build, the native vectors and
+// "MurmurHash3 in wasm" (#hash, an appendix): against the Node build, the native vectors and
 // murmurhash3js-revisited.
 import { readFileSync } from 'node:fs';
 import { assert } from './browser.mjs';

@@ -1,4 +1,4 @@
-// Section 6 of the playground: space against error, every class measured as the library measures it.
+// "Space against error" (#space): every class measured as the library measures it.
 import { assert } from './browser.mjs';
 import { CLASS_OF, KINDS, lib, spaceLabelTrouble } from './helpers.mjs';
 

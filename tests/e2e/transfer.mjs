@@ -1,11 +1,10 @@
-// Section 8 of the playground: export and import of every class's bytes, golden fixtures, corrupt files.
+// "Export / import the bytes" (#transfer, an appendix): export and import of every class's bytes, golden fixtures, corrupt files.
 import { readFileSync } from 'node:fs';
 import { assert } from './browser.mjs';
 import { KINDS, lib } from './helpers.mjs';
 
 export async function run(t, c) {
   const { page, text, data, value, visibleError, shot, selectKind, keyOp, fillRandom, download, importBytes, compareWith } = c;
-  // ---- section 4: export / import, every class ------------------------------------------------
   let lastExport = null;
   for (const kind of KINDS) {
     await t.check(`${kind}: the exported file answers like the original, in the page and in Node`, async () => {

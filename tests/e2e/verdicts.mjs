@@ -4,7 +4,7 @@ import { lib } from './helpers.mjs';
 
 export async function run(t, c) {
   const { page, text, setText, shot, createWith, keyOp, fillRandom, importBytes } = c;
-  await t.check('every membership verdict in the page has the coloured verdict style of sections 1-3, in a live region, and the same words', async () => {
+  await t.check('every membership verdict in the page has the coloured verdict style of the small figures, in a live region, and the same words', async () => {
     // the colours of the figures' verdicts, by state
     const ref = await page.evaluate(() => {
       const out = {};
@@ -28,14 +28,14 @@ export async function run(t, c) {
       assert(v.live === 'polite', `#${id} is not in a polite live region (${v.live})`);
       if (words) assert(words.test(v.text), `#${id}: "${v.text}" lacks ${words}`);
     };
-    // 4 · the builder
+    // the builder
     await createWith('bloom', { capacity: '1000', errorRate: '0.01' });
     assert(await keyOp('add', 'alice@example.com') === 'added', 'add');
     assert(await keyOp('check', 'alice@example.com') === 'present', 'check alice');
     await expect('key-result', 'present', /maybe present/);
     assert(await keyOp('check', 'nobody@example.com') === 'absent', 'check nobody');
     await expect('key-result', 'absent', /certainly absent/);
-    // 7 · the blacklist
+    // the blacklist
     await setText('bl-text', 'https://a.example/\nhttps://b.example/');
     await page.selectOption('#bl-kind', 'bloom');
     await page.fill('#bl-error-rate', '0.001');
@@ -47,7 +47,7 @@ export async function run(t, c) {
     await expect('bl-check-result', 'present', /listed \(maybe\)/);
     await page.fill('#bl-check', 'https://zzz.example/');
     await expect('bl-check-result', 'absent', /not listed/);
-    // 8 · an imported filter
+    // an imported filter
     const f = new lib.BloomFilter({ capacity: 100, errorRate: 0.001 });
     f.add('bob@example.com');
     await importBytes('bob.bin', Buffer.from(f.serialize()));
@@ -56,7 +56,7 @@ export async function run(t, c) {
     await expect('import-key-result', 'present', /maybe present/);
     await page.fill('#import-key', 'carol@example.com');
     await expect('import-key-result', 'absent', /certainly absent/);
-    // 9 · the worker, and the main thread's answer next to it
+    // the worker, and the main thread's answer next to it
     await page.selectOption('#worker-source', 'builder');
     await page.evaluate(() => { delete document.getElementById('worker-status').dataset.items; });
     await page.click('#worker-send');

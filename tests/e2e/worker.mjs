@@ -1,4 +1,4 @@
-// Section 9 of the playground: worker mode (bytes transferred, answers as on the main thread) and the
+// "Worker mode" (#worker, an appendix): bytes transferred, answers as on the main thread, and the
 // big check that shows why (main-thread stall against a page that keeps painting).
 import { visitUrls } from '../../demo/sample-urls.js';
 import { assert } from './browser.mjs';
@@ -32,7 +32,6 @@ export async function checkBigCheck(page, count, want, prefix) {
 }
 export async function run(t, c) {
   const { page, text, data, value, setText, visibleError, shot, selectKind, keyOp, fillRandom } = c;
-  // ---- section 5: worker mode ------------------------------------------------------------------
   await t.check('worker mode: bytes transferred, answers == main thread, round trip shown', async () => {
     await selectKind('bloom');
     await fillRandom(2000);
