@@ -576,9 +576,8 @@ TYPED_TEST_P(Conformance, SerializeRoundTrip) {
 // whose bytes are exactly the mutated ones. (Truncations: EveryTruncationIsRefused.)
 TYPED_TEST_P(Conformance, CorruptBytesAreRejected) {
   using A = TypeParam;
-  const auto keys = testing_util::MakeKeys("c:", 300);
   typename A::Filter f;
-  ASSERT_TRUE(A::Create(&f, 300, 0.01, 5, keys).ok());
+  ASSERT_TRUE(A::Create(&f, 300, 0.01, 5, testing_util::MakeKeys("c:", 300)).ok());
   const std::vector<uint8_t> bytes = testing_util::SerializeToVector(f);
   // The target holds other keys and another seed, so "unchanged" can be told from "became f".
   const auto own_keys = testing_util::MakeKeys("g:", 200);
@@ -836,9 +835,8 @@ TYPED_TEST_P(Conformance, BatchMatchesSingle) {
 // fail cleanly (the target unchanged).
 TYPED_TEST_P(Conformance, StreamsInPiecesAndFailsCleanly) {
   using A = TypeParam;
-  const auto keys = testing_util::MakeKeys("st:", 20000);
   typename A::Filter f;
-  ASSERT_TRUE(A::Create(&f, 20000, 0.001, 9, keys).ok());
+  ASSERT_TRUE(A::Create(&f, 20000, 0.001, 9, testing_util::MakeKeys("st:", 20000)).ok());
   const std::vector<uint8_t> bytes = testing_util::SerializeToVector(f);
 
   struct Sink final : ByteSink {
