@@ -400,8 +400,6 @@ struct ProbedAdapter : AddingAdapter<F, O> {
     w.Bytes(cell_bytes.data(), cell_bytes.size());
     return body;
   }
-  // A filter initialised in the direct form keeps exactly it: m cells, k hashes, the seed, no
-  // capacity and no error rate; and it takes `byte_length` bytes.
   // What Init refuses of the direct form: no cells, no or too many hashes, a sizing as well.
   // `cells_word` is the name the messages give m.
   static std::vector<testing_util::OptionCase<O>> BadDirectForms(const char* cells_word) {
@@ -413,6 +411,8 @@ struct ProbedAdapter : AddingAdapter<F, O> {
             {ProbedAdapter::AlsoSized(Direct(100, 0)), cells_word},
             {ProbedAdapter::AlsoSized(Direct(100, 3)), cells_word}};
   }
+  // A filter initialised in the direct form keeps exactly it: m cells, k hashes, the seed, no
+  // capacity and no error rate; and it takes `byte_length` bytes.
   static void ExpectDirectFormKept(uint64_t cells, uint32_t hashes, uint32_t seed,
                                    size_t byte_length) {
     F f;
