@@ -6,7 +6,7 @@
 // <!-- bytes:end --> is replaced.
 import { performance } from 'node:perf_hooks';
 import { BlockedBloomFilter, deserialize, init } from '../../js/index.js';
-import { median, writeDocSection } from './lib.mjs';
+import { median, publishSection } from './lib.mjs';
 import { requireWasm } from '../../js/loader.js';
 
 await init();
@@ -85,8 +85,4 @@ const md = [
   'between about 0.4 and 1.3 GB/s; `serializeTo()` into a buffer you already have pays only the CRC.',
   '`deserialize()` allocates the arrays it is about to overwrite without zeroing them first.',
 ].join('\n');
-console.log(md);
-if (process.argv.includes('--write-docs')) {
-  writeDocSection('bytes', md, 'Bytes: serialize and deserialize at scale',
-    '`node tests/bench/bytes-bench.mjs --write-docs` (part of `npm run bench`).');
-}
+publishSection('bytes', md, 'Bytes: serialize and deserialize at scale');

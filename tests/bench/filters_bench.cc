@@ -44,18 +44,11 @@ uint64_t SplitMix64(uint64_t* state) {
   return z ^ (z >> 31);
 }
 
-uint64_t Mix64(uint64_t k) {
-  k ^= k >> 33;
-  k *= 0xff51afd7ed558ccdULL;
-  k ^= k >> 33;
-  k *= 0xc4ceb9fe1a85ec53ULL;
-  k ^= k >> 33;
-  return k;
-}
-
-// The Hash128 of the "mix" group: two mixers of the key (FastFilter hashes with one).
+// The Hash128 of the "mix" group: two mixers of the key (FastFilter hashes with one), each
+// MurmurHash3's 64-bit finalizer.
 inline Hash128 MixHash(uint64_t x) {
-  return Hash128{Mix64(x + 0x9747b28cULL), Mix64(x ^ 0x5bd1e9955bd1e995ULL)};
+  return Hash128{MurmurHash3Fmix64(x + 0x9747b28cULL),
+                 MurmurHash3Fmix64(x ^ 0x5bd1e9955bd1e995ULL)};
 }
 
 // Keys packed back to back with u32 offsets, as they cross the JS→wasm boundary.
@@ -108,124 +101,81 @@ class Bench {
   virtual size_t Bytes() const = 0;
 };
 
-template <typename F>
-size_t QueryMixOf(const F& f, const uint64_t* keys, size_t n) {
-  size_t hits = 0;
-  for (size_t i = 0; i < n; ++i) hits += f.Contains(MixHash(keys[i])) ? 1 : 0;
-  return hits;
-}
-
-class BloomBench : public Bench {
+// A filter sized from (capacity, error_rate) options (for n / capacity_divisor keys) and queried
+// with Contains(Hash128) and ContainsBatch: every filter here but the fuse filter. How it is
+// filled is the filter's own.
+template <typename F, typename O>
+class SizedBench : public Bench {
  public:
+  explicit SizedBench(size_t capacity_divisor = 1) : capacity_divisor_(capacity_divisor) {}
   bool Init(size_t n) override {
-    BloomOptions o;
-    o.capacity = n;
+    O o;
+    o.capacity = n / capacity_divisor_;
     o.error_rate = kErrorRate;
     return f_.Init(o).ok();
   }
-  void InsertBatch(const KeyBatch& k) override { benchmark::DoNotOptimize(f_.AddBatch(k)); }
   void QueryBatch(const KeyBatch& k, uint8_t* out) const override { f_.ContainsBatch(k, out); }
-  void InsertMix(const uint64_t* k, size_t n) override {
-    for (size_t i = 0; i < n; ++i) f_.Add(MixHash(k[i]));
+  size_t QueryMix(const uint64_t* k, size_t n) const override {
+    size_t hits = 0;
+    for (size_t i = 0; i < n; ++i) hits += f_.Contains(MixHash(k[i])) ? 1 : 0;
+    return hits;
   }
-  size_t QueryMix(const uint64_t* k, size_t n) const override { return QueryMixOf(f_, k, n); }
   size_t Bytes() const override { return f_.byte_length(); }
 
+ protected:
+  F f_;
+
  private:
-  BloomFilter f_;
+  size_t capacity_divisor_;
 };
 
-class BlockedBench : public Bench {
+// Filled with bool Add(Hash128) and size_t AddBatch(const KeyBatch&): Bloom, blocked and counting.
+template <typename F, typename O>
+class AddingBench : public SizedBench<F, O> {
  public:
-  bool Init(size_t n) override {
-    BlockedBloomOptions o;
-    o.capacity = n;
-    o.error_rate = kErrorRate;
-    return f_.Init(o).ok();
-  }
-  void InsertBatch(const KeyBatch& k) override { benchmark::DoNotOptimize(f_.AddBatch(k)); }
-  void QueryBatch(const KeyBatch& k, uint8_t* out) const override { f_.ContainsBatch(k, out); }
+  void InsertBatch(const KeyBatch& k) override { benchmark::DoNotOptimize(this->f_.AddBatch(k)); }
   void InsertMix(const uint64_t* k, size_t n) override {
-    for (size_t i = 0; i < n; ++i) f_.Add(MixHash(k[i]));
+    for (size_t i = 0; i < n; ++i) this->f_.Add(MixHash(k[i]));
   }
-  size_t QueryMix(const uint64_t* k, size_t n) const override { return QueryMixOf(f_, k, n); }
-  size_t Bytes() const override { return f_.byte_length(); }
-
- private:
-  BlockedBloomFilter f_;
 };
 
-class CountingBench : public Bench {
- public:
-  bool Init(size_t n) override {
-    CountingBloomOptions o;
-    o.capacity = n;
-    o.error_rate = kErrorRate;
-    return f_.Init(o).ok();
-  }
-  void InsertBatch(const KeyBatch& k) override { benchmark::DoNotOptimize(f_.AddBatch(k)); }
-  void QueryBatch(const KeyBatch& k, uint8_t* out) const override { f_.ContainsBatch(k, out); }
-  void InsertMix(const uint64_t* k, size_t n) override {
-    for (size_t i = 0; i < n; ++i) f_.Add(MixHash(k[i]));
-  }
-  size_t QueryMix(const uint64_t* k, size_t n) const override { return QueryMixOf(f_, k, n); }
-  size_t Bytes() const override { return f_.byte_length(); }
-
- private:
-  CountingBloomFilter f_;
-};
+using BloomBench = AddingBench<BloomFilter, BloomOptions>;
+using BlockedBench = AddingBench<BlockedBloomFilter, BlockedBloomOptions>;
+using CountingBench = AddingBench<CountingBloomFilter, CountingBloomOptions>;
 
 // Sized for n / 4 keys, so inserting n keys adds layers (expansion 2) as it grows in use.
-class ScalableBench : public Bench {
+class ScalableBench : public SizedBench<ScalableBloomFilter, ScalableBloomOptions> {
  public:
-  bool Init(size_t n) override {
-    ScalableBloomOptions o;
-    o.capacity = n / 4;
-    o.error_rate = kErrorRate;
-    return f_.Init(o).ok();
-  }
+  ScalableBench() : SizedBench(4) {}
   void InsertBatch(const KeyBatch& k) override {
     size_t added = 0, processed = 0;
     if (!f_.AddBatch(k, &added, &processed).ok()) std::abort();
   }
-  void QueryBatch(const KeyBatch& k, uint8_t* out) const override { f_.ContainsBatch(k, out); }
   void InsertMix(const uint64_t* k, size_t n) override {
     bool added = false;
     for (size_t i = 0; i < n; ++i) {
       if (!f_.Add(MixHash(k[i]), &added).ok()) std::abort();
     }
   }
-  size_t QueryMix(const uint64_t* k, size_t n) const override { return QueryMixOf(f_, k, n); }
-  size_t Bytes() const override { return f_.byte_length(); }
-
- private:
-  ScalableBloomFilter f_;
 };
 
 // errorRate 1% gives 12-bit fingerprints in buckets of 4 (FastFilter's Cuckoo12 shape).
-class CuckooBench : public Bench {
+class CuckooBench : public SizedBench<CuckooFilter, CuckooOptions> {
  public:
   bool Init(size_t n) override {
-    CuckooOptions o;
-    o.capacity = n;
-    o.error_rate = kErrorRate;
     results_.resize(n);
-    return f_.Init(o).ok();
+    return SizedBench::Init(n);
   }
   void InsertBatch(const KeyBatch& k) override {
     if (f_.AddBatch(k, results_.data()) != k.count) std::abort();
   }
-  void QueryBatch(const KeyBatch& k, uint8_t* out) const override { f_.ContainsBatch(k, out); }
   void InsertMix(const uint64_t* k, size_t n) override {
     for (size_t i = 0; i < n; ++i) {
       if (!f_.Add(MixHash(k[i]))) std::abort();
     }
   }
-  size_t QueryMix(const uint64_t* k, size_t n) const override { return QueryMixOf(f_, k, n); }
-  size_t Bytes() const override { return f_.byte_length(); }
 
  private:
-  CuckooFilter f_;
   std::vector<uint8_t> results_;
 };
 
@@ -324,16 +274,19 @@ double CpuNow() {
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
-void BenchBatch(benchmark::State& state, const FilterKind& kind, bool strings, size_t n, int op) {
+// The body both groups share, over the keys of (strings, n). `id` names the filter query0 builds
+// and query100 reuses. Timed: fill(bench, keys) (insert) and query(bench, keys) (query0/100);
+// not timed: hits(), how many of the keys last queried were found.
+template <typename Fill, typename Query, typename Hits>
+void RunBench(benchmark::State& state, const FilterKind& kind, const std::string& id, bool strings,
+              size_t n, int op, Fill fill, Query query, Hits hits_of_last_query) {
   const Keys& pos = Cache().Pos(strings, n);
   const Keys& neg = Cache().Neg(strings, n);
-  std::vector<uint8_t> out(n);
-  std::unique_ptr<Bench>& built =
-      Built(std::string("batch/") + kind.name + (strings ? "/str/" : "/u64/") + std::to_string(n));
+  std::unique_ptr<Bench>& built = Built(id);
   if (op != 0 && !built) {
     built = kind.make();
     if (!built->Init(n)) std::abort();
-    built->InsertBatch(pos.batch());
+    fill(*built, pos);
   }
   size_t bytes = built ? built->Bytes() : 0;
   size_t hits = 0;
@@ -342,18 +295,17 @@ void BenchBatch(benchmark::State& state, const FilterKind& kind, bool strings, s
       std::unique_ptr<Bench> f = kind.make();
       if (!f->Init(n)) std::abort();
       const double t0 = CpuNow();
-      f->InsertBatch(pos.batch());
+      fill(*f, pos);
       const double t1 = CpuNow();
       state.SetIterationTime(t1 - t0);
       bytes = f->Bytes();
     } else {
       const Keys& q = op == 1 ? neg : pos;
       const double t0 = CpuNow();
-      built->QueryBatch(q.batch(), out.data());
+      query(*built, q);
       const double t1 = CpuNow();
       state.SetIterationTime(t1 - t0);
-      hits = 0;
-      for (size_t i = 0; i < n; ++i) hits += out[i];
+      hits = hits_of_last_query();
     }
   }
   state.counters["n"] = static_cast<double>(n);
@@ -362,38 +314,27 @@ void BenchBatch(benchmark::State& state, const FilterKind& kind, bool strings, s
   if (op == 2) state.counters["hits"] = static_cast<double>(hits) / static_cast<double>(n);
 }
 
+void BenchBatch(benchmark::State& state, const FilterKind& kind, bool strings, size_t n, int op) {
+  std::vector<uint8_t> out(n);
+  RunBench(
+      state, kind,
+      std::string("batch/") + kind.name + (strings ? "/str/" : "/u64/") + std::to_string(n),
+      strings, n, op, [](Bench& f, const Keys& k) { f.InsertBatch(k.batch()); },
+      [&out](const Bench& f, const Keys& k) { f.QueryBatch(k.batch(), out.data()); },
+      [&out, n] {
+        size_t hits = 0;
+        for (size_t i = 0; i < n; ++i) hits += out[i];
+        return hits;
+      });
+}
+
 void BenchMix(benchmark::State& state, const FilterKind& kind, size_t n, int op) {
-  const Keys& pos = Cache().Pos(false, n);
-  const Keys& neg = Cache().Neg(false, n);
-  std::unique_ptr<Bench>& built = Built(std::string("mix/") + kind.name + "/" + std::to_string(n));
-  if (op != 0 && !built) {
-    built = kind.make();
-    if (!built->Init(n)) std::abort();
-    built->InsertMix(pos.ints.data(), n);
-  }
-  size_t bytes = built ? built->Bytes() : 0;
   size_t hits = 0;
-  for (auto _ : state) {
-    if (op == 0) {
-      std::unique_ptr<Bench> f = kind.make();
-      if (!f->Init(n)) std::abort();
-      const double t0 = CpuNow();
-      f->InsertMix(pos.ints.data(), n);
-      const double t1 = CpuNow();
-      state.SetIterationTime(t1 - t0);
-      bytes = f->Bytes();
-    } else {
-      const Keys& q = op == 1 ? neg : pos;
-      const double t0 = CpuNow();
-      hits = built->QueryMix(q.ints.data(), n);
-      const double t1 = CpuNow();
-      state.SetIterationTime(t1 - t0);
-    }
-  }
-  state.counters["n"] = static_cast<double>(n);
-  state.counters["bits_per_key"] = 8.0 * static_cast<double>(bytes) / static_cast<double>(n);
-  if (op == 1) state.counters["fpr"] = static_cast<double>(hits) / static_cast<double>(n);
-  if (op == 2) state.counters["hits"] = static_cast<double>(hits) / static_cast<double>(n);
+  RunBench(
+      state, kind, std::string("mix/") + kind.name + "/" + std::to_string(n), false, n, op,
+      [n](Bench& f, const Keys& k) { f.InsertMix(k.ints.data(), n); },
+      [&hits, n](const Bench& f, const Keys& k) { hits = f.QueryMix(k.ints.data(), n); },
+      [&hits] { return hits; });
 }
 
 std::vector<size_t> Sizes() {

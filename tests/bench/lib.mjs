@@ -125,3 +125,17 @@ export function writeDocSection(name, md, heading, rerun) {
     ? text.replace(new RegExp(`${begin}[\\s\\S]*?${end}`), () => block)
     : `${text.trimEnd()}\n\n## ${heading}\n\nRerun: ${rerun}\n\n${block}\n`);
 }
+
+/**
+ * Prints a benchmark's markdown `md` and, when the command line has --write-docs, writes it into
+ * docs/BENCHMARKS.md as the section `name` (writeDocSection), to be rerun with
+ * `node tests/bench/<name>-bench.mjs --write-docs` (part of `npm run bench`, then `more`).
+ * Returns whether it wrote.
+ */
+export function publishSection(name, md, heading, more = '') {
+  process.stdout.write(`${md}\n`);
+  if (!process.argv.includes('--write-docs')) return false;
+  writeDocSection(name, md, heading,
+    `\`node tests/bench/${name}-bench.mjs --write-docs\` (part of \`npm run bench\`${more}).`);
+  return true;
+}

@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import * as peer from 'bloomfilter';
 import * as lib from '../../js/index.js';
 import { encodeKey, keyPointer, queryAll } from '../../js/keys.js';
-import { median, parseArgs, writeDocSection } from './lib.mjs';
+import { median, parseArgs, publishSection } from './lib.mjs';
 
 const CLASSES = ['BloomFilter', 'BlockedBloomFilter', 'CountingBloomFilter', 'ScalableBloomFilter', 'CuckooFilter', 'BinaryFuseFilter'];
 const N = 1_000_000;
@@ -157,8 +157,4 @@ const md = [
   'copy floor alone is more than a third of the peer\'s whole loop, so 2× needs the wasm part below',
   'about 1.5× the packing; `hasAll` / packing is the "within 2× of the copy floor" target.',
 ].join('\n');
-console.log(md);
-if (args['write-docs']) {
-  writeDocSection('percall', md, 'One key at a time and the batch path, warmed',
-    '`node tests/bench/percall-bench.mjs --write-docs` (part of `npm run bench`).');
-}
+publishSection('percall', md, 'One key at a time and the batch path, warmed');

@@ -8,11 +8,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fromRedisDump, init, RedisBloomFilter, RedisCuckooFilter } from '../../js/index.js';
 import { startRedisBloom, skipReason } from '../redis/server.mjs';
-import { median, stringKeys, table, writeDocSection } from './lib.mjs';
+import { median, publishSection, stringKeys, table } from './lib.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const quick = process.argv.includes('--quick');
-const writeDocs = process.argv.includes('--write-docs');
 const REPS = quick ? 1 : 3;
 const log = (s) => process.stderr.write(`[redis-bench] ${s}\n`);
 
@@ -140,8 +139,4 @@ const md = [
   table(['filter', 'keys', 'dump bytes', 'chunks', 'push (LOADCHUNK) ms', 'pull (SCANDUMP + fromRedisDump) ms'],
     results.transfer.map((t) => [t.kind, t.n.toLocaleString('en-US'), t.bytes.toLocaleString('en-US'), String(t.chunks), f2(t.pushMs), f2(t.pullMs)])),
 ].join('\n');
-console.log(md);
-if (writeDocs) {
-  writeDocSection('redis', md, 'RedisBloom bridge: local answers vs the server',
-    '`node tests/bench/redis-bench.mjs --write-docs` (part of `npm run bench`).');
-}
+publishSection('redis', md, 'RedisBloom bridge: local answers vs the server');

@@ -15,11 +15,10 @@ import { fileURLToPath } from 'node:url';
 import { init, RedisBloomFilter } from '../../js/index.js';
 import { openReplica, pushFilter } from '../../js/redis-entry.js';
 import { skipReason, startRedisBloom } from '../redis/server.mjs';
-import { median, stringKeys, table, writeDocSection } from './lib.mjs';
+import { median, publishSection, stringKeys, table } from './lib.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const quick = process.argv.includes('--quick');
-const writeDocs = process.argv.includes('--write-docs');
 const REPS = quick ? 1 : 3;
 const log = (s) => process.stderr.write(`[replica-bench] ${s}\n`);
 const WORKER = fileURLToPath(new URL('./replica-worker.mjs', import.meta.url));
@@ -204,8 +203,4 @@ const md = [
   `Memory per replica: the copy is the filter's own bytes (${(results.memory.filterBytes / 2 ** 20).toFixed(2)} MiB for ${N.toLocaleString('en-US')} keys at 1%); ` +
   `a whole Node process holding it with its client and the wasm module had an RSS of ${results.memory.rssMiB.toFixed(0)} MiB.`,
 ].join('\n');
-if (writeDocs) {
-  writeDocSection('replica', md, 'A fleet: replicas kept fresh through Redis',
-    '`node tests/bench/replica-bench.mjs --write-docs` (part of `npm run bench`).');
-}
-process.stdout.write(`${md}\n`);
+publishSection('replica', md, 'A fleet: replicas kept fresh through Redis');

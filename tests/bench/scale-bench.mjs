@@ -18,7 +18,7 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, 
 import os from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fmt, median, now, parseArgs, rotate, table, writeDocSection } from './lib.mjs';
+import { fmt, median, now, parseArgs, publishSection, rotate, table } from './lib.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const resultsDir = `${root}tests/bench/results`;
@@ -414,10 +414,7 @@ const md = [
     + 'above about 1, other work shared the cores and the L3, which shows most at 10^7, where the filters fit in L3 only while nothing else uses it '
     + '(the per-key times of that row have been seen to vary 2–3× between runs).',
 ].join('\n');
-process.stdout.write(`${md}\n`);
-
-if (args['write-docs']) {
-  writeDocSection('scale', md, 'How cost grows',
-    '`node tests/bench/scale-bench.mjs --write-docs` (part of `npm run bench`; about 11 minutes; `--render` rewrites the section from the last results).');
+if (publishSection('scale', md, 'How cost grows',
+  '; about 11 minutes; `--render` rewrites the section from the last results')) {
   log('updated docs/BENCHMARKS.md');
 }

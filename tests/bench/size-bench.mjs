@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { writeDocSection } from './lib.mjs';
+import { publishSection } from './lib.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const gz = (buf) => gzipSync(buf, { level: 9 }).length;
@@ -139,8 +139,4 @@ const md = [
   'most of the glue), which keeps the JS API but rewrites bindings/ and every core call in js/; past',
   'that, the core shrinks only by dropping features or by trading speed (-Os).',
 ].join('\n');
-console.log(md);
-if (process.argv.includes('--write-docs')) {
-  writeDocSection('size', md, 'Size: what the shipped bytes are',
-    '`node tests/bench/size-bench.mjs --write-docs` (part of `npm run bench`).');
-}
+publishSection('size', md, 'Size: what the shipped bytes are');

@@ -18,19 +18,20 @@ namespace bloomcuckoo {
 namespace {
 
 using testing_util::BodyOf;
-using testing_util::Has;
-using testing_util::MakeKeys;
-using testing_util::PackedKeys;
 using testing_util::PutLE;
-using testing_util::SerializeToVector;
+
+// Options for `bits`-bit fingerprints with `seed`.
+BinaryFuseOptions Bits(uint32_t bits, uint32_t seed = kDefaultSeed) {
+  BinaryFuseOptions o;
+  o.fingerprint_bits = bits;
+  o.seed = seed;
+  return o;
+}
 
 Status BuildKeys(BinaryFuseFilter* f, const std::vector<std::string>& keys, uint32_t bits,
                  uint32_t seed = kDefaultSeed) {
   PackedKeys packed(keys);
-  BinaryFuseOptions o;
-  o.fingerprint_bits = bits;
-  o.seed = seed;
-  return f->Build(packed.batch(), o);
+  return f->Build(packed.batch(), Bits(bits, seed));
 }
 
 // Conformance adapters. Create ignores capacity and error_rate: the fingerprint width (and so
@@ -68,9 +69,7 @@ struct BinaryFuseAdapter {
   static std::vector<testing_util::OptionCase<Options>> InvalidOptions() {
     std::vector<testing_util::OptionCase<Options>> cases;
     for (uint32_t bits : {0u, 1u, 4u, 7u, 9u, 12u, 15u, 17u, 32u}) {
-      BinaryFuseOptions o;
-      o.fingerprint_bits = bits;
-      cases.push_back({o, "fingerprintBits must be 8 or 16", /*exact=*/true});
+      cases.push_back({Bits(bits), "fingerprintBits must be 8 or 16", /*exact=*/true});
     }
     return cases;
   }
@@ -186,10 +185,8 @@ TEST(BinaryFuseFilter, BuildFromHashesRefusesBadWidths) {
   for (uint32_t bits : {0u, 1u, 4u, 7u, 9u, 12u, 15u, 17u, 32u}) {
     BinaryFuseFilter f;
     ASSERT_TRUE(BuildKeys(&f, MakeKeys("k", 10), 8).ok());
-    BinaryFuseOptions o;
-    o.fingerprint_bits = bits;
     const uint64_t h = 1;
-    Status s = f.BuildFromHashes(&h, 1, o);
+    Status s = f.BuildFromHashes(&h, 1, Bits(bits));
     EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
     EXPECT_STREQ(s.message(), "fingerprintBits must be 8 or 16");
     EXPECT_EQ(f.size(), 10u);
@@ -304,9 +301,7 @@ TEST(BinaryFuseFilter, BitsPerKeyAtOneMillion) {
   const auto h = RandomHashes(1000000, 99);
   for (uint32_t bits : {8u, 16u}) {
     BinaryFuseFilter f;
-    BinaryFuseOptions o;
-    o.fingerprint_bits = bits;
-    ASSERT_TRUE(f.BuildFromHashes(h.data(), h.size(), o).ok());
+    ASSERT_TRUE(f.BuildFromHashes(h.data(), h.size(), Bits(bits)).ok());
     EXPECT_EQ(f.size(), 1000000u);
     const double bpk = f.bits_per_key();
     std::printf(
@@ -327,9 +322,7 @@ TEST(BinaryFuseFilter, FalsePositiveRate) {
   const auto keys = RandomHashes(100000, 7);
   for (uint32_t bits : {8u, 16u}) {
     BinaryFuseFilter f;
-    BinaryFuseOptions o;
-    o.fingerprint_bits = bits;
-    ASSERT_TRUE(f.BuildFromHashes(keys.data(), keys.size(), o).ok());
+    ASSERT_TRUE(f.BuildFromHashes(keys.data(), keys.size(), Bits(bits)).ok());
     const uint64_t probes = bits == 8 ? 1000000 : 4000000;
     uint64_t state = 0xabcdef;
     uint64_t fp = 0;

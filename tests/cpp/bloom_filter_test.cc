@@ -12,46 +12,18 @@
 #include "conformance.h"
 
 namespace bloomcuckoo {
-namespace {
 
-using testing_util::H;
-using testing_util::MakeKeys;
-using testing_util::SerializeToVector;
-
-BloomOptions Sized(uint64_t capacity, double error_rate, uint32_t seed = kDefaultSeed) {
-  return testing_util::Sized<BloomOptions>(capacity, error_rate, seed);
-}
-
-BloomOptions Direct(uint64_t bits, uint32_t hashes, uint32_t seed = kDefaultSeed) {
-  BloomOptions o;
-  o.bits = bits;
-  o.hashes = hashes;
-  o.seed = seed;
-  return o;
-}
-
-// A hand-built body: u64 bits | u32 hashes | u64 capacity | f64 error_rate | u64 size | words.
-std::vector<uint8_t> Body(uint64_t bits, uint32_t hashes, uint64_t capacity, double error_rate,
-                          uint64_t size, size_t words, uint64_t fill = 0) {
-  std::vector<uint8_t> body(36 + 8 * words);
-  internal::ByteWriter w(body.data(), body.size());
-  w.U64(bits);
-  w.U32(hashes);
-  w.U64(capacity);
-  w.F64(error_rate);
-  w.U64(size);
-  for (size_t i = 0; i < words; ++i) w.U64(fill);
-  return body;
-}
-
-}  // namespace
-
-struct BloomAdapter : AddingAdapter<BloomFilter, BloomOptions> {
+struct BloomAdapter
+    : ProbedAdapter<BloomFilter, BloomOptions, &BloomOptions::bits, &BloomFilter::bits> {
   static constexpr const char* kName = "bloom";
   static constexpr FilterKind kKind = FilterKind::kBloom;
-  static double ExpectedFpr(const Filter& f, double, uint64_t n) {
-    const double k = f.hashes();
-    return std::pow(1.0 - std::exp(-k * static_cast<double>(n) / static_cast<double>(f.bits())), k);
+  // A hand-built body of `words` 64-bit words, each `fill`.
+  static std::vector<uint8_t> Body(uint64_t bits, uint32_t hashes, uint64_t capacity,
+                                   double error_rate, uint64_t size, size_t words,
+                                   uint64_t fill = 0) {
+    std::vector<uint8_t> cells(8 * words);
+    for (size_t i = 0; i < words; ++i) testing_util::PutLE(&cells, 8 * i, fill, 8);
+    return CellsBody(bits, hashes, capacity, error_rate, size, cells);
   }
   static double MaxBitsPerKey(double error_rate) {
     return -std::log2(error_rate) / std::log(2.0) + 0.01;
@@ -65,27 +37,13 @@ struct BloomAdapter : AddingAdapter<BloomFilter, BloomOptions> {
             static_cast<double>(f.initialized())};
   }
   static std::vector<testing_util::OptionCase<Options>> InvalidOptions() {
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    const double inf = std::numeric_limits<double>::infinity();
-    BloomOptions both = Sized(100, 0.01);
-    both.bits = 100;
-    both.hashes = 3;
-    return {
-        {BloomOptions{}, "capacity"},   {Sized(0, 0.01), "capacity"},
-        {Sized(100, 0), "errorRate"},  // capacity given: error_rate 0 is out of (0, 1)
-        {Sized(100, 1.0), "errorRate"}, {Sized(100, -0.1), "errorRate"},
-        {Sized(100, 1.5), "errorRate"}, {Sized(100, nan), "errorRate"},
-        {Sized(100, inf), "errorRate"}, {Sized(100, 1e-30), "errorRate"},  // needs ~100 hashes
-        {Direct(0, 3), "bits"},         {Direct(100, 0), "hashes"},
-        {Direct(100, 65), "hashes"},    {both, "bits"},
-    };
+    return BadSizingsAnd(BadDirectForms("bits"));
   }
   static std::vector<testing_util::OptionCase<Options>> OutOfMemoryOptions() {
-    return {
-        {Sized(uint64_t{1} << 62, 0.01), "capacity"},
+    return HugeSizingAnd({
         {Sized(std::numeric_limits<uint64_t>::max(), 0.5), nullptr},
         {Direct(std::numeric_limits<uint64_t>::max(), 3), "bits"},
-    };
+    });
   }
   static std::vector<testing_util::BodyCase> BadBodies() {
     return {
@@ -116,12 +74,9 @@ struct BloomAdapter : AddingAdapter<BloomFilter, BloomOptions> {
     ASSERT_EQ(f->set_bits(), 64u);
   }
   static constexpr const char* kShapeMessage = "same bits, hashes and seed";
-  static std::vector<Filter> OtherShapes(const Filter& a) {
-    std::vector<Filter> v(3);
-    EXPECT_TRUE(v[0].Init(Direct(a.bits() + 1, a.hashes(), a.seed())).ok());
-    EXPECT_TRUE(v[1].Init(Direct(a.bits(), a.hashes() - 1, a.seed())).ok());
-    EXPECT_TRUE(v[2].Init(Direct(a.bits(), a.hashes(), a.seed() + 1)).ok());
-    return v;
+  static std::vector<Options> OtherShapes(const Filter& a) {
+    return {Direct(a.bits() + 1, a.hashes(), a.seed()), Direct(a.bits(), a.hashes() - 1, a.seed()),
+            Direct(a.bits(), a.hashes(), a.seed() + 1)};
   }
 };
 
@@ -151,27 +106,19 @@ TEST(BloomFilter, ExactSizing) {
   EXPECT_EQ(k, 7u);
 
   BloomFilter f;
-  ASSERT_TRUE(f.Init(Sized(1000000, 0.01)).ok());
+  ASSERT_TRUE(f.Init(BloomAdapter::Sized(1000000, 0.01)).ok());
   EXPECT_EQ(f.bits(), 9585059u);
   EXPECT_EQ(f.hashes(), 7u);
-  EXPECT_EQ(f.capacity(), 1000000u);
-  EXPECT_EQ(f.error_rate(), 0.01);
+  // capacity() and error_rate(): Conformance.ReportsTheSizingItWasGiven
   EXPECT_EQ(f.byte_length(), (9585059u + 63) / 64 * 8);
   EXPECT_EQ(f.size(), 0u);
   EXPECT_EQ(f.set_bits(), 0u);
 }
 
 TEST(BloomFilter, DirectShapeIsExact) {
-  BloomFilter f;
-  ASSERT_TRUE(f.Init(Direct(1000, 3, 42)).ok());
-  EXPECT_EQ(f.bits(), 1000u);
-  EXPECT_EQ(f.hashes(), 3u);
-  EXPECT_EQ(f.seed(), 42u);
-  EXPECT_EQ(f.capacity(), 0u);
-  EXPECT_EQ(f.error_rate(), 0.0);
-  EXPECT_EQ(f.byte_length(), 16u * 8u);
+  BloomAdapter::ExpectDirectFormKept(1000, 3, 42, 16u * 8u);
   BloomFilter one;
-  ASSERT_TRUE(one.Init(Direct(1, 64)).ok());
+  ASSERT_TRUE(one.Init(BloomAdapter::Direct(1, 64)).ok());
   EXPECT_TRUE(one.Add(H("a")));
   EXPECT_FALSE(one.Add(H("b")));  // the single bit is already set
   EXPECT_TRUE(one.Contains(H("zzz")));
@@ -180,7 +127,7 @@ TEST(BloomFilter, DirectShapeIsExact) {
 
 TEST(BloomFilter, AddReturnValues) {
   BloomFilter f;
-  ASSERT_TRUE(f.Init(Sized(1000, 0.01)).ok());
+  ASSERT_TRUE(f.Init(BloomAdapter::Sized(1000, 0.01)).ok());
   EXPECT_TRUE(f.Add(H("apple")));
   EXPECT_FALSE(f.Add(H("apple")));  // every bit already set
   EXPECT_EQ(f.size(), 2u);          // size counts every Add call
@@ -192,7 +139,7 @@ TEST(BloomFilter, AddReturnValues) {
 // clamp of the estimate when every bit is set.
 TEST(BloomFilter, FillAtCapacityAndSaturatedEstimate) {
   BloomFilter f;
-  ASSERT_TRUE(f.Init(Sized(100000, 0.01)).ok());
+  ASSERT_TRUE(f.Init(BloomAdapter::Sized(100000, 0.01)).ok());
   for (const auto& k : MakeKeys("e:", 100000)) f.Add(H(k));
   EXPECT_NEAR(f.fill_ratio(), 0.5, 0.02);
   BloomFilter full;
@@ -202,7 +149,7 @@ TEST(BloomFilter, FillAtCapacityAndSaturatedEstimate) {
 
 TEST(BloomFilter, SerializedLayout) {
   BloomFilter f;
-  ASSERT_TRUE(f.Init(Direct(70, 3, 0x01020304)).ok());
+  ASSERT_TRUE(f.Init(BloomAdapter::Direct(70, 3, 0x01020304)).ok());
   f.Add(H("x", 0x01020304));
   const auto bytes = SerializeToVector(f);
   ASSERT_EQ(bytes.size(), kHeaderSize + 36 + 16 + kTrailerSize);

@@ -45,7 +45,8 @@
 //     static void Saturate(Filter* f);  // makes *f a tiny filter with every bit (counter) set
 // BitUnion (Union and Intersect: Bloom, blocked Bloom) also needs
 //     static constexpr const char* kShapeMessage;  // what a refused Union/Intersect says
-//     static std::vector<Filter> OtherShapes(const Filter& a);  // filters `a` cannot combine with
+//     // Options of filters `a` cannot combine with (another shape or seed).
+//     static std::vector<Options> OtherShapes(const Filter& a);
 //
 // Every filter provides: bool Contains(Hash128) const; void ContainsBatch(const KeyBatch&,
 // uint8_t* out) const; uint32_t seed() const; uint64_t size() const; size_t byte_length() const;
@@ -61,6 +62,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <ostream>
 #include <string>
 #include <type_traits>
@@ -120,6 +122,12 @@ struct PackedKeys {
 // Upper end of a one-sided binomial check: p + 5 sigma (+ a small absolute slack for tiny p).
 inline double FprUpperBound(double p, uint64_t trials) {
   return p + 5.0 * std::sqrt(p * (1.0 - p) / static_cast<double>(trials)) + 2.0 / trials;
+}
+
+// The classic Bloom false-positive rate of m cells probed k times per key, holding n keys:
+// (1 - e^(-kn/m))^k.
+inline double ClassicBloomFpr(double k, double n, double m) {
+  return std::pow(1.0 - std::exp(-k * n / m), k);
 }
 
 template <typename F>
@@ -253,6 +261,17 @@ struct HasRemoveAndCount<F, std::void_t<decltype(std::declval<F&>().Remove(Hash1
                                         decltype(std::declval<const F&>().Count(Hash128{}))>>
     : std::true_type {};
 
+// Whether F reports the capacity and error rate it was sized for: KeepsItsSizing<F>(0).
+template <typename F>
+constexpr auto KeepsItsSizing(int)
+    -> decltype(std::declval<const F&>().capacity(), std::declval<const F&>().error_rate(), true) {
+  return true;
+}
+template <typename F>
+constexpr bool KeepsItsSizing(long) {  // NOLINT(runtime/int)
+  return false;
+}
+
 // Two targets for bytes that must be refused: a default-constructed filter and one holding keys
 // of its own (another seed, so "unchanged" can be told from "became the input"). A refused input
 // leaves each exactly as it was.
@@ -291,6 +310,13 @@ struct Targets {
 
 }  // namespace testing_util
 
+// The helpers every filter's test file calls by their short names.
+using testing_util::H;
+using testing_util::Has;
+using testing_util::MakeKeys;
+using testing_util::PackedKeys;
+using testing_util::SerializeToVector;
+
 // The rate a filter built for `error_rate` promises: the requested rate, unless the adapter says
 // otherwise (a fuse filter's rate is fixed by its fingerprint width).
 template <typename A>
@@ -308,19 +334,113 @@ template <typename F, typename O>
 struct AddingAdapter {
   using Filter = F;
   using Options = O;
+  // Options sized by (capacity, error_rate) with `seed`.
+  static O Sized(uint64_t capacity, double error_rate, uint32_t seed = kDefaultSeed) {
+    return testing_util::Sized<O>(capacity, error_rate, seed);
+  }
+  // `o` (the direct form) sized as well: Init refuses it, naming the direct form's field.
+  static O AlsoSized(O o) {
+    o.capacity = 100;
+    o.error_rate = 0.01;
+    return o;
+  }
+  // What Init refuses of any sizing (no capacity, an error rate out of (0, 1) or too small to
+  // reach), then the class's own refusals.
+  static std::vector<testing_util::OptionCase<O>> BadSizingsAnd(
+      const std::vector<testing_util::OptionCase<O>>& own) {
+    std::vector<testing_util::OptionCase<O>> cases = {{O{}, "capacity"},
+                                                      {Sized(0, 0.01), "capacity"}};
+    for (double e : {0.0, 1.0, -0.1, -1.0, 1.5, 1e-30, std::numeric_limits<double>::quiet_NaN(),
+                     std::numeric_limits<double>::infinity()}) {
+      cases.push_back({Sized(100, e), "errorRate"});
+    }
+    cases.insert(cases.end(), own.begin(), own.end());
+    return cases;
+  }
+  // What Init refuses as too large to allocate of any sizing (2^62 keys), then the class's own.
+  static std::vector<testing_util::OptionCase<O>> HugeSizingAnd(
+      std::vector<testing_util::OptionCase<O>> own) {
+    own.insert(own.begin(),
+               testing_util::OptionCase<O>{Sized(uint64_t{1} << 62, 0.01), "capacity"});
+    return own;
+  }
   static Status Init(Filter* f, const Options& o) { return f->Init(o); }
   static bool Insert(Filter* f, Hash128 h) { return f->Add(h); }
   static Status Create(Filter* f, uint64_t capacity, double error_rate, uint32_t seed,
                        const std::vector<std::string>& keys) {
-    BLOOMCUCKOO_RETURN_IF_ERROR(f->Init(testing_util::Sized<O>(capacity, error_rate, seed)));
+    BLOOMCUCKOO_RETURN_IF_ERROR(f->Init(Sized(capacity, error_rate, seed)));
     for (const auto& k : keys) f->Add(testing_util::H(k, seed));
     return Status::Ok();
   }
 };
 
+// The adapter part shared by Bloom and counting Bloom: a filter of m cells (bits, or 4-bit
+// counters) that probes k of them per key. Their options name m `kCells` (bits, counters) in the
+// direct form, the filter reports it as `kCellCount`, and their bodies begin alike.
+template <typename F, typename O, uint64_t O::*kCells, uint64_t (F::*kCellCount)() const>
+struct ProbedAdapter : AddingAdapter<F, O> {
+  // Options in the direct form: m cells, k hashes.
+  static O Direct(uint64_t cells, uint32_t hashes, uint32_t seed = kDefaultSeed) {
+    O o = testing_util::Sized<O>(0, 0, seed);  // no capacity and no error rate
+    o.*kCells = cells;
+    o.hashes = hashes;
+    return o;
+  }
+  // A hand-built body: u64 m | u32 hashes | u64 capacity | f64 error_rate | u64 size | cells.
+  static std::vector<uint8_t> CellsBody(uint64_t cells, uint32_t hashes, uint64_t capacity,
+                                        double error_rate, uint64_t size,
+                                        const std::vector<uint8_t>& cell_bytes) {
+    std::vector<uint8_t> body(36 + cell_bytes.size());
+    internal::ByteWriter w(body.data(), body.size());
+    w.U64(cells);
+    w.U32(hashes);
+    w.U64(capacity);
+    w.F64(error_rate);
+    w.U64(size);
+    w.Bytes(cell_bytes.data(), cell_bytes.size());
+    return body;
+  }
+  // What Init refuses of the direct form: no cells, no or too many hashes, a sizing as well.
+  // `cells_word` is the name the messages give m.
+  static std::vector<testing_util::OptionCase<O>> BadDirectForms(const char* cells_word) {
+    return {{Direct(0, 3), cells_word},
+            {Direct(10, 0), "hashes"},
+            {Direct(100, 0), "hashes"},
+            {Direct(10, 65), "hashes"},
+            {Direct(100, 65), "hashes"},
+            {ProbedAdapter::AlsoSized(Direct(100, 0)), cells_word},
+            {ProbedAdapter::AlsoSized(Direct(100, 3)), cells_word}};
+  }
+  // A filter initialised in the direct form keeps exactly it: m cells, k hashes, the seed, no
+  // capacity and no error rate; and it takes `byte_length` bytes.
+  static void ExpectDirectFormKept(uint64_t cells, uint32_t hashes, uint32_t seed,
+                                   size_t byte_length) {
+    F f;
+    ASSERT_TRUE(f.Init(Direct(cells, hashes, seed)).ok());
+    EXPECT_EQ((f.*kCellCount)(), cells);
+    EXPECT_EQ(f.hashes(), hashes);
+    EXPECT_EQ(f.seed(), seed);
+    EXPECT_EQ(f.capacity(), 0u);
+    EXPECT_EQ(f.error_rate(), 0.0);
+    EXPECT_EQ(f.byte_length(), byte_length);
+  }
+  static double ExpectedFpr(const F& f, double, uint64_t n) {
+    return testing_util::ClassicBloomFpr(f.hashes(), static_cast<double>(n),
+                                         static_cast<double>((f.*kCellCount)()));
+  }
+};
+
+// The fixture of every suite here: nothing but the adapter type.
 template <typename Adapter>
-class Conformance : public ::testing::Test {};
-TYPED_TEST_SUITE_P(Conformance);
+class AdapterTest : public ::testing::Test {};
+
+// Declares the typed suite `Suite` over adapters.
+#define BLOOMCUCKOO_ADAPTER_SUITE(Suite) \
+  template <typename Adapter>            \
+  using Suite = AdapterTest<Adapter>;    \
+  TYPED_TEST_SUITE_P(Suite)
+
+BLOOMCUCKOO_ADAPTER_SUITE(Conformance);
 
 // No false negatives and FPR within a binomial bound, at the three shapes.
 TYPED_TEST_P(Conformance, NoFalseNegativesAndFprWithinBound) {
@@ -456,9 +576,8 @@ TYPED_TEST_P(Conformance, SerializeRoundTrip) {
 // whose bytes are exactly the mutated ones. (Truncations: EveryTruncationIsRefused.)
 TYPED_TEST_P(Conformance, CorruptBytesAreRejected) {
   using A = TypeParam;
-  const auto keys = testing_util::MakeKeys("c:", 300);
   typename A::Filter f;
-  ASSERT_TRUE(A::Create(&f, 300, 0.01, 5, keys).ok());
+  ASSERT_TRUE(A::Create(&f, 300, 0.01, 5, testing_util::MakeKeys("c:", 300)).ok());
   const std::vector<uint8_t> bytes = testing_util::SerializeToVector(f);
   // The target holds other keys and another seed, so "unchanged" can be told from "became f".
   const auto own_keys = testing_util::MakeKeys("g:", 200);
@@ -680,6 +799,20 @@ TYPED_TEST_P(Conformance, ClearEmptiesAndKeepsTheShape) {
   }
 }
 
+// A filter sized for (capacity, error_rate) reports both as it was given them (a filter that
+// keeps them: not the fuse filter, sized by its keys).
+TYPED_TEST_P(Conformance, ReportsTheSizingItWasGiven) {
+  using A = TypeParam;
+  if constexpr (!testing_util::KeepsItsSizing<typename A::Filter>(0)) {
+    GTEST_SKIP() << A::kName << " keeps no capacity or error rate";
+  } else {
+    typename A::Filter f;
+    ASSERT_TRUE(A::Create(&f, 1000000, 0.01, kDefaultSeed, {}).ok()) << A::kName;
+    EXPECT_EQ(f.capacity(), 1000000u) << A::kName;
+    EXPECT_EQ(f.error_rate(), 0.01) << A::kName;
+  }
+}
+
 // A batch query answers what single queries answer, key for key (half the keys present).
 TYPED_TEST_P(Conformance, BatchMatchesSingle) {
   using A = TypeParam;
@@ -702,9 +835,8 @@ TYPED_TEST_P(Conformance, BatchMatchesSingle) {
 // fail cleanly (the target unchanged).
 TYPED_TEST_P(Conformance, StreamsInPiecesAndFailsCleanly) {
   using A = TypeParam;
-  const auto keys = testing_util::MakeKeys("st:", 20000);
   typename A::Filter f;
-  ASSERT_TRUE(A::Create(&f, 20000, 0.001, 9, keys).ok());
+  ASSERT_TRUE(A::Create(&f, 20000, 0.001, 9, testing_util::MakeKeys("st:", 20000)).ok());
   const std::vector<uint8_t> bytes = testing_util::SerializeToVector(f);
 
   struct Sink final : ByteSink {
@@ -810,14 +942,12 @@ REGISTER_TYPED_TEST_SUITE_P(Conformance, MovedFromFilterIsUninitialised,
                             EveryTruncationIsRefused, OtherKindsAreRefused,
                             HandBuiltBodiesAreJudged, BadOptionsAreRefusedByName,
                             DefaultConstructedIsSafe, ClearEmptiesAndKeepsTheShape,
-                            BatchMatchesSingle);
+                            ReportsTheSizingItWasGiven, BatchMatchesSingle);
 
 // ---------------------------------------------------------------------------------------------
 // BloomFamily: Bloom, blocked Bloom and counting Bloom (bool Add, size_t AddBatch, estimates).
 
-template <typename Adapter>
-class BloomFamily : public ::testing::Test {};
-TYPED_TEST_SUITE_P(BloomFamily);
+BLOOMCUCKOO_ADAPTER_SUITE(BloomFamily);
 
 // AddBatch is Add key by key: the same filter, and it returns how many of those Adds reported a
 // new key; a second pass finds nothing new; size() counts every key given; all are present.
@@ -870,9 +1000,7 @@ REGISTER_TYPED_TEST_SUITE_P(BloomFamily, AddBatchIsAddKeyByKey, EstimatesTrackTh
 // ---------------------------------------------------------------------------------------------
 // BitUnion: Union and Intersect of Bloom and blocked Bloom filters of one shape.
 
-template <typename Adapter>
-class BitUnion : public ::testing::Test {};
-TYPED_TEST_SUITE_P(BitUnion);
+BLOOMCUCKOO_ADAPTER_SUITE(BitUnion);
 
 TYPED_TEST_P(BitUnion, UnionAndIntersect) {
   using A = TypeParam;
@@ -920,7 +1048,11 @@ TYPED_TEST_P(BitUnion, OtherShapesAreRefused) {
   using A = TypeParam;
   typename A::Filter a;
   ASSERT_TRUE(A::Create(&a, 1000, 0.01, 1, {"k"}).ok());
-  std::vector<typename A::Filter> others = A::OtherShapes(a);
+  std::vector<typename A::Filter> others;
+  for (const typename A::Options& o : A::OtherShapes(a)) {
+    others.emplace_back();
+    ASSERT_TRUE(A::Init(&others.back(), o).ok()) << A::kName << " other " << others.size() - 1;
+  }
   others.emplace_back();  // un-initialised
   EXPECT_GE(others.size(), 3u) << A::kName;
   const testing_util::Snapshot before = testing_util::Snap<A>(a);

@@ -12,49 +12,16 @@
 #include "conformance.h"
 
 namespace bloomcuckoo {
-namespace {
 
-using testing_util::H;
-using testing_util::MakeKeys;
-using testing_util::PackedKeys;
-using testing_util::SerializeToVector;
-
-CountingBloomOptions Sized(uint64_t capacity, double error_rate, uint32_t seed = kDefaultSeed) {
-  return testing_util::Sized<CountingBloomOptions>(capacity, error_rate, seed);
-}
-
-CountingBloomOptions Direct(uint64_t counters, uint32_t hashes, uint32_t seed = kDefaultSeed) {
-  CountingBloomOptions o;
-  o.counters = counters;
-  o.hashes = hashes;
-  o.seed = seed;
-  return o;
-}
-
-// A hand-built body: u64 counters | u32 hashes | u64 capacity | f64 error_rate | u64 size (3) |
-// `bytes` bytes of `fill` (two 4-bit counters each).
-std::vector<uint8_t> Body(uint64_t counters, uint32_t hashes, uint64_t capacity, double error_rate,
-                          size_t bytes, uint8_t fill = 0x21) {
-  std::vector<uint8_t> body(36 + bytes);
-  internal::ByteWriter w(body.data(), body.size());
-  w.U64(counters);
-  w.U32(hashes);
-  w.U64(capacity);
-  w.F64(error_rate);
-  w.U64(3);
-  for (size_t i = 0; i < bytes; ++i) w.U8(fill);
-  return body;
-}
-
-}  // namespace
-
-struct CountingBloomAdapter : AddingAdapter<CountingBloomFilter, CountingBloomOptions> {
+struct CountingBloomAdapter
+    : ProbedAdapter<CountingBloomFilter, CountingBloomOptions, &CountingBloomOptions::counters,
+                    &CountingBloomFilter::counters> {
   static constexpr const char* kName = "counting";
   static constexpr FilterKind kKind = FilterKind::kCountingBloom;
-  static double ExpectedFpr(const Filter& f, double, uint64_t n) {
-    const double k = f.hashes();
-    return std::pow(1.0 - std::exp(-k * static_cast<double>(n) / static_cast<double>(f.counters())),
-                    k);
+  // A hand-built body of size 3 and `bytes` bytes of `fill` (two 4-bit counters each).
+  static std::vector<uint8_t> Body(uint64_t counters, uint32_t hashes, uint64_t capacity,
+                                   double error_rate, size_t bytes, uint8_t fill = 0x21) {
+    return CellsBody(counters, hashes, capacity, error_rate, 3, std::vector<uint8_t>(bytes, fill));
   }
   // Four bits per Bloom bit.
   static double MaxBitsPerKey(double error_rate) {
@@ -67,22 +34,10 @@ struct CountingBloomAdapter : AddingAdapter<CountingBloomFilter, CountingBloomOp
             static_cast<double>(f.initialized())};
   }
   static std::vector<testing_util::OptionCase<Options>> InvalidOptions() {
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    CountingBloomOptions both = Sized(100, 0.01);
-    both.counters = 100;
-    return {
-        {CountingBloomOptions{}, "capacity"}, {Sized(0, 0.01), "capacity"},
-        {Sized(100, 0), "errorRate"},         {Sized(100, 1), "errorRate"},
-        {Sized(100, nan), "errorRate"},       {Sized(100, 1e-30), "errorRate"},
-        {Direct(0, 3), "counters"},           {Direct(10, 0), "hashes"},
-        {Direct(10, 65), "hashes"},           {both, "counters"},
-    };
+    return BadSizingsAnd(BadDirectForms("counters"));
   }
   static std::vector<testing_util::OptionCase<Options>> OutOfMemoryOptions() {
-    return {
-        {Sized(uint64_t{1} << 62, 0.01), "capacity"},
-        {Direct(std::numeric_limits<uint64_t>::max(), 3), "counters"},
-    };
+    return HugeSizingAnd({{Direct(std::numeric_limits<uint64_t>::max(), 3), "counters"}});
   }
   static std::vector<testing_util::BodyCase> BadBodies() {
     return {
@@ -118,23 +73,17 @@ namespace {
 
 TEST(CountingBloomFilter, SizedLikeBloom) {
   CountingBloomFilter f;
-  ASSERT_TRUE(f.Init(Sized(1000000, 0.01)).ok());
+  ASSERT_TRUE(f.Init(CountingBloomAdapter::Sized(1000000, 0.01)).ok());
   EXPECT_EQ(f.counters(), 9585059u);
   EXPECT_EQ(f.hashes(), 7u);
   EXPECT_EQ(f.byte_length(), 9585060u / 2);
-  EXPECT_EQ(f.capacity(), 1000000u);
-  EXPECT_EQ(f.error_rate(), 0.01);
-  CountingBloomFilter g;
-  ASSERT_TRUE(g.Init(Direct(7, 3, 5)).ok());
-  EXPECT_EQ(g.counters(), 7u);
-  EXPECT_EQ(g.byte_length(), 4u);
-  EXPECT_EQ(g.capacity(), 0u);
-  EXPECT_EQ(g.seed(), 5u);
+  // capacity() and error_rate(): Conformance.ReportsTheSizingItWasGiven
+  CountingBloomAdapter::ExpectDirectFormKept(7, 3, 5, 4);
 }
 
 TEST(CountingBloomFilter, AddRemoveRoundTrip) {
   CountingBloomFilter f;
-  ASSERT_TRUE(f.Init(Sized(1000, 0.01)).ok());
+  ASSERT_TRUE(f.Init(CountingBloomAdapter::Sized(1000, 0.01)).ok());
   EXPECT_TRUE(f.Add(H("a")));
   EXPECT_FALSE(f.Add(H("a")));  // no counter went 0 -> 1
   EXPECT_EQ(f.size(), 2u);
@@ -173,7 +122,7 @@ TEST(CountingBloomFilter, AddRemoveRoundTrip) {
 
 TEST(CountingBloomFilter, RemoveOfNeverAddedKeyChangesNothing) {
   CountingBloomFilter f;
-  ASSERT_TRUE(f.Init(Sized(1000, 0.01, 4)).ok());
+  ASSERT_TRUE(f.Init(CountingBloomAdapter::Sized(1000, 0.01, 4)).ok());
   for (const auto& k : MakeKeys("in:", 500)) f.Add(H(k, 4));
   const auto before = SerializeToVector(f);
   size_t refused = 0;
@@ -190,7 +139,7 @@ TEST(CountingBloomFilter, RemoveOfNeverAddedKeyChangesNothing) {
 TEST(CountingBloomFilter, RepeatedProbeOfOneCounterIsRolledBack) {
   // One counter and several probes: every probe hits counter 0.
   CountingBloomFilter f;
-  ASSERT_TRUE(f.Init(Direct(1, 4)).ok());
+  ASSERT_TRUE(f.Init(CountingBloomAdapter::Direct(1, 4)).ok());
   EXPECT_TRUE(f.Add(H("a")));
   EXPECT_EQ(f.Count(H("zzz")), 4u);
   EXPECT_TRUE(f.Remove(H("b")));  // indistinguishable from "a"
@@ -200,7 +149,7 @@ TEST(CountingBloomFilter, RepeatedProbeOfOneCounterIsRolledBack) {
 
   // Two counters, 3 probes: a table state where some key's probes need more than is there.
   CountingBloomFilter g;
-  ASSERT_TRUE(g.Init(Direct(2, 3)).ok());
+  ASSERT_TRUE(g.Init(CountingBloomAdapter::Direct(2, 3)).ok());
   for (int i = 0; i < 50; ++i) {
     const std::string k = "r" + std::to_string(i);
     g.Clear();
@@ -214,7 +163,7 @@ TEST(CountingBloomFilter, RepeatedProbeOfOneCounterIsRolledBack) {
 
 TEST(CountingBloomFilter, SaturatedCountersStayForever) {
   CountingBloomFilter f;
-  ASSERT_TRUE(f.Init(Direct(1000, 3)).ok());
+  ASSERT_TRUE(f.Init(CountingBloomAdapter::Direct(1000, 3)).ok());
   for (int i = 0; i < 40; ++i) f.Add(H("hot"));
   EXPECT_EQ(f.Count(H("hot")), 15u);
   EXPECT_EQ(f.SaturatedCounters(), f.nonzero_counters());
@@ -238,7 +187,7 @@ TEST(CountingBloomFilter, SaturatedCountersStayForever) {
 // estimate.
 TEST(CountingBloomFilter, RemovingHalfHalvesTheEstimate) {
   CountingBloomFilter f;
-  ASSERT_TRUE(f.Init(Sized(100000, 0.01)).ok());
+  ASSERT_TRUE(f.Init(CountingBloomAdapter::Sized(100000, 0.01)).ok());
   EXPECT_EQ(f.counters(), 958506u);
   for (const auto& k : MakeKeys("e:", 100000)) f.Add(H(k));
   EXPECT_NEAR(f.EstimatedSize(), 100000.0, 2000.0);

@@ -16,19 +16,30 @@
 namespace bloomcuckoo {
 namespace {
 
-using testing_util::Has;
-using testing_util::MakeKeys;
-using testing_util::SerializeToVector;
-
 Hash128 H(const CuckooFilter& f, const std::string& key) {
   return Murmur3KeyHash(key.data(), key.size(), f.seed());
 }
 
-CuckooOptions Opts(uint64_t capacity) {
+// CuckooOptions for `capacity` keys, the rest as defaulted or as the chained calls set them:
+// Opts(1000).BucketSize(1).Expansion(0).
+struct Opts {
   CuckooOptions o;
-  o.capacity = capacity;
-  return o;
-}
+  explicit Opts(uint64_t capacity) { o.capacity = capacity; }
+  Opts& ErrorRate(double v) { return Set(&CuckooOptions::error_rate, v); }
+  Opts& FingerprintBits(uint32_t v) { return Set(&CuckooOptions::fingerprint_bits, v); }
+  Opts& BucketSize(uint32_t v) { return Set(&CuckooOptions::bucket_size, v); }
+  Opts& MaxIterations(uint32_t v) { return Set(&CuckooOptions::max_iterations, v); }
+  Opts& Expansion(uint32_t v) { return Set(&CuckooOptions::expansion, v); }
+  Opts& Seed(uint32_t v) { return Set(&CuckooOptions::seed, v); }
+  operator CuckooOptions() const { return o; }  // NOLINT(google-explicit-constructor)
+
+ private:
+  template <typename T>
+  Opts& Set(T CuckooOptions::*field, T v) {
+    o.*field = v;
+    return *this;
+  }
+};
 
 // ---------------------------------------------------------------------------------------------
 // The table against a naive model.
@@ -162,16 +173,13 @@ TEST(CuckooFilter, OptionDefaultsAndFingerprintChoice) {
   for (Case c : {Case{0.05, 4, 8}, Case{0.03125, 4, 8}, Case{0.03, 4, 12}, Case{0.001, 4, 16},
                  Case{0.0001, 1, 16}, Case{0.008, 1, 12} /* b = 1: 12+ */, Case{0.05, 1, 12},
                  Case{0.07, 8, 8}, Case{0.05, 8, 12}}) {
-    CuckooOptions o = Opts(100);
-    o.error_rate = c.e;
-    o.bucket_size = c.b;
+    CuckooOptions o = Opts(100).ErrorRate(c.e).BucketSize(c.b);
     CuckooFilter g;
     ASSERT_TRUE(g.Init(o).ok()) << c.e;
     EXPECT_EQ(g.fingerprint_bits(), c.f) << c.e << " b=" << c.b;
   }
-  CuckooOptions o = Opts(100);
-  o.fingerprint_bits = 8;
-  o.error_rate = 0.00001;  // explicit width: error rate only informational
+  // An explicit width: the error rate is only informational.
+  CuckooOptions o = Opts(100).FingerprintBits(8).ErrorRate(0.00001);
   ASSERT_TRUE(f.Init(o).ok());
   EXPECT_EQ(f.fingerprint_bits(), 8u);
   for (uint32_t e : {0u, 1u, 2u, 3u, 5u, 16u, 17u, 65536u}) {
@@ -218,11 +226,11 @@ TEST(CuckooFilter, BucketSizeOneKeepsItsCapacityAtTwoToTheTwentyBuckets) {
   }
   ASSERT_GE(capacity, (uint64_t{1} << 20) / 4);
   for (uint32_t seed : {1u, 2u, 3u, 4u, 5u}) {
-    CuckooOptions o = Opts(capacity);
-    o.bucket_size = 1;
-    o.fingerprint_bits = 0;  // automatic, from the default 1% error rate
-    o.expansion = 0;
-    o.seed = seed;
+    CuckooOptions o = Opts(capacity)
+                          .BucketSize(1)
+                          .FingerprintBits(0)  // automatic, from the default 1% error rate
+                          .Expansion(0)
+                          .Seed(seed);
     CuckooFilter f;
     ASSERT_TRUE(f.Init(o).ok());
     ASSERT_EQ(f.buckets(), uint64_t{1} << 20);
@@ -237,9 +245,7 @@ TEST(CuckooFilter, BucketSizeOneKeepsItsCapacityAtTwoToTheTwentyBuckets) {
 }
 
 TEST(CuckooFilter, BucketSizeOneRefusesEightBitFingerprints) {
-  CuckooOptions o = Opts(1000);
-  o.bucket_size = 1;
-  o.fingerprint_bits = 8;
+  CuckooOptions o = Opts(1000).BucketSize(1).FingerprintBits(8);
   CuckooFilter f;
   const Status s = f.Init(o);
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
@@ -286,10 +292,7 @@ TEST(CuckooFilter, CapacityAtTargetLoadFitsForEveryBucketSize) {
       if (got != buckets) continue;  // this bucket count is never chosen
       const int seeds = lg <= 8 ? 20 : 3;
       for (int seed = 0; seed < seeds; ++seed) {
-        CuckooOptions o = Opts(lo);
-        o.bucket_size = b;
-        o.expansion = 0;
-        o.seed = 1000 + seed;
+        CuckooOptions o = Opts(lo).BucketSize(b).Expansion(0).Seed(1000 + seed);
         // b = 1: the automatic choice (12+ bits); b > 1: every width in turn.
         o.fingerprint_bits = b == 1 ? 0 : 8 + 4 * (seed % 3);
         CuckooFilter f;
@@ -311,9 +314,7 @@ TEST(CuckooFilter, CapacityAtTargetLoadFitsForEveryBucketSize) {
 // The seeds' experiment: one key added 15 times into a fixed-size filter.
 
 TEST(CuckooFilter, SameKeyFifteenTimesFillsItsTwoBucketsAndLosesNothing) {
-  CuckooOptions o = Opts(100000);
-  o.expansion = 0;
-  o.bucket_size = 4;
+  CuckooOptions o = Opts(100000).Expansion(0).BucketSize(4);
   CuckooFilter f;
   ASSERT_TRUE(f.Init(o).ok());
   const auto others = MakeKeys("other:", 50000);
@@ -346,9 +347,7 @@ TEST(CuckooFilter, SameKeyFifteenTimesFillsItsTwoBucketsAndLosesNothing) {
 }
 
 TEST(CuckooFilter, DuplicatesGrowIntoNewSubFiltersUpToThirtyTwo) {
-  CuckooOptions o = Opts(2);
-  o.bucket_size = 1;
-  o.max_iterations = 20;
+  CuckooOptions o = Opts(2).BucketSize(1).MaxIterations(20);
   CuckooFilter f;
   ASSERT_TRUE(f.Init(o).ok());
   ASSERT_EQ(f.buckets(), 2u);
@@ -375,10 +374,8 @@ TEST(CuckooFilter, FixedSizeFillsToHighLoadAndLosesNothing) {
   };
   for (Shape shape : {Shape{4, 12, 0.95}, Shape{4, 8, 0.95}, Shape{8, 12, 0.98}, Shape{2, 8, 0.84},
                       Shape{1, 16, 0.40}}) {
-    CuckooOptions o = Opts(16384 * shape.b * 8 / 10);
-    o.bucket_size = shape.b;
-    o.fingerprint_bits = shape.f;
-    o.expansion = 0;
+    CuckooOptions o =
+        Opts(16384 * shape.b * 8 / 10).BucketSize(shape.b).FingerprintBits(shape.f).Expansion(0);
     CuckooFilter f;
     ASSERT_TRUE(f.Init(o).ok());
     std::vector<std::string> stored;
@@ -422,8 +419,7 @@ TEST(CuckooFilter, FixedSizeFillsToHighLoadAndLosesNothing) {
 
 TEST(CuckooFilter, GrowthKeepsEverythingAndSizesSubFilters) {
   for (uint32_t expansion : {1u, 2u, 4u}) {
-    CuckooOptions o = Opts(1000);
-    o.expansion = expansion;
+    CuckooOptions o = Opts(1000).Expansion(expansion);
     CuckooFilter f;
     ASSERT_TRUE(f.Init(o).ok());
     const uint64_t first = f.buckets();
@@ -459,10 +455,7 @@ TEST(CuckooFilter, GrowthKeepsEverythingAndSizesSubFilters) {
 }
 
 TEST(CuckooFilter, HugeExpansionFailsCleanly) {
-  CuckooOptions o = Opts(1000000);
-  o.expansion = 65536;
-  o.bucket_size = 1;
-  o.max_iterations = 5;
+  CuckooOptions o = Opts(1000000).Expansion(65536).BucketSize(1).MaxIterations(5);
   CuckooFilter f;
   ASSERT_TRUE(f.Init(o).ok());
   // The second sub-filter (2^21 * 2^16 buckets) is refused; Add then returns false.
@@ -515,8 +508,7 @@ TEST(CuckooFilter, AddUniqueRemoveCountAndBatches) {
   EXPECT_NEAR(f.LoadFactor(), 1000.0 / (f.buckets() * 4), 1e-12);
 
   // A full fixed-size filter reports 0 per refused key.
-  CuckooOptions o = Opts(10);
-  o.expansion = 0;
+  CuckooOptions o = Opts(10).Expansion(0);
   CuckooFilter small;
   ASSERT_TRUE(small.Init(o).ok());
   const auto many = MakeKeys("m:", 100);
@@ -537,8 +529,7 @@ TEST(CuckooFilter, AddUniqueRemoveCountAndBatches) {
 
 TEST(CuckooFilter, SameOperationsGiveSameBytes) {
   auto build = []() {
-    CuckooOptions o = Opts(2000);
-    o.expansion = 2;
+    CuckooOptions o = Opts(2000).Expansion(2);
     CuckooFilter f;
     EXPECT_TRUE(f.Init(o).ok());
     for (int i = 0; i < 9000; ++i) EXPECT_TRUE(f.Add(H(f, "det:" + std::to_string(i % 7000))));
@@ -576,13 +567,13 @@ using testing_util::GetLE;
 using testing_util::PutLE;
 
 TEST(CuckooFilter, SerializeRoundTripWithGrowthAndOptions) {
-  CuckooOptions o = Opts(300);
-  o.bucket_size = 2;
-  o.fingerprint_bits = 12;
-  o.max_iterations = 77;
-  o.expansion = 2;
-  o.seed = 99;
-  o.error_rate = 0.02;
+  CuckooOptions o = Opts(300)
+                        .ErrorRate(0.02)
+                        .FingerprintBits(12)
+                        .BucketSize(2)
+                        .MaxIterations(77)
+                        .Expansion(2)
+                        .Seed(99);
   CuckooFilter f;
   ASSERT_TRUE(f.Init(o).ok());
   const auto keys = MakeKeys("rt:", 3000);
@@ -636,8 +627,7 @@ struct TwoSubFilters {
   uint64_t sub0 = 0, sub0_bytes = 0;
   size_t off_sub1 = 0;
   TwoSubFilters() {
-    CuckooOptions o = Opts(100);
-    o.expansion = 2;
+    CuckooOptions o = Opts(100).Expansion(2);
     EXPECT_TRUE(f.Init(o).ok());
     for (int i = 0; i < 300; ++i) EXPECT_TRUE(f.Add(H(f, "i:" + std::to_string(i))));
     EXPECT_EQ(f.filters(), 2u);
@@ -650,8 +640,7 @@ struct TwoSubFilters {
 
 // One empty sub-filter of capacity 1000 (expansion 2).
 std::vector<uint8_t> OneSubFilterBytes(uint64_t* buckets) {
-  CuckooOptions o = Opts(1000);
-  o.expansion = 2;
+  CuckooOptions o = Opts(1000).Expansion(2);
   CuckooFilter f;
   EXPECT_TRUE(f.Init(o).ok());
   *buckets = f.buckets();
@@ -883,9 +872,7 @@ namespace {
 // retuned) must keep older files readable.
 TEST(CuckooFilter, DeserializeDoesNotRederiveBucketCountsFromCapacity) {
   for (uint32_t b : {1u, 2u, 4u, 8u}) {
-    CuckooOptions o = Opts(1000);
-    o.bucket_size = b;
-    o.fingerprint_bits = 16;
+    CuckooOptions o = Opts(1000).BucketSize(b).FingerprintBits(16);
     CuckooFilter f;
     ASSERT_TRUE(f.Init(o).ok());
     std::vector<std::string> keys;

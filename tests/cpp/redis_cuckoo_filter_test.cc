@@ -8,7 +8,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -27,66 +26,43 @@ struct Op {
   std::string reply;
 };
 
-struct Fixture {
-  std::string name;
+struct Fixture : testing_util::RedisFixture {
   RedisCuckooOptions options;
   std::vector<Op> ops;
   std::vector<uint64_t> info;
-  std::vector<std::pair<uint64_t, Bytes>> chunks;  // without the final [0, empty]
-  std::vector<Bytes> probes;
-  std::string answers;
+  std::vector<Bytes> probes = testing_util::NumberedProbes();
   std::vector<uint64_t> counts;
 };
 
+// The items of a comma-separated list, each read by `item`.
+template <typename T, typename Item>
+void ReadList(std::istream& ss, std::vector<T>* out, Item item) {
+  std::string list, one;
+  ss >> list;
+  std::istringstream items(list);
+  while (std::getline(items, one, ',')) out->push_back(item(one));
+}
+
 std::vector<Fixture> ReadFixtures() {
-  std::vector<Fixture> out;
-  for (const std::string& n : testing_util::RedisFixtureFiles("cf-")) {
-    Fixture f;
-    f.name = n;
-    for (int i = 0; i < 1000; ++i) {
-      const std::string s = "probe:" + std::to_string(i);
-      f.probes.emplace_back(s.begin(), s.end());
-    }
-    std::ifstream in(n);
-    std::string line;
-    while (std::getline(in, line)) {
-      std::istringstream ss(line);
-      std::string tag;
-      ss >> tag;
-      if (tag == "reserve") {
-        ss >> f.options.capacity >> f.options.bucket_size >> f.options.max_iterations >>
-            f.options.expansion;
-      } else if (tag == "add" || tag == "addnx" || tag == "del" || tag == "count") {
-        std::string key, reply;
-        ss >> key;
-        std::getline(ss, reply);
-        f.ops.push_back({tag, testing_util::FromHex(key), reply.substr(1)});
-      } else if (tag == "info") {
-        uint64_t v;
-        while (ss >> v) f.info.push_back(v);
-      } else if (tag == "chunk") {
-        uint64_t it;
-        std::string hex;
-        ss >> it >> hex;
-        if (it != 0) f.chunks.emplace_back(it, testing_util::FromHex(hex));
-      } else if (tag == "probekeys") {
-        std::string list, item;
-        ss >> list;
-        std::istringstream items(list);
-        while (std::getline(items, item, ',')) f.probes.push_back(testing_util::FromHex(item));
-      } else if (tag == "probes") {
-        size_t n2;
-        ss >> n2 >> f.answers;
-      } else if (tag == "counts") {
-        std::string list, item;
-        ss >> list;
-        std::istringstream items(list);
-        while (std::getline(items, item, ',')) f.counts.push_back(std::stoull(item));
-      }
-    }
-    out.push_back(std::move(f));
-  }
-  return out;
+  return testing_util::ReadRedisFixtures<Fixture>(
+      "cf-", [](Fixture& f, const std::string& tag, std::istream& ss) {
+        if (tag == "reserve") {
+          ss >> f.options.capacity >> f.options.bucket_size >> f.options.max_iterations >>
+              f.options.expansion;
+        } else if (tag == "add" || tag == "addnx" || tag == "del" || tag == "count") {
+          std::string key, reply;
+          ss >> key;
+          std::getline(ss, reply);
+          f.ops.push_back({tag, testing_util::FromHex(key), reply.substr(1)});
+        } else if (tag == "info") {
+          uint64_t v;
+          while (ss >> v) f.info.push_back(v);
+        } else if (tag == "probekeys") {
+          ReadList(ss, &f.probes, [](const std::string& x) { return testing_util::FromHex(x); });
+        } else if (tag == "counts") {
+          ReadList(ss, &f.counts, [](const std::string& x) { return std::stoull(x); });
+        }
+      });
 }
 
 uint64_t H(const Bytes& k) { return RedisCfHashing::Of(k.data(), k.size()); }
@@ -108,57 +84,36 @@ std::vector<uint64_t> Info(const RedisCuckooFilter& f) {
 }
 
 TEST(RedisCuckooFilter, ReplaysEveryFixtureLikeTheServer) {
-  const std::vector<Fixture> fixtures = ReadFixtures();
-  ASSERT_GE(fixtures.size(), 8u);
-  for (const Fixture& fx : fixtures) {
-    SCOPED_TRACE(fx.name);
-    RedisCuckooFilter f;
-    ASSERT_TRUE(f.Init(fx.options).ok());
-    for (size_t i = 0; i < fx.ops.size(); ++i) {
-      ASSERT_EQ(Apply(f, fx.ops[i]), fx.ops[i].reply) << fx.ops[i].op << " #" << i;
-    }
-    EXPECT_EQ(Info(f), fx.info);
-    if (fx.chunks.empty()) {  // the server sends no dump for a filter with no items
-      EXPECT_EQ(f.num_items(), 0u);
-      EXPECT_EQ(f.DumpHeaderSize(), 0u);
-      continue;
-    }
-    Bytes header(f.DumpHeaderSize());
-    f.WriteDumpHeader(header.data());
-    EXPECT_EQ(fx.chunks[0].first, 1u);
-    EXPECT_EQ(header, fx.chunks[0].second);
-    Bytes data;
-    for (uint32_t i = 0; i < f.num_filters(); ++i) {
-      data.insert(data.end(), f.filter_data(i), f.filter_data(i) + f.filter_bytes(i));
-    }
-    Bytes theirs;
-    for (size_t i = 1; i < fx.chunks.size(); ++i) {
-      theirs.insert(theirs.end(), fx.chunks[i].second.begin(), fx.chunks[i].second.end());
-    }
-    EXPECT_EQ(data, theirs);
+  testing_util::ReplayEach<RedisCuckooFilter>(
+      ReadFixtures(), 8, [](const Fixture& fx, RedisCuckooFilter& f) {
+        for (size_t i = 0; i < fx.ops.size(); ++i) {
+          ASSERT_EQ(Apply(f, fx.ops[i]), fx.ops[i].reply) << fx.ops[i].op << " #" << i;
+        }
+        EXPECT_EQ(Info(f), fx.info);
+        if (fx.chunks.empty()) {  // the server sends no dump for a filter with no items
+          EXPECT_EQ(f.num_items(), 0u);
+          EXPECT_EQ(f.DumpHeaderSize(), 0u);
+          return;
+        }
+        Bytes data;
+        for (uint32_t i = 0; i < f.num_filters(); ++i) {
+          data.insert(data.end(), f.filter_data(i), f.filter_data(i) + f.filter_bytes(i));
+        }
+        ASSERT_NO_FATAL_FAILURE(testing_util::ExpectTheServersDump(f, fx, data));
 
-    // Reading the server's dump answers every probe as CF.EXISTS and CF.COUNT did.
-    RedisCuckooFilter g;
-    ASSERT_TRUE(
-        g.LoadDumpHeader(fx.chunks[0].second.data(), fx.chunks[0].second.size(), theirs.size())
-            .ok());
-    for (size_t i = 1; i < fx.chunks.size(); ++i) {
-      Status s;
-      uint8_t* target = g.DumpChunkTarget(fx.chunks[i].first, fx.chunks[i].second.size(), &s);
-      ASSERT_NE(target, nullptr) << s.message();
-      std::copy(fx.chunks[i].second.begin(), fx.chunks[i].second.end(), target);
-    }
-    ASSERT_TRUE(g.FinishDumpLoad().ok());
-    EXPECT_EQ(Info(g), fx.info);
-    std::string answers;
-    std::vector<uint64_t> counts;
-    for (const Bytes& p : fx.probes) {
-      answers += g.Contains(H(p)) ? '1' : '0';
-      counts.push_back(g.Count(H(p)));
-    }
-    EXPECT_EQ(answers, fx.answers);
-    EXPECT_EQ(counts, fx.counts);
-  }
+        // Reading the server's dump answers every probe as CF.EXISTS and CF.COUNT did.
+        RedisCuckooFilter g;
+        ASSERT_NO_FATAL_FAILURE(testing_util::LoadTheServersDump(&g, fx));
+        EXPECT_EQ(Info(g), fx.info);
+        std::string answers;
+        std::vector<uint64_t> counts;
+        for (const Bytes& p : fx.probes) {
+          answers += g.Contains(H(p)) ? '1' : '0';
+          counts.push_back(g.Count(H(p)));
+        }
+        EXPECT_EQ(answers, fx.answers);
+        EXPECT_EQ(counts, fx.counts);
+      });
 }
 
 TEST(RedisCuckooFilter, DumpHeaderChecksComeBeforeAnyAllocation) {
@@ -169,15 +124,11 @@ TEST(RedisCuckooFilter, DumpHeaderChecksComeBeforeAnyAllocation) {
   ASSERT_TRUE(f.Init(o).ok());
   RedisCuckooFilter::Insert r;
   ASSERT_TRUE(f.Add(1234, false, &r).ok());
-  Bytes header(f.DumpHeaderSize());
-  ASSERT_EQ(header.size(), 38u);
-  f.WriteDumpHeader(header.data());
-  RedisCuckooFilter g;
   // 64 buckets of 2 slots: 128 data bytes, no more, no less.
-  EXPECT_EQ(g.LoadDumpHeader(header.data(), header.size(), 127).code(), StatusCode::kCorruptData);
-  EXPECT_EQ(g.LoadDumpHeader(header.data(), header.size(), 1u << 30).code(),
-            StatusCode::kCorruptData);
-  EXPECT_FALSE(g.initialized());
+  Bytes header;
+  testing_util::ExpectHeaderWantsExactly(f, 128, &header);
+  ASSERT_EQ(header.size(), 38u);
+  RedisCuckooFilter g;
   Bytes huge = header;
   huge[8 + 5] = 1;  // 2^40 buckets
   EXPECT_EQ(g.LoadDumpHeader(huge.data(), huge.size(), 128).code(), StatusCode::kCorruptData);
@@ -200,27 +151,23 @@ TEST(RedisCuckooFilter, DumpHeaderChecksComeBeforeAnyAllocation) {
   EXPECT_TRUE(g.Contains(1234));
 }
 
+// A filter for 100 keys.
+RedisCuckooOptions Small() {
+  RedisCuckooOptions o;
+  o.capacity = 100;
+  return o;
+}
+
 // Kind 8 hashes as RedisBloom, with no seed: a nonzero seed field is refused (as for kind 7).
 TEST(RedisCuckooFilter, OurFormatRefusesANonZeroSeed) {
   RedisCuckooFilter f;
-  RedisCuckooOptions o;
-  o.capacity = 100;
-  ASSERT_TRUE(f.Init(o).ok());
-  Bytes bytes(f.SerializedSize());
-  ASSERT_TRUE(f.Serialize(bytes.data(), bytes.size()).ok());
-  RedisCuckooFilter g;
-  ASSERT_TRUE(g.Deserialize(bytes.data(), bytes.size()).ok());
-  bytes[8] = 1;
-  const uint32_t crc = Crc32(bytes.data(), bytes.size() - kTrailerSize);
-  for (int i = 0; i < 4; ++i) bytes[bytes.size() - 4 + i] = static_cast<uint8_t>(crc >> (8 * i));
-  EXPECT_EQ(g.Deserialize(bytes.data(), bytes.size()).code(), StatusCode::kCorruptData);
+  ASSERT_TRUE(f.Init(Small()).ok());
+  testing_util::ExpectANonZeroSeedRefused(f);
 }
 
 TEST(RedisCuckooFilter, MovedFromFilterIsUninitialised) {
   RedisCuckooFilter f;
-  RedisCuckooOptions o;
-  o.capacity = 100;
-  ASSERT_TRUE(f.Init(o).ok());
+  ASSERT_TRUE(f.Init(Small()).ok());
   RedisCuckooFilter g(std::move(f));
   EXPECT_TRUE(g.initialized());
   EXPECT_FALSE(f.initialized());  // NOLINT(bugprone-use-after-move): the promised state

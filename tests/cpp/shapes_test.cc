@@ -5,23 +5,21 @@
 
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "bloomcuckoo/blocked_bloom_filter.h"
 #include "bloomcuckoo/bloom_filter.h"
+#include "fixture_files.h"
 
 namespace bloomcuckoo {
 namespace {
 
 TEST(Shapes, NativeChoosesTheShapesTheWasmBuildChose) {
-  std::ifstream in(BLOOMCUCKOO_FIXTURES_DIR "/shapes.txt");
-  ASSERT_TRUE(in.good());
-  std::string line;
-  int checked = 0;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
+  std::vector<std::string> lines;
+  ASSERT_TRUE(testing_util::ReadDataLines(BLOOMCUCKOO_FIXTURES_DIR "/shapes.txt", &lines));
+  for (const std::string& line : lines) {
     std::istringstream ss(line);
     uint64_t capacity = 0, bits = 0, error_bits = 0;
     uint32_t hashes = 0;
@@ -43,9 +41,8 @@ TEST(Shapes, NativeChoosesTheShapesTheWasmBuildChose) {
       ASSERT_TRUE(BlockedBloomFilter::BlocksFor(capacity, error_rate, &got_blocks).ok()) << line;
       EXPECT_EQ(got_blocks, std::stoull(blocks_text)) << line;
     }
-    ++checked;
   }
-  EXPECT_EQ(checked, 3000);
+  EXPECT_EQ(lines.size(), 3000u);
 }
 
 }  // namespace
