@@ -21,6 +21,9 @@ export class FormatError extends Error {
 
 const corrupt = (message) => new FormatError('CORRUPT_DATA', message);
 
+/** A DataView of exactly the bytes of `bytes` (a Uint8Array, perhaps a view into a larger buffer). */
+const viewOf = (bytes) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
 // ---- 64-bit helpers (FORMAT.md, "Notation") --------------------------------------------------
 
 const M64 = (1n << 64n) - 1n;
@@ -51,7 +54,7 @@ export function murmur3x64(bytes, seed) {
   const C1 = 0x87c37b91114253d5n;
   const C2 = 0x4cf5ad432745937fn;
   const n = bytes.length;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const view = viewOf(bytes);
   let h1 = BigInt(seed >>> 0);
   let h2 = h1;
   const blocks = Math.floor(n / 16);
@@ -108,7 +111,7 @@ export function crc32(bytes) {
 class Cursor {
   constructor(bytes) {
     this.bytes = bytes;
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.view = viewOf(bytes);
     this.pos = 0;
   }
   remaining() { return this.bytes.length - this.pos; }
@@ -135,6 +138,9 @@ function checkSizing(capacity, rate) {
   if (capacity === 0n || !validRate(rate)) throw corrupt('invalid capacity or error rate');
 }
 
+/** x (a BigInt) is a power of two. */
+const pow2 = (x) => x > 0n && (x & (x - 1n)) === 0n;
+
 const bitIsSet = (bytes, i) => (bytes[Math.floor(i / 8)] >> (i % 8)) & 1;
 
 // ---- The Bloom probe sequence (kinds 1, 3, 4) ------------------------------------------------
@@ -154,16 +160,21 @@ function probes(h1, h2, m, k) {
 
 // ---- Kind 1: Bloom ---------------------------------------------------------------------------
 
+/**
+ * The fields kinds 1 and 3 start with, checked: m (bits or counters: `unit`), k, capacity,
+ * error rate and size. `what` names the kind in errors.
+ */
+function readBloomFields(r, what, unit) {
+  const fields = { m: r.u64(), k: r.u32(), capacity: r.u64(), errorRate: r.f64(), size: r.u64() };
+  if (fields.m === 0n) throw corrupt(`${what}: 0 ${unit}`);
+  if (fields.k < 1 || fields.k > 64) throw corrupt(`${what}: k outside 1..64`);
+  checkSizing(fields.capacity, fields.errorRate);
+  return fields;
+}
+
 /** Reads one kind-1 body at the cursor; returns { m, k, capacity, errorRate, size, hasHash }. */
 function readBloomBody(r) {
-  const m = r.u64();
-  const k = r.u32();
-  const capacity = r.u64();
-  const errorRate = r.f64();
-  const size = r.u64();
-  if (m === 0n) throw corrupt('bloom: 0 bits');
-  if (k < 1 || k > 64) throw corrupt('bloom: k outside 1..64');
-  checkSizing(capacity, errorRate);
+  const { m, k, capacity, errorRate, size } = readBloomFields(r, 'bloom', 'bits');
   const bits = r.take(((m + 63n) / 64n) * 8n);
   if (m % 64n !== 0n) {
     for (let i = Number(m); i < bits.length * 8; i++) if (bitIsSet(bits, i)) throw corrupt('bloom: bit set past m');
@@ -185,7 +196,7 @@ function readBlocked(r) {
   checkSizing(capacity, errorRate);
   if (BigInt(r.remaining()) !== 32n * blocks) throw corrupt('blocked: block count does not match the bytes');
   const words = r.take(32n * blocks);
-  const view = new DataView(words.buffer, words.byteOffset, words.byteLength);
+  const view = viewOf(words);
   return (h1, h2) => {
     const block = Number((hi32(h1) * blocks) >> 32n);
     const y = Number(lo32(h2));
@@ -200,14 +211,7 @@ function readBlocked(r) {
 // ---- Kind 3: Counting Bloom ------------------------------------------------------------------
 
 function readCounting(r) {
-  const m = r.u64();
-  const k = r.u32();
-  const capacity = r.u64();
-  const errorRate = r.f64();
-  r.u64(); // size (informational)
-  if (m === 0n) throw corrupt('counting: 0 counters');
-  if (k < 1 || k > 64) throw corrupt('counting: k outside 1..64');
-  checkSizing(capacity, errorRate);
+  const { m, k } = readBloomFields(r, 'counting', 'counters');   // size: informational
   const nbytes = (m + 1n) / 2n;
   if (BigInt(r.remaining()) !== nbytes) throw corrupt('counting: counter bytes do not match m');
   const table = r.take(nbytes);
@@ -265,7 +269,6 @@ function readCuckoo(r) {
   const inserted = r.u64();
   const deleted = r.u64();
   const count = r.u32();
-  const pow2 = (x) => x > 0n && (x & (x - 1n)) === 0n;
   if (!validRate(errorRate) || ![8, 12, 16].includes(f) || ![1, 2, 4, 8].includes(b) ||
       maxIterations < 1 || maxIterations > 65535 ||
       (expansion !== 0 && !pow2(BigInt(expansion))) || expansion > 65536) {
@@ -332,7 +335,7 @@ function readFuse(r) {
   if (size === 0n || size > BigInt(length)) throw corrupt('fuse: size out of range');
   if (r.remaining() !== length * (bits / 8)) throw corrupt('fuse: payload length is wrong');
   const raw = r.take(length * (bits / 8));
-  const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
+  const view = viewOf(raw);
   const F = bits === 8 ? (p) => raw[p] : (p) => view.getUint16(2 * p, true);
   const cL = BigInt(c * L);
   const mask = BigInt(L - 1);
@@ -353,7 +356,7 @@ function readFuse(r) {
 export function murmur64a(bytes, seed) {
   const m = 0xc6a4a7935bd1e995n;
   const n = bytes.length;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const view = viewOf(bytes);
   let h = u64(seed ^ u64(BigInt(n) * m));
   const blocks = Math.floor(n / 8);
   for (let i = 0; i < blocks; i++) {
@@ -424,7 +427,6 @@ function readRedisCuckoo(r) {
   const b = view();
   const maxIterations = view();
   const expansion = view();
-  const pow2 = (x) => x > 0n && (x & (x - 1n)) === 0n;
   if (b < 1 || b > 255 || maxIterations < 1 || !pow2(buckets) || buckets >= 1n << 56n || f < 1n || f > 65535n ||
       (expansion === 0 && f !== 1n)) {
     throw corrupt('invalid header fields');
@@ -469,7 +471,7 @@ export const KNOWN_KINDS = [...Object.keys(KINDS), ...Object.keys(REDIS_KINDS)].
  */
 export function readFilter(bytes) {
   if (bytes.length < 24) throw corrupt('shorter than a frame');
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const view = viewOf(bytes);
   if (bytes[0] !== 0x42 || bytes[1] !== 0x43 || bytes[2] !== 0x46 || bytes[3] !== 0x4c) throw corrupt('bad magic');
   const version = view.getUint16(4, true);
   if (version === 0) throw corrupt('version 0');
@@ -481,23 +483,25 @@ export function readFilter(bytes) {
   if (bodyLength !== BigInt(bytes.length - 24)) throw corrupt('body length does not match the file');
   const end = bytes.length - 4;
   if (crc32(bytes.subarray(0, end)) !== view.getUint32(end, true)) throw corrupt('CRC mismatch');
+  /** parse(cursor) over the whole body: what it returns, once it has read every byte. */
+  const readBody = (parse) => {
+    const r = new Cursor(bytes.subarray(20, end));
+    const out = parse(r);
+    r.end();
+    return out;
+  };
   // FORMAT.md: an unknown kind is CORRUPT_DATA. Kinds this reader has no section for yet get
   // their own code, so a caller can tell "not implemented here" from "broken".
   if (kind in REDIS_KINDS) {
     if (hashId !== 2) throw new FormatError('UNSUPPORTED_VERSION', `hash id ${hashId}`);
     if (seed !== 0) throw corrupt('kinds 7 and 8 have no seed');
     const [name, parse] = REDIS_KINDS[kind];
-    const r = new Cursor(bytes.subarray(20, end));
-    const has = parse(r);
-    r.end();
-    return { kind, name, version, seed, has };
+    return { kind, name, version, seed, has: readBody(parse) };
   }
   if (!(kind in KINDS)) throw new FormatError('UNKNOWN_KIND', `kind ${kind} is not known to this reader`);
   if (hashId !== 1) throw new FormatError('UNSUPPORTED_VERSION', `hash id ${hashId}`);
   const [name, parse] = KINDS[kind];
-  const r = new Cursor(bytes.subarray(20, end));
-  const hasHash = parse(r);
-  r.end();
+  const hasHash = readBody(parse);
   return {
     kind,
     name,

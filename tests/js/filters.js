@@ -9,27 +9,33 @@ function bloomFpr(bits, hashes, n) {
   return (1 - Math.exp((-hashes * n) / bits)) ** hashes;
 }
 
+/** Bits per key of a Bloom filter sized for error rate p: m/n = -ln p / ln^2 2. */
+const bloomBitsPerKey = (p) => -Math.log(p) / Math.LN2 ** 2;
+
+/**
+ * create() for a class sized by { capacity, errorRate, seed }: `keys` added with addAll. With
+ * allFit, addAll must report every key added (no false positive can turn one away).
+ */
+const sized = (Cls, { allFit = false } = {}) => (keys, capacity, errorRate, seed) => {
+  const f = new Cls({ capacity, errorRate, seed });
+  const added = f.addAll(keys);
+  if (allFit) expect(added).toBe(keys.length);
+  return f;
+};
+
 export const FILTERS = [
   {
     name: 'BloomFilter',
     Cls: BloomFilter,
-    create(keys, capacity, errorRate, seed) {
-      const f = new BloomFilter({ capacity, errorRate, seed });
-      f.addAll(keys);
-      return f;
-    },
+    create: sized(BloomFilter),
     expectedFpr: (f, _p, n) => { const i = f.info(); return bloomFpr(i.bits, i.hashes, n); },
     // exactly the formula: m/n = -ln p / ln^2 2, stored in whole 64-bit words
-    maxBitsPerKey: (p) => -Math.log(p) / Math.LN2 ** 2 + 0.01,
+    maxBitsPerKey: (p) => bloomBitsPerKey(p) + 0.01,
   },
   {
     name: 'BlockedBloomFilter',
     Cls: BlockedBloomFilter,
-    create(keys, capacity, errorRate, seed) {
-      const f = new BlockedBloomFilter({ capacity, errorRate, seed });
-      f.addAll(keys);
-      return f;
-    },
+    create: sized(BlockedBloomFilter),
     expectedFpr: (_f, p) => p,
     // issue 3: <= 10.7 bits/key at 1%; at 0.1% the split-block model needs ~17
     maxBitsPerKey: (p) => (p >= 0.01 ? 10.7 : 17.5),
@@ -37,36 +43,24 @@ export const FILTERS = [
   {
     name: 'CountingBloomFilter',
     Cls: CountingBloomFilter,
-    create(keys, capacity, errorRate, seed) {
-      const f = new CountingBloomFilter({ capacity, errorRate, seed });
-      f.addAll(keys);
-      return f;
-    },
+    create: sized(CountingBloomFilter),
     expectedFpr: (f, _p, n) => { const i = f.info(); return bloomFpr(i.counters, i.hashes, n); },
     // 4 bits per counter, sized like BloomFilter
-    maxBitsPerKey: (p) => 4 * (-Math.log(p) / Math.LN2 ** 2) + 0.05,
+    maxBitsPerKey: (p) => 4 * bloomBitsPerKey(p) + 0.05,
   },
   {
     name: 'ScalableBloomFilter',
     Cls: ScalableBloomFilter,
-    create(keys, capacity, errorRate, seed) {
-      const f = new ScalableBloomFilter({ capacity, errorRate, seed });
-      f.addAll(keys);
-      return f;
-    },
+    create: sized(ScalableBloomFilter),
     // 1 − Π(1 − p_i) over the layers' actual fill
     expectedFpr: (f) => 1 - f.info().layers.reduce((pass, l) => pass * (1 - bloomFpr(l.bits, l.hashes, l.size)), 1),
     // layer 0 is sized at errorRate/2 so that all layers together stay under errorRate
-    maxBitsPerKey: (p) => -Math.log(p / 2) / Math.LN2 ** 2 + 0.01,
+    maxBitsPerKey: (p) => bloomBitsPerKey(p / 2) + 0.01,
   },
   {
     name: 'CuckooFilter',
     Cls: CuckooFilter,
-    create(keys, capacity, errorRate, seed) {
-      const f = new CuckooFilter({ capacity, errorRate, seed });
-      expect(f.addAll(keys)).toBe(keys.length);
-      return f;
-    },
+    create: sized(CuckooFilter, { allFit: true }),
     // 1 - (1 - 1/(2^f - 1))^(2·b·load) per sub-filter (≈ 2·b·load/2^f)
     expectedFpr: (f) => {
       const i = f.info();

@@ -31,11 +31,16 @@ const code = (fn) => {
 /** Every key of `keys` reads present in `f`, one by one and as a batch. */
 const holdsAll = (f, keys) => keys.every((k) => f.has(k)) && f.hasAll(keys).every((v) => v === 1);
 
+/** The classes sized directly in bytes: a Bloom, blocked Bloom and counting filter of `bytes` each. */
+const byBytes = (bytes, hashes) => ({
+  BloomFilter: () => new BloomFilter({ bits: bytes * 8, hashes }),
+  BlockedBloomFilter: () => new BlockedBloomFilter({ blocks: bytes / 32 }),
+  CountingBloomFilter: () => new CountingBloomFilter({ counters: 2 * bytes, hashes }),   // 4-bit counters
+});
+
 // Filters of about 2.25 GiB (2 GiB where the class sizes in powers of two) of each class.
 const HUGE = {
-  BloomFilter: () => new BloomFilter({ bits: 2.25 * 8 * GiB, hashes: 1 }),
-  BlockedBloomFilter: () => new BlockedBloomFilter({ blocks: (2.25 * GiB) / 32 }),
-  CountingBloomFilter: () => new CountingBloomFilter({ counters: 2 * 2.25 * GiB, hashes: 1 }),
+  ...byBytes(2.25 * GiB, 1),
   ScalableBloomFilter: () => new ScalableBloomFilter({ capacity: 2e9, errorRate: 0.01, nonScaling: true }),
   CuckooFilter: () => new CuckooFilter({ capacity: 2 ** 30, fingerprintBits: 8, bucketSize: 4 }),
   BinaryFuseFilter: () => BinaryFuseFilter.builder().reserve((2.25 * GiB) / 8),
@@ -44,9 +49,7 @@ const HUGE = {
 };
 // The same classes at 64 MiB: what must still fit next to the held filter afterwards.
 const SMALL = {
-  BloomFilter: () => new BloomFilter({ bits: 64 * 8 * MiB, hashes: 3 }),
-  BlockedBloomFilter: () => new BlockedBloomFilter({ blocks: (64 * MiB) / 32 }),
-  CountingBloomFilter: () => new CountingBloomFilter({ counters: 2 * 64 * MiB, hashes: 3 }),
+  ...byBytes(64 * MiB, 3),
   ScalableBloomFilter: () => new ScalableBloomFilter({ capacity: 5e7, errorRate: 0.01 }),
   CuckooFilter: () => new CuckooFilter({ capacity: 2 ** 26, fingerprintBits: 8, bucketSize: 4 }),
   BinaryFuseFilter: () => BinaryFuseFilter.build(keysOf('small', 1000)),
@@ -222,12 +225,10 @@ describe('a key scratch that cannot grow', () => {
 // growth, serialize and deserialize, a fuse build; then every filter is checked against the keys
 // it acknowledged, and after one big filter is freed, bytes read back equal.
 const BIG = {
-  BloomFilter: () => new BloomFilter({ bits: 448 * 8 * MiB, hashes: 3 }),
-  BlockedBloomFilter: () => new BlockedBloomFilter({ blocks: (448 * MiB) / 32 }),
-  CountingBloomFilter: () => new CountingBloomFilter({ counters: 2 * 448 * MiB, hashes: 3 }),
+  ...byBytes(448 * MiB, 3),
   ScalableBloomFilter: () => new ScalableBloomFilter({ capacity: 3.7e8, errorRate: 0.01, nonScaling: true }),
   CuckooFilter: () => new CuckooFilter({ capacity: 2 ** 27, fingerprintBits: 8, bucketSize: 4 }),
-  BinaryFuseFilter: () => new BlockedBloomFilter({ blocks: (448 * MiB) / 32 }),   // a fuse filter is built, not filled
+  BinaryFuseFilter: byBytes(448 * MiB, 3).BlockedBloomFilter,   // a fuse filter is built, not filled
   RedisBloomFilter: () => new RedisBloomFilter({ capacity: 3.5e8, errorRate: 0.01 }),
   RedisCuckooFilter: () => new RedisCuckooFilter({ capacity: 2 ** 28, bucketSize: 2 }),
 };

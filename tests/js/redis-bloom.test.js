@@ -1,44 +1,34 @@
 // RedisBloomFilter against RedisBloom: fixtures captured from the real server
 // (scripts/capture-redis-bf.mjs) always, and a live server (tests/redis/server.mjs) when one can
 // be started.
-import { readdirSync, readFileSync } from 'node:fs';
 import {
-  init, deserialize, fromRedisDump, kindOf, FilterError, RedisBloomFilter, BloomFilter,
+  init, fromRedisDump, FilterError, RedisBloomFilter, BloomFilter,
 } from '../../js/index.js';
 import { requireWasm } from '../../js/loader.js';
-import { codeOf, flipHeaderBits, fromHex, liveSuite, loadChunks, sameChunks, scanDump } from '../redis/helpers.mjs';
+import {
+  captureTests, codeOf, fixtureNames, fixtureProbes, flipHeaderBits, fromHex, liveSuite, loadChunks, readFixture, sameBothWays, sameChunks,
+  scanDump,
+} from '../redis/helpers.mjs';
 
-const FIXTURES = new URL('../fixtures/redis/', import.meta.url);
-const enc = new TextEncoder();
-
-function readFixture(file) {
-  const f = { name: file, adds: [], chunks: [] };
-  for (const line of readFileSync(new URL(file, FIXTURES), 'utf8').split('\n')) {
-    const [tag, ...rest] = line.split(' ');
-    if (tag === 'reserve') {
-      const [errorRate, capacity, expansion, nonScaling] = rest;
-      f.options = nonScaling === '1'
+// A BF capture: its BF.RESERVE, each BF.ADD and its reply, BF.INFO, the dump and the probes'
+// answers (the probes: "probe:<i>", then the first 1,000 keys added).
+function readBloomFixture(file) {
+  const f = readFixture(file, {
+    reserve(fx, [errorRate, capacity, expansion, nonScaling]) {
+      fx.options = nonScaling === '1'
         ? { errorRate: Number(errorRate), capacity: Number(capacity), nonScaling: true }
         : { errorRate: Number(errorRate), capacity: Number(capacity), expansion: Number(expansion) };
-    } else if (tag === 'add') {
-      f.adds.push({ key: fromHex(rest[0]), reply: rest.slice(1).join(' ') });
-    } else if (tag === 'info') {
-      const [capacity, size, filters, items, expansion] = rest;
-      f.info = { capacity: Number(capacity), size: Number(size), filters: Number(filters), items: Number(items), expansion: expansion === 'null' ? null : Number(expansion) };
-    } else if (tag === 'chunk') {
-      f.chunks.push([Number(rest[0]), fromHex(rest[1])]);
-    } else if (tag === 'probes') {
-      f.answers = rest[1];
-    }
-  }
-  const added = f.adds.filter((a) => a.reply === '1').map((a) => a.key);
-  f.probes = [];
-  for (let i = 0; i < 1000; i++) f.probes.push(enc.encode(`probe:${i}`));
-  for (let i = 0; i < 1000 && i < added.length; i++) f.probes.push(added[i]);
+    },
+    add: (fx, [key, ...reply]) => fx.adds.push({ key: fromHex(key), reply: reply.join(' ') }),
+    info(fx, [capacity, size, filters, items, expansion]) {
+      fx.info = { capacity: Number(capacity), size: Number(size), filters: Number(filters), items: Number(items), expansion: expansion === 'null' ? null : Number(expansion) };
+    },
+  }, { adds: [] });
+  f.probes = fixtureProbes(f.adds.filter((a) => a.reply === '1').map((a) => a.key).slice(0, 1000));
   return f;
 }
 
-const fixtures = readdirSync(FIXTURES).filter((n) => n.startsWith('bf-')).sort().map(readFixture);
+const fixtures = fixtureNames('bf-').map(readBloomFixture);
 const pick = (info) => ({ capacity: info.capacity, size: info.size, filters: info.filters, items: info.items, expansion: info.expansion });
 const replyOf = (f, key) => {
   try {
@@ -57,42 +47,10 @@ test('fixtures were captured: five option sets, grown chains, a full NONSCALING 
   expect(fixtures.some((f) => f.adds.some((a) => a.reply.startsWith('E ')))).toBe(true);
 });
 
-describe.each(fixtures.map((f) => [f.name, f]))('%s', (_name, fx) => {
-  test('a dump read with fromRedisDump answers every probe as the server did, and info() is BF.INFO', () => {
-    for (const chunks of [fx.chunks, fx.chunks.slice(0, -1)]) {   // with and without the final [0, empty]
-      const f = fromRedisDump(chunks);
-      expect(f).toBeInstanceOf(RedisBloomFilter);
-      const got = Array.from(f.hasAll(fx.probes)).join('');
-      expect(got).toBe(fx.answers);
-      expect(fx.probes.map((p) => (f.has(p) ? 1 : 0)).join('')).toBe(fx.answers);
-      expect(pick(f.info())).toEqual(fx.info);
-      f.free();
-    }
-  });
-
-  test('the same operations done locally give the same replies op by op and a byte-identical dump', () => {
-    const f = new RedisBloomFilter(fx.options);
-    const replies = fx.adds.map((a) => replyOf(f, a.key));
-    expect(replies).toEqual(fx.adds.map((a) => a.reply));
-    expect(sameChunks(f.toRedisDump(), fx.chunks.slice(0, -1))).toBe(true);
-    expect(pick(f.info())).toEqual(fx.info);
-    expect(Array.from(f.hasAll(fx.probes)).join('')).toBe(fx.answers);
-    f.free();
-  });
-
-  test('our own format (kind redis-bloom) keeps every answer', () => {
-    const f = fromRedisDump(fx.chunks);
-    const bytes = f.serialize();
-    expect(kindOf(bytes)).toBe('redis-bloom');
-    const g = deserialize(bytes);
-    expect(g).toBeInstanceOf(RedisBloomFilter);
-    expect(Array.from(g.hasAll(fx.probes)).join('')).toBe(fx.answers);
-    expect(sameChunks(g.toRedisDump(), fx.chunks.slice(0, -1))).toBe(true);
-    expect(codeOf(() => BloomFilter.deserialize(bytes))).toBe('INVALID_ARGUMENT');
-    f.free();
-    g.free();
-  });
-});
+describe.each(fixtures.map((f) => [f.name, f]))('%s', (_name, fx) => captureTests(fx, {
+  Cls: RedisBloomFilter, kind: 'redis-bloom', pick, others: [BloomFilter], answeredAs: 'the server', info: 'BF.INFO',
+  replay: (f) => expect(fx.adds.map((a) => replyOf(f, a.key))).toEqual(fx.adds.map((a) => a.reply)),
+}));
 
 describe('corrupt, truncated, reordered and foreign dumps are CORRUPT_DATA', () => {
   const fx = fixtures.find((f) => f.info.filters >= 3);
@@ -273,17 +231,7 @@ liveSuite('against a live RedisBloom', (live) => {
     const server = await scanDump(c, 'BF', 'big');
     expect(server.length).toBe(4);                              // header, 16 MiB, the rest, [0, empty]
     expect(server[1][1].length).toBe(16 * 1024 * 1024);
-    const f = new RedisBloomFilter({ errorRate: 0.0001, capacity: 9000000 });
-    f.addAll(keys);
-    const mine = f.toRedisDump();
-    expect(sameChunks(mine, server.slice(0, -1))).toBe(true);
-    const pulled = fromRedisDump(server);
-    expect(Array.from(pulled.hasAll(keys)).every((v) => v === 1)).toBe(true);
-    await loadChunks(c, 'BF', 'big2', mine);
-    expect(sameChunks(await scanDump(c, 'BF', 'big2'), server)).toBe(true);
-    f.free();
-    pulled.free();
-    await cmd(c, ['DEL', 'big', 'big2']);
+    await sameBothWays(c, 'BF', 'big', new RedisBloomFilter({ errorRate: 0.0001, capacity: 9000000 }), keys, server);
   }, 120000);
 });
 

@@ -1,46 +1,38 @@
 // RedisCuckooFilter against RedisBloom: fixtures captured from the real server
 // (scripts/capture-redis-cf.mjs) always, and a live server (tests/redis/server.mjs) when one can
 // be started.
-import { readdirSync, readFileSync } from 'node:fs';
 import {
-  init, deserialize, fromRedisDump, kindOf, FilterError, RedisCuckooFilter, RedisBloomFilter, CuckooFilter,
+  init, fromRedisDump, FilterError, RedisCuckooFilter, RedisBloomFilter, CuckooFilter,
 } from '../../js/index.js';
 import { requireWasm } from '../../js/loader.js';
-import { codeOf, flipHeaderBits, fromHex, liveSuite, loadChunks, sameChunks, scanDump } from '../redis/helpers.mjs';
+import {
+  captureTests, codeOf, fixtureNames, fixtureProbes, flipHeaderBits, fromHex, liveSuite, loadChunks, readFixture, sameBothWays, sameChunks,
+  scanDump,
+} from '../redis/helpers.mjs';
 
-const FIXTURES = new URL('../fixtures/redis/', import.meta.url);
-const enc = new TextEncoder();
-
-function readFixture(file) {
-  const f = { name: file, ops: [], chunks: [] };
-  for (const line of readFileSync(new URL(file, FIXTURES), 'utf8').split('\n')) {
-    const [tag, ...rest] = line.split(' ');
-    if (tag === 'reserve') {
-      const [capacity, bucketSize, maxIterations, expansion] = rest.map(Number);
-      f.options = { capacity, bucketSize, maxIterations, expansion };
-    } else if (['add', 'addnx', 'del', 'count'].includes(tag)) {
-      f.ops.push({ op: tag, key: fromHex(rest[0]), reply: rest.slice(1).join(' ') });
-    } else if (tag === 'info') {
-      const [size, buckets, filters, items, itemsDeleted, bucketSize, expansion, maxIterations] = rest.map(Number);
-      f.info = { size, buckets, filters, items, itemsDeleted, bucketSize, expansion, maxIterations };
-    } else if (tag === 'chunk') {
-      f.chunks.push([Number(rest[0]), fromHex(rest[1])]);
-    } else if (tag === 'probes') {
-      f.answers = rest[1];
-    } else if (tag === 'probekeys') {
-      f.probeKeys = rest[0] ? rest[0].split(',').map(fromHex) : [];
-    } else if (tag === 'counts') {
-      f.counts = rest[0] ? rest[0].split(',').map(Number) : [];
-    }
-  }
-  // the probes: "probe:<i>" for i < 1000, then the keys the capture recorded (added ones)
-  f.probes = [];
-  for (let i = 0; i < 1000; i++) f.probes.push(enc.encode(`probe:${i}`));
-  f.probes.push(...f.probeKeys);
+// A CF capture: its CF.RESERVE, each CF.ADD / ADDNX / DEL / COUNT and its reply, CF.INFO, the
+// dump, and the probes' answers and CF.COUNTs (the probes: "probe:<i>", then the keys recorded).
+function readCuckooFixture(file) {
+  const op = (name) => (fx, [key, ...reply]) => fx.ops.push({ op: name, key: fromHex(key), reply: reply.join(' ') });
+  const listOf = (parse) => (text) => (text ? text.split(',').map(parse) : []);
+  const f = readFixture(file, {
+    reserve(fx, fields) {
+      const [capacity, bucketSize, maxIterations, expansion] = fields.map(Number);
+      fx.options = { capacity, bucketSize, maxIterations, expansion };
+    },
+    add: op('add'), addnx: op('addnx'), del: op('del'), count: op('count'),
+    info(fx, fields) {
+      const [size, buckets, filters, items, itemsDeleted, bucketSize, expansion, maxIterations] = fields.map(Number);
+      fx.info = { size, buckets, filters, items, itemsDeleted, bucketSize, expansion, maxIterations };
+    },
+    probekeys: (fx, [keys]) => { fx.probeKeys = listOf(fromHex)(keys); },
+    counts: (fx, [counts]) => { fx.counts = listOf(Number)(counts); },
+  }, { ops: [] });
+  f.probes = fixtureProbes(f.probeKeys);
   return f;
 }
 
-const fixtures = readdirSync(FIXTURES).filter((n) => n.startsWith('cf-')).sort().map(readFixture);
+const fixtures = fixtureNames('cf-').map(readCuckooFixture);
 const withDump = fixtures.filter((f) => f.chunks.length > 1);
 const pick = (info) => ({ size: info.size, buckets: info.buckets, filters: info.filters, items: info.items,
   itemsDeleted: info.itemsDeleted, bucketSize: info.bucketSize, expansion: info.expansion, maxIterations: info.maxIterations });
@@ -81,43 +73,12 @@ test('fixtures were captured: bucket sizes 1, 2, 3, 4, 8; grown; expansion 0 ful
   expect(deletes.info.itemsDeleted).toBeLessThan(deletes.ops.filter((o) => o.op === 'del' && o.reply === '1').length);
 });
 
-describe.each(withDump.map((f) => [f.name, f]))('%s', (_name, fx) => {
-  test('a dump read with fromRedisDump answers every probe as CF.MEXISTS and CF.COUNT did, and info() is CF.INFO', () => {
-    for (const chunks of [fx.chunks, fx.chunks.slice(0, -1)]) {   // with and without the final [0, empty]
-      const f = fromRedisDump(chunks);
-      expect(f).toBeInstanceOf(RedisCuckooFilter);
-      expect(Array.from(f.hasAll(fx.probes)).join('')).toBe(fx.answers);
-      expect(fx.probes.map((p) => (f.has(p) ? 1 : 0)).join('')).toBe(fx.answers);
-      expect(countsOf(f, fx.probes)).toEqual(fx.counts);
-      expect(pick(f.info())).toEqual(fx.info);
-      f.free();
-    }
-  });
-
-  test('the same operations done locally give the same replies op by op and a byte-identical dump', () => {
-    const f = new RedisCuckooFilter(fx.options);
-    const replies = fx.ops.map((o) => `${o.op} ${replyOf(f, o.op, o.key)}`);
-    expect(replies).toEqual(fx.ops.map((o) => `${o.op} ${o.reply}`));
-    expect(sameChunks(f.toRedisDump(), fx.chunks.slice(0, -1))).toBe(true);
-    expect(pick(f.info())).toEqual(fx.info);
-    expect(Array.from(f.hasAll(fx.probes)).join('')).toBe(fx.answers);
-    f.free();
-  });
-
-  test('our own format (kind redis-cuckoo) keeps every answer', () => {
-    const f = fromRedisDump(fx.chunks);
-    const bytes = f.serialize();
-    expect(kindOf(bytes)).toBe('redis-cuckoo');
-    const g = deserialize(bytes);
-    expect(g).toBeInstanceOf(RedisCuckooFilter);
-    expect(countsOf(g, fx.probes)).toEqual(fx.counts);
-    expect(sameChunks(g.toRedisDump(), fx.chunks.slice(0, -1))).toBe(true);
-    expect(codeOf(() => CuckooFilter.deserialize(bytes))).toBe('INVALID_ARGUMENT');
-    expect(codeOf(() => RedisBloomFilter.deserialize(bytes))).toBe('INVALID_ARGUMENT');
-    f.free();
-    g.free();
-  });
-});
+describe.each(withDump.map((f) => [f.name, f]))('%s', (_name, fx) => captureTests(fx, {
+  Cls: RedisCuckooFilter, kind: 'redis-cuckoo', pick, others: [CuckooFilter, RedisBloomFilter],
+  answeredAs: 'CF.MEXISTS and CF.COUNT', info: 'CF.INFO',
+  replay: (f) => expect(fx.ops.map((o) => `${o.op} ${replyOf(f, o.op, o.key)}`)).toEqual(fx.ops.map((o) => `${o.op} ${o.reply}`)),
+  counts: (f) => expect(countsOf(f, fx.probes)).toEqual(fx.counts),
+}));
 
 test('a filter with no items has no dump, on the server and here; reading that is a clear CORRUPT_DATA', () => {
   const empty = fixtures.find((f) => f.chunks.length === 1);
@@ -137,7 +98,6 @@ test('a filter with no items has no dump, on the server and here; reading that i
 describe('corrupt, truncated, reordered and foreign CF dumps are CORRUPT_DATA', () => {
   const fx = withDump.find((f) => f.info.filters >= 3 && f.chunks.length >= 5);
   const good = fx.chunks.slice(0, -1);
-  const bf = new URL('bf-e0.01-x1-grown.txt', FIXTURES);
   const cases = {
     'header only': good.slice(0, 1),
     'a data chunk missing': [good[0], ...good.slice(2)],
@@ -153,10 +113,7 @@ describe('corrupt, truncated, reordered and foreign CF dumps are CORRUPT_DATA', 
   });
 
   test('a BF dump is not a CF dump and the other way round; fromRedisDump reads both', () => {
-    const bfChunks = readFileSync(bf, 'utf8').split('\n').filter((l) => l.startsWith('chunk ')).map((l) => {
-      const [, it, h] = l.split(' ');
-      return [Number(it), fromHex(h)];
-    });
+    const bfChunks = readFixture('bf-e0.01-x1-grown.txt').chunks;
     expect(codeOf(() => RedisCuckooFilter.fromRedisDump(bfChunks))).toBe('CORRUPT_DATA');
     expect(codeOf(() => RedisBloomFilter.fromRedisDump(good))).toBe('CORRUPT_DATA');
     expect(fromRedisDump(bfChunks)).toBeInstanceOf(RedisBloomFilter);
@@ -340,17 +297,7 @@ liveSuite('against a live RedisBloom (CF)', (live) => {
     await cmd(c, ['CF.INSERT', 'big', 'ITEMS', ...keys]);
     const server = await scanDump(c, 'CF', 'big');
     expect(server.map(([it, d]) => [it, d.length])).toEqual([[1, 38], [1 + 2 ** 24, 2 ** 24], [1 + 2 ** 25, 2 ** 24], [0, 0]]);
-    const f = new RedisCuckooFilter(o);
-    f.addAll(keys);
-    const mine = f.toRedisDump();
-    expect(sameChunks(mine, server.slice(0, -1))).toBe(true);
-    const pulled = fromRedisDump(server);
-    expect(Array.from(pulled.hasAll(keys)).every((v) => v === 1)).toBe(true);
-    await loadChunks(c, 'CF', 'big2', mine);
-    expect(sameChunks(await scanDump(c, 'CF', 'big2'), server)).toBe(true);
-    f.free();
-    pulled.free();
-    await cmd(c, ['DEL', 'big', 'big2']);
+    await sameBothWays(c, 'CF', 'big', new RedisCuckooFilter(o), keys, server);
   }, 120000);
 
   live('CF.SCANDUMP of a filter with no items sends no dump', async (c) => {

@@ -13,25 +13,17 @@ import { findV8, redisServerPath, skipReason, startPlainRedis, startRedisBloom }
 
 beforeAll(() => init());
 
+/** port => a client made by make(port) and connected (errors ignored: it reconnects), and its close(). */
+const connected = (make) => async (port) => {
+  const c = make(port);
+  c.on('error', () => {});
+  await c.connect();
+  return { c, close: () => c.quit().catch(() => {}) };
+};
 const CLIENTS = {
-  'node-redis 5': async (port) => {
-    const c = createClient({ socket: { host: '127.0.0.1', port, reconnectStrategy: () => 50 } });
-    c.on('error', () => {});
-    await c.connect();
-    return { c, close: () => c.quit().catch(() => {}) };
-  },
-  'node-redis 4': async (port) => {
-    const c = createClient4({ socket: { host: '127.0.0.1', port, reconnectStrategy: () => 50 } });
-    c.on('error', () => {});
-    await c.connect();
-    return { c, close: () => c.quit().catch(() => {}) };
-  },
-  'ioredis 5': async (port) => {
-    const c = new IORedis({ host: '127.0.0.1', port, retryStrategy: () => 50, lazyConnect: true });
-    c.on('error', () => {});
-    await c.connect();
-    return { c, close: () => c.quit().catch(() => {}) };
-  },
+  'node-redis 5': connected((port) => createClient({ socket: { host: '127.0.0.1', port, reconnectStrategy: () => 50 } })),
+  'node-redis 4': connected((port) => createClient4({ socket: { host: '127.0.0.1', port, reconnectStrategy: () => 50 } })),
+  'ioredis 5': connected((port) => new IORedis({ host: '127.0.0.1', port, retryStrategy: () => 50, lazyConnect: true })),
 };
 
 const keys = (p, n) => Array.from({ length: n }, (_, i) => `${p}:${i}`);
@@ -82,6 +74,16 @@ for (const [oracle] of [['2.6', '2.6'], ['v8', '8']]) {
       const r = await openReplica(c, key, { checkInterval: 100, ...options });
       open.push({ close: () => r.close() });
       return r;
+    };
+    /** A new client's `reserve` command (BF.RESERVE / CF.RESERVE key ...) and a replica of that key. */
+    const reserved = async (reserve) => {
+      const c = await connect();
+      await c.sendCommand(reserve);
+      return { c, r: await replicaOf(c, reserve[1]) };
+    };
+    /** The replica's filter holds the server's exact bytes of `key`. */
+    const sameBytes = async (r, prefix, key) => {
+      expect(hex(r.filter.toRedisDump())).toEqual(hex(await scanDump(rb.client, prefix, key)));
     };
     beforeAll(async () => { if (!skip) rb = await startRedisBloom({ oracle }); }, 30000);
     afterEach(async () => { for (const o of open.splice(0).reverse()) await o.close(); });
@@ -138,32 +140,28 @@ for (const [oracle] of [['2.6', '2.6'], ['v8', '8']]) {
       expect(await codeOf(bf.add('one more'))).toBe('FULL');
       await cf.sync();
       await bf.sync();
-      expect(hex(cf.filter.toRedisDump())).toEqual(hex(await scanDump(rb.client, 'CF', 'cf-full')));
-      expect(hex(bf.filter.toRedisDump())).toEqual(hex(await scanDump(rb.client, 'BF', 'bf-full')));
+      await sameBytes(cf, 'CF', 'cf-full');
+      await sameBytes(bf, 'BF', 'bf-full');
       expect(cf.stats.resyncs + bf.stats.resyncs).toBe(0);
     });
 
     live('writes around the library (BF.ADD, CF.DEL from another client) are seen within checkInterval, without a sync()', async () => {
-      const c = await connect();
-      await c.sendCommand(['BF.RESERVE', 'around', '0.01', '100']);
-      const r = await replicaOf(c, 'around');
+      const { c, r } = await reserved(['BF.RESERVE', 'around', '0.01', '100']);
       await r.add('mine');
       await c.sendCommand(['BF.ADD', 'around', 'theirs']);
       await until(() => r.has('theirs'));
       expect(r.stats.writeArounds).toBe(1);
-      expect(hex(r.filter.toRedisDump())).toEqual(hex(await scanDump(rb.client, 'BF', 'around')));
+      await sameBytes(r, 'BF', 'around');
       const cf = await replicaOf(c, 'cf-around', { create: { type: 'CF', capacity: 100 } });
       await cf.addAll(['p', 'q']);
       await c.sendCommand(['CF.DEL', 'cf-around', 'p']);
       await until(() => cf.stats.writeArounds === 1);
       await cf.sync();
-      expect(hex(cf.filter.toRedisDump())).toEqual(hex(await scanDump(rb.client, 'CF', 'cf-around')));
+      await sameBytes(cf, 'CF', 'cf-around');
     });
 
     live('the key deleted, then of another type: reported, the copy keeps answering, writes refused; a filter back is followed', async () => {
-      const c = await connect();
-      await c.sendCommand(['BF.RESERVE', 'gone', '0.01', '100']);
-      const r = await replicaOf(c, 'gone');
+      const { c, r } = await reserved(['BF.RESERVE', 'gone', '0.01', '100']);
       const errors = [];
       r.on('error', (e) => errors.push(e));
       await r.addAll(keys('g', 50));
@@ -187,13 +185,11 @@ for (const [oracle] of [['2.6', '2.6'], ['v8', '8']]) {
       await r.sync();
       expect(await r.add('after')).toBe(true);
       expect(r.stats.resyncs).toBe(1);
-      expect(hex(r.filter.toRedisDump())).toEqual(hex(await scanDump(rb.client, 'BF', 'gone')));
+      await sameBytes(r, 'BF', 'gone');
     });
 
     live('with no error listener, one process warning per code, however often it is reported; never thrown', async () => {
-      const c = await connect();
-      await c.sendCommand(['BF.RESERVE', 'unheard', '0.01', '100']);
-      const r = await replicaOf(c, 'unheard');
+      const { c, r } = await reserved(['BF.RESERVE', 'unheard', '0.01', '100']);
       // what the replica hands to process.emitWarning (under Jest, process is the test realm's
       // copy, whose 'warning' events do not reach listeners here)
       const warnings = [];
@@ -214,9 +210,7 @@ for (const [oracle] of [['2.6', '2.6'], ['v8', '8']]) {
     });
 
     live('a dropped connection (CLIENT KILL of every client): the replica reconnects and catches up', async () => {
-      const c = await connect();
-      await c.sendCommand(['CF.RESERVE', 'drop', '100']);
-      const r = await replicaOf(c, 'drop');
+      const { r } = await reserved(['CF.RESERVE', 'drop', '100']);
       const other = await replicaOf(await connect('ioredis 5'), 'drop');
       let reported = 0;
       r.on('error', () => { reported++; });
@@ -227,7 +221,7 @@ for (const [oracle] of [['2.6', '2.6'], ['v8', '8']]) {
       await r.sync();
       expect(r.has('after drop')).toBe(true);
       expect(reported).toBeGreaterThan(0);
-      expect(hex(r.filter.toRedisDump())).toEqual(hex(await scanDump(rb.client, 'CF', 'drop')));
+      await sameBytes(r, 'CF', 'drop');
     });
 
     live('bad input: a missing key, another type, unknown options, a client of no kind, use after close()', async () => {
@@ -247,9 +241,7 @@ for (const [oracle] of [['2.6', '2.6'], ['v8', '8']]) {
     });
 
     live('Redis restarted without AOF: the filter is lost there; reported, the copy answers; pushing it back is followed', async () => {
-      const c = await connect();
-      await c.sendCommand(['BF.RESERVE', 'volatile', '0.01', '100']);
-      const r = await replicaOf(c, 'volatile');
+      const { r } = await reserved(['BF.RESERVE', 'volatile', '0.01', '100']);
       const errors = [];
       r.on('error', (e) => errors.push(e.message));
       await r.addAll(keys('v', 300));
@@ -261,7 +253,7 @@ for (const [oracle] of [['2.6', '2.6'], ['v8', '8']]) {
       await pushFilter(c2, 'volatile', RedisBloomFilter.fromRedisDump(r.filter.toRedisDump()));
       await until(async () => (await codeOf(r.sync())) === 'no error', 10000);
       expect(await r.add('new')).toBe(true);
-      expect(hex(r.filter.toRedisDump())).toEqual(hex(await scanDump(rb.client, 'BF', 'volatile')));
+      await sameBytes(r, 'BF', 'volatile');
       expect(await pullFilter(c2, 'volatile').then((f) => keys('v', 300).every((k) => f.has(k)))).toBe(true);
     }, 30000);
   });

@@ -116,15 +116,12 @@ function runtimeStatics(Cls) {
 
 // Small instances of each class, to compare info() with its declared interface.
 const KEYS = ['a', 'b', 'c'];
+const sized = (C) => new C({ capacity: 100, errorRate: 0.01 });
+const cuckoo = (C) => new C({ capacity: 100 });   // a cuckoo filter's rate follows from its fingerprint
 const FACTORIES = {
-  BloomFilter: (C) => new C({ capacity: 100, errorRate: 0.01 }),
-  BlockedBloomFilter: (C) => new C({ capacity: 100, errorRate: 0.01 }),
-  CountingBloomFilter: (C) => new C({ capacity: 100, errorRate: 0.01 }),
-  ScalableBloomFilter: (C) => new C({ capacity: 100, errorRate: 0.01 }),
-  CuckooFilter: (C) => new C({ capacity: 100 }),
-  BinaryFuseFilter: (C) => C.build(KEYS),
-  RedisBloomFilter: (C) => new C({ capacity: 100, errorRate: 0.01 }),
-  RedisCuckooFilter: (C) => new C({ capacity: 100 }),
+  BloomFilter: sized, BlockedBloomFilter: sized, CountingBloomFilter: sized, ScalableBloomFilter: sized,
+  CuckooFilter: cuckoo, BinaryFuseFilter: (C) => C.build(KEYS),
+  RedisBloomFilter: sized, RedisCuckooFilter: cuckoo,
 };
 
 beforeAll(() => lib.init());

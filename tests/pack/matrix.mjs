@@ -25,20 +25,27 @@ const requireTool = createRequire(join(tools, 'package.json'));
 /** What every runtime's answers are compared on: the probe without the runtime-specific parts. */
 const comparable = (r) => JSON.stringify({ ...r, worker: undefined });
 
-// The worker half of the round trip, web style (Bun, Deno, browsers): init from the posted module
-// (no second fetch), read the posted bytes, answer hasAll.
-export const WEB_WORKER = `import { init, deserialize } from 'bloomcuckoo';
-self.onmessage = async ({ data }) => {
-  try {
+// The worker half of the round trip, given the posted `data`: init from the posted module (no
+// second fetch), read the posted bytes, answer hasAll through `port` (`self` in a web worker,
+// `parentPort` in a Node worker_thread).
+const answerFrom = (port) => `  try {
     await init(data.module ? { module: data.module } : {});
     const f = deserialize(data.bytes);
-    self.postMessage({ answers: Array.from(f.hasAll(data.keys)), kind: f.info().kind });
+    ${port}.postMessage({ answers: Array.from(f.hasAll(data.keys)), kind: f.info().kind });
     f.free();
   } catch (e) {
-    self.postMessage({ error: String(e && e.stack || e) });
-  }
+    ${port}.postMessage({ error: String(e && e.stack || e) });
+  }`;
+
+// The worker, web style (Bun, Deno, browsers).
+export const WEB_WORKER = `import { init, deserialize } from 'bloomcuckoo';
+self.onmessage = async ({ data }) => {
+${answerFrom('self')}
 };
 `;
+
+/** How a page makes its worker: a module worker from worker.js beside it. */
+export const MODULE_WORKER = "new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })";
 
 // The main half: a cuckoo filter's bytes (transferred) and the compiled module go to the worker.
 // `makeWorker` creates it (the syntax differs between runtimes and bundlers).
@@ -88,22 +95,53 @@ function serve(dir) {
   })));
 }
 
-/** The browser page's script: the probe and the round trip, the result into #result. */
-export function pageMain(workerExpr) {
-  return `import * as bloomcuckoo from 'bloomcuckoo';
-import { probe } from './probe.mjs';
-import { roundTrip } from './round-trip.mjs';
+/**
+ * A page's script: `imports`, then `body` (the statements of an async function) whose result, or
+ * error, goes into #result as JSON (data-done="1" once there).
+ */
+export function pageScript(imports, body) {
+  return `${imports}
 const out = document.getElementById('result');
 (async () => {
-  const r = await probe(bloomcuckoo);
-  r.worker = await roundTrip(bloomcuckoo, () => ${workerExpr});
-  return r;
+${body}
 })().then((r) => { out.textContent = JSON.stringify(r); out.dataset.done = '1'; },
   (e) => { out.textContent = 'error: ' + (e && e.stack || e); out.dataset.done = '1'; });
 `;
 }
-const PAGE = '<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>matrix</title></head>'
+
+/** The browser page's script: the probe and the round trip (the worker made by `workerExpr`). */
+export function pageMain(workerExpr) {
+  return pageScript(`import * as bloomcuckoo from 'bloomcuckoo';
+import { probe } from './probe.mjs';
+import { roundTrip } from './round-trip.mjs';`, `  const r = await probe(bloomcuckoo);
+  r.worker = await roundTrip(bloomcuckoo, () => ${workerExpr});
+  return r;`);
+}
+
+/** The page around main.js; its script's result is in #result. */
+export const PAGE = '<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>matrix</title></head>'
   + '<body><pre id="result">loading</pre><script type="module" src="./main.js"></script></body></html>\n';
+
+/**
+ * Opens `url` in a new page of `browser` (before(page) first, to listen to it): the page, what its
+ * script put in #result (text and parsed; an error fails, named `name`), and its console errors.
+ */
+export async function pageResult(browser, url, timeout, name = 'page', before = () => {}) {
+  const page = await browser.context.newPage();
+  const errors = watchConsole(page);
+  before(page);
+  await page.goto(url);
+  await page.waitForSelector('#result[data-done="1"]', { timeout });
+  const text = await page.textContent('#result');
+  assert(!text.startsWith('error'), `${name}: ${text}`);
+  return { page, text, got: JSON.parse(text), errors };
+}
+
+/** The installed package's .wasm copied to dist/wasm/ of `dir`, where the loader looks beside a bundle. */
+function wasmBeside(app, dir) {
+  mkdirSync(join(dir, 'dist/wasm'), { recursive: true });
+  copyFileSync(join(app, 'node_modules/bloomcuckoo/js/wasm/bloomcuckoo.wasm'), join(dir, 'dist/wasm/bloomcuckoo.wasm'));
+}
 
 export async function runMatrix({ t: runner, app, nodeProbe, sh }) {
   // MATRIX_ONLY=g,i runs only those cases (for debugging one runtime or bundler)
@@ -133,14 +171,7 @@ console.log(JSON.stringify(r));
   writeFileSync(join(app, 'node-worker.mjs'), `import { parentPort } from 'node:worker_threads';
 import { init, deserialize } from 'bloomcuckoo';
 parentPort.on('message', async (data) => {
-  try {
-    await init(data.module ? { module: data.module } : {});
-    const f = deserialize(data.bytes);
-    parentPort.postMessage({ answers: Array.from(f.hasAll(data.keys)), kind: f.info().kind });
-    f.free();
-  } catch (e) {
-    parentPort.postMessage({ error: String(e && e.stack || e) });
-  }
+${answerFrom('parentPort')}
 });
 `);
   writeFileSync(join(app, 'node-runtime.mjs'), `import { Worker } from 'node:worker_threads';
@@ -183,13 +214,7 @@ console.log(JSON.stringify(r));
     const server = await serve(join(dir, 'dist'));
     try {
       browser ??= await launchBrowser();
-      const page = await browser.context.newPage();
-      const errors = watchConsole(page);
-      await page.goto(server.url);
-      await page.waitForSelector('#result[data-done="1"]', { timeout: 30000 });
-      const text = await page.textContent('#result');
-      assert(!text.startsWith('error'), `${name}: ${text}`);
-      const got = JSON.parse(text);
+      const { page, text, got, errors } = await pageResult(browser, server.url, 30000, name);
       assert(comparable(got) === comparable(nodeProbe), `${name} page answers differ:\n  ${text}\n  node ${JSON.stringify(nodeProbe)}`);
       assert(got.worker === 'ok', `${name} worker round trip: ${got.worker}`);
       assert(errors.length === 0, `${name} console errors: ${errors.join(' | ')}`);
@@ -204,6 +229,7 @@ console.log(JSON.stringify(r));
     copyFileSync(join(here, 'probe.mjs'), join(dir, 'probe.mjs'));
     writeFileSync(join(dir, 'round-trip.mjs'), ROUND_TRIP);
     writeFileSync(join(dir, 'worker.js'), WEB_WORKER);
+    writeFileSync(join(dir, 'main.js'), pageMain(MODULE_WORKER));
     writeFileSync(join(dir, 'dist/index.html'), PAGE);
     return dir;
   };
@@ -301,7 +327,6 @@ async function webpack({ t, app, record, pageCheck, webDir, warningsAbout }) {
   await t.check('(h) webpack 5 bundles it without a warning; the page and its worker answer as Node', async () => {
     const webpack = requireTool('webpack');
     const dir = webDir('webpack');
-    writeFileSync(join(dir, 'main.js'), pageMain("new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })"));
     const stats = await new Promise((resolve, reject) => webpack({
       mode: 'production', context: dir, entry: './main.js', target: 'web',
       output: { path: join(dir, 'dist'), filename: 'main.js', publicPath: 'auto' },
@@ -324,7 +349,6 @@ async function esbuild({ t, app, record, pageCheck, webDir }) {
   await t.check('(i) esbuild bundles it without a warning (the .wasm copied with --loader:.wasm=file); the page answers as Node', async () => {
     const esbuild = requireTool('esbuild');
     const dir = webDir('esbuild');
-    writeFileSync(join(dir, 'main.js'), pageMain("new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })"));
     const result = await esbuild.build({
       absWorkingDir: dir, entryPoints: ['main.js', 'worker.js'], bundle: true, format: 'esm', outdir: 'dist',
       nodePaths: [join(app, 'node_modules')], loader: { '.wasm': 'file' }, assetNames: '[name]', logLevel: 'silent',
@@ -334,8 +358,7 @@ async function esbuild({ t, app, record, pageCheck, webDir }) {
     assert(warnings.length === 0, `esbuild warnings: ${warnings.join('\n')}`);
     // esbuild does not emit assets named by new URL(…, import.meta.url): the loader looks for
     // wasm/bloomcuckoo.wasm beside the bundle, so copy it there (what the README tells users).
-    mkdirSync(join(dir, 'dist/wasm'), { recursive: true });
-    copyFileSync(join(app, 'node_modules/bloomcuckoo/js/wasm/bloomcuckoo.wasm'), join(dir, 'dist/wasm/bloomcuckoo.wasm'));
+    wasmBeside(app, dir);
     await pageCheck('esbuild', dir);
     record({ name: 'esbuild', version: esbuild.version,
       needs: '`--loader:.wasm=file`, and copy `bloomcuckoo/js/wasm/bloomcuckoo.wasm` to `wasm/` beside the bundle, or pass `init({ url })` (esbuild does not emit `new URL()` assets)' });
@@ -348,7 +371,6 @@ async function rollup({ t, app, record, pageCheck, webDir }) {
     const { rollup } = requireTool('rollup');
     const { nodeResolve } = requireTool('@rollup/plugin-node-resolve');
     const dir = webDir('rollup');
-    writeFileSync(join(dir, 'main.js'), pageMain("new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })"));
     const warnings = [];
     for (const entry of ['main.js', 'worker.js']) {
       const bundle = await rollup({
@@ -360,8 +382,7 @@ async function rollup({ t, app, record, pageCheck, webDir }) {
       await bundle.close();
     }
     assert(warnings.length === 0, `rollup warnings: ${warnings.join('\n')}`);
-    mkdirSync(join(dir, 'dist/wasm'), { recursive: true });
-    copyFileSync(join(app, 'node_modules/bloomcuckoo/js/wasm/bloomcuckoo.wasm'), join(dir, 'dist/wasm/bloomcuckoo.wasm'));
+    wasmBeside(app, dir);
     await pageCheck('Rollup', dir);
     record({ name: 'Rollup', version: requireTool('rollup/package.json').version,
       needs: '`@rollup/plugin-node-resolve`; copy the .wasm to `wasm/` beside the bundle (or an asset plugin), or `init({ url })`' });
@@ -380,7 +401,7 @@ async function plainPage({ t, app, record, pageCheck, webDir }) {
       copyFileSync(join(pkg, f), join(dir, 'dist/bloomcuckoo', f));
     }
     const byPath = (src) => src.replaceAll("from 'bloomcuckoo'", "from './bloomcuckoo/js/index.min.js'");
-    writeFileSync(join(dir, 'dist/main.js'), byPath(pageMain("new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })")));
+    writeFileSync(join(dir, 'dist/main.js'), byPath(pageMain(MODULE_WORKER)));
     writeFileSync(join(dir, 'dist/worker.js'), byPath(WEB_WORKER));
     for (const f of ['probe.mjs', 'round-trip.mjs']) copyFileSync(join(dir, f), join(dir, 'dist', f));
     await pageCheck('plain page', dir);
@@ -392,7 +413,6 @@ async function plainPage({ t, app, record, pageCheck, webDir }) {
 async function parcel({ t, app, sh, record, pageCheck, webDir }) {
   await t.check('(l) Parcel 2 bundles it with no configuration and emits the wasm; the page answers as Node', async () => {
     const dir = webDir('parcel');
-    writeFileSync(join(dir, 'main.js'), pageMain("new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })"));
     const src = join(dir, 'src');
     mkdirSync(src, { recursive: true });
     for (const f of ['main.js', 'worker.js', 'probe.mjs', 'round-trip.mjs']) copyFileSync(join(dir, f), join(src, f));
@@ -412,15 +432,13 @@ async function parcel({ t, app, sh, record, pageCheck, webDir }) {
 async function bunBundler({ t, app, sh, record, pageCheck, webDir }) {
   await t.check('(m) Bun\'s bundler (bun build --target browser): the page answers as Node', async () => {
     const dir = webDir('bun');
-    writeFileSync(join(dir, 'main.js'), pageMain("new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })"));
     const r = sh(toolBin('bun'), ['build', 'main.js', 'worker.js', '--outdir', 'dist', '--target', 'browser'],
       { cwd: dir, env: { ...process.env, NODE_PATH: join(app, 'node_modules'), NO_COLOR: '1' } });
     assert(r.status === 0, `bun build failed: ${r.out}`);
     assert(!/warn/i.test(r.out), `bun build warnings: ${r.out}`);
     // like esbuild, Bun's bundler keeps new URL('./wasm/bloomcuckoo.wasm', import.meta.url) as
     // written without emitting the file: it goes to wasm/ beside the bundle
-    mkdirSync(join(dir, 'dist/wasm'), { recursive: true });
-    copyFileSync(join(app, 'node_modules/bloomcuckoo/js/wasm/bloomcuckoo.wasm'), join(dir, 'dist/wasm/bloomcuckoo.wasm'));
+    wasmBeside(app, dir);
     await pageCheck('Bun bundler', dir);
     record({ name: 'Bun bundler', version: /\d+\.\d+\.\d+/.exec(sh(toolBin('bun'), ['--version']).stdout)?.[0] ?? '?',
       needs: 'copy `bloomcuckoo/js/wasm/bloomcuckoo.wasm` to `wasm/` beside the bundle, or `init({ url })` (`bun build` does not emit `new URL()` assets)' });
@@ -454,27 +472,20 @@ async function esbuildIife({ t, app, pageCheck, webDir }) {
   await t.check('(o) esbuild\'s IIFE output (no import.meta.url): init() names the fix; init({ url }) then works', async () => {
     const esbuild = requireTool('esbuild');
     const dir = webDir('esbuild-iife');
-    writeFileSync(join(dir, 'main.js'), `import * as bloomcuckoo from 'bloomcuckoo';
-import { probe } from './probe.mjs';
-const out = document.getElementById('result');
-(async () => {
-const first = await bloomcuckoo.init().then(() => 'loaded', (e) => e.code + ': ' + e.message);
+    writeFileSync(join(dir, 'main.js'), pageScript(`import * as bloomcuckoo from 'bloomcuckoo';
+import { probe } from './probe.mjs';`, `const first = await bloomcuckoo.init().then(() => 'loaded', (e) => e.code + ': ' + e.message);
 if (!/^NOT_INITIALIZED: .*import\\.meta\\.url.*init\\(\\{ url \\}\\)/.test(first)) throw new Error('init() said: ' + first);
 await bloomcuckoo.init({ url: 'wasm/bloomcuckoo.wasm' });
 const r = await probe(bloomcuckoo);
 r.worker = 'ok';
-return r;
-})().then((r) => { out.textContent = JSON.stringify(r); out.dataset.done = '1'; },
-(e) => { out.textContent = 'error: ' + (e && e.stack || e); out.dataset.done = '1'; });
-`);
+return r;`));
     await esbuild.build({
       absWorkingDir: dir, entryPoints: ['main.js'], bundle: true, format: 'iife', outdir: 'dist',
       nodePaths: [join(app, 'node_modules')], loader: { '.wasm': 'file' }, assetNames: '[name]', logLevel: 'silent',
       platform: 'browser', target: 'es2022',
     });
     writeFileSync(join(dir, 'dist/index.html'), PAGE.replace(' type="module"', ''));
-    mkdirSync(join(dir, 'dist/wasm'), { recursive: true });
-    copyFileSync(join(app, 'node_modules/bloomcuckoo/js/wasm/bloomcuckoo.wasm'), join(dir, 'dist/wasm/bloomcuckoo.wasm'));
+    wasmBeside(app, dir);
     await pageCheck('esbuild IIFE', dir);
   });
 }

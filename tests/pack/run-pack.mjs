@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { assert, buildAndServe, launchBrowser, makeRunner, watchConsole } from '../e2e/browser.mjs';
-import { ROUND_TRIP, WEB_WORKER, pageMain, runMatrix } from './matrix.mjs';
+import { assert, buildAndServe, launchBrowser, makeRunner } from '../e2e/browser.mjs';
+import { MODULE_WORKER, PAGE, ROUND_TRIP, WEB_WORKER, pageMain, pageResult, pageScript, runMatrix } from './matrix.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const here = fileURLToPath(new URL('./', import.meta.url));
@@ -33,6 +33,18 @@ function sh(cmd, args, opts = {}) {
   return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', out: `${r.stdout ?? ''}${r.stderr ?? ''}` };
 }
 const gz = (buf) => gzipSync(buf, { level: 9 }).length;
+
+/** A Vite app in `dir`: PAGE, its `main` script, an ESM package.json and a config building to dist/. */
+function writeViteApp(dir, main) {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'index.html'), PAGE);
+  writeFileSync(join(dir, 'main.js'), main);
+  // No `import 'vite'` here: the app has no vite of its own; the repo's vite builds it. The
+  // folder is ESM (the app around it stays a plain CommonJS project).
+  writeFileSync(join(dir, 'package.json'), '{ "private": true, "type": "module" }\n');
+  writeFileSync(join(dir, 'vite.config.js'),
+    "export default { base: './', logLevel: 'warn', build: { outDir: 'dist', emptyOutDir: true, target: 'es2022' } };\n");
+}
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
 let tarball = null;
@@ -121,18 +133,21 @@ try {
     copyFileSync(join(here, 'probe.mjs'), join(web, 'probe.mjs'));
   });
 
-  const run = (file, args = []) => sh(process.execPath, [file, ...args], { cwd: app });
+  /** A Node script of `lines` written to the app as `file` and run there (node `flags` first). */
+  const script = (file, lines, flags = []) => {
+    writeFileSync(join(app, file), lines.join('\n'));
+    return sh(process.execPath, [...flags, file], { cwd: app });
+  };
 
   await t.check('(a) Node ESM: import { ... } from "bloomcuckoo"', () => {
-    writeFileSync(join(app, 'esm.mjs'), [
+    const r = script('esm.mjs', [
       "import * as bloomcuckoo from 'bloomcuckoo';",
       "import { init, BloomFilter } from 'bloomcuckoo';",
       "import { probe } from './probe.mjs';",
       'await init();',
       "const f = new BloomFilter({ capacity: 10, errorRate: 0.01 }); f.add('x'); if (!f.has('x')) throw new Error('has');",
       'console.log(JSON.stringify(await probe(bloomcuckoo)));',
-    ].join('\n'));
-    const r = run('esm.mjs');
+    ]);
     assert(r.status === 0, `exit ${r.status}: ${r.out}`);
     nodeProbe = JSON.parse(r.stdout);
     assert(nodeProbe.errors.length === 0, `probe errors: ${nodeProbe.errors.join('; ')}`);
@@ -140,20 +155,19 @@ try {
   });
 
   await t.check('(a2) the shipped minified build answers as the readable sources in js/, class names and messages too', () => {
-    writeFileSync(join(app, 'same.mjs'), [
+    const r = script('same.mjs', [
       "import * as shipped from 'bloomcuckoo';",
       `import * as source from ${JSON.stringify(join(root, 'js/index.js'))};`,
       "import { probe, identity } from './probe.mjs';",
       'const a = JSON.stringify([await probe(shipped), await identity(shipped)]);',
       'const b = JSON.stringify([await probe(source), await identity(source)]);',
       "console.log(a === b ? 'same' : `shipped ${a}\\n  sources ${b}`);",
-    ].join('\n'));
-    const r = run('same.mjs');
+    ]);
     assert(r.status === 0 && r.stdout.trim() === 'same', `exit ${r.status}: ${r.out}`);
   });
 
   await t.check('(b) CommonJS: await import("bloomcuckoo") gives the same answers', () => {
-    writeFileSync(join(app, 'cjs.cjs'), [
+    const r = script('cjs.cjs', [
       "'use strict';",
       'async function main() {',
       "  const bloomcuckoo = await import('bloomcuckoo');",
@@ -162,21 +176,19 @@ try {
       '  console.log(JSON.stringify(await probe(bloomcuckoo)));',
       '}',
       'main().catch((err) => { console.error(err); process.exit(1); });',
-    ].join('\n'));
-    const r = run('cjs.cjs');
+    ]);
     assert(r.status === 0, `exit ${r.status}: ${r.out}`);
     assert(JSON.stringify(JSON.parse(r.stdout)) === JSON.stringify(nodeProbe), `CJS probe differs: ${r.stdout}`);
   });
 
   await t.check('(b2) CommonJS require("bloomcuckoo") where Node supports require(esm)', () => {
-    writeFileSync(join(app, 'require.cjs'), [
+    const r = script('require.cjs', [
       "'use strict';",
       'if (!process.features.require_module) { console.log("unsupported"); process.exit(0); }',
       "const bloomcuckoo = require('bloomcuckoo');",
       "bloomcuckoo.init().then(() => { const f = new bloomcuckoo.BloomFilter({ capacity: 10, errorRate: 0.1 }); f.add('k');",
       "  console.log(f.has('k') ? 'ok' : 'wrong'); });",
-    ].join('\n'));
-    const r = sh(process.execPath, ['--no-warnings', 'require.cjs'], { cwd: app });
+    ], ['--no-warnings']);
     assert(r.status === 0, `exit ${r.status}: ${r.out}`);
     assert(['ok', 'unsupported'].includes(r.stdout.trim()), r.out);
     console.log(`       require(esm) on Node ${process.version}: ${r.stdout.trim()}`);
@@ -261,7 +273,7 @@ try {
   });
 
   await t.check('(d2) bloomcuckoo/redis from the tarball: its functions, one wasm instance with the main entry', () => {
-    writeFileSync(join(app, 'redis-probe.mjs'), [
+    const r = script('redis-probe.mjs', [
       "import * as main from 'bloomcuckoo';",
       "import * as redis from 'bloomcuckoo/redis';",
       "const names = ['commandsOf', 'openReplica', 'pullFilter', 'pushFilter', 'serverOf'];",
@@ -269,8 +281,7 @@ try {
       'let same = false;',
       "try { redis.commandsOf({}); } catch (e) { same = e instanceof main.FilterError && e.code === 'INVALID_ARGUMENT'; }",
       "console.log(missing.length ? `missing ${missing}` : same ? 'ok' : 'another FilterError');",
-    ].join('\n'));
-    const r = sh(process.execPath, ['redis-probe.mjs'], { cwd: app });
+    ]);
     assert(r.status === 0 && r.stdout === 'ok\n', `bloomcuckoo/redis: ${r.out}`);
   });
 
@@ -278,19 +289,10 @@ try {
   let browser = null;
   try {
     await t.check('(e) a minimal Vite app importing the package builds without a warning', async () => {
-      writeFileSync(join(web, 'index.html'), [
-        '<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>smoke</title></head>',
-        '<body><pre id="result">loading</pre><script type="module" src="./main.js"></script></body></html>',
-      ].join('\n'));
       // the same page as the other bundlers': the probe and a worker round trip
-      writeFileSync(join(web, 'main.js'), pageMain("new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })"));
+      writeViteApp(web, pageMain(MODULE_WORKER));
       writeFileSync(join(web, 'round-trip.mjs'), ROUND_TRIP);
       writeFileSync(join(web, 'worker.js'), WEB_WORKER);
-      // No `import 'vite'` here: the app has no vite of its own; the repo's vite builds it. The
-      // web/ folder is ESM (the app around it stays a plain CommonJS project).
-      writeFileSync(join(web, 'package.json'), '{ "private": true, "type": "module" }\n');
-      writeFileSync(join(web, 'vite.config.js'),
-        "export default { base: './', logLevel: 'warn', build: { outDir: 'dist', emptyOutDir: true, target: 'es2022' } };\n");
       const warnings = [];
       server = await buildAndServe(web, warnings);
       assert(warnings.length === 0, `Vite warned: ${warnings.join('\n')}`);
@@ -306,13 +308,7 @@ try {
     await t.check('(e) its page in headless Chromium answers as Node does, its worker too, without console errors', async () => {
       assert(server && nodeProbe, 'needs the build and the Node probe');
       browser = await launchBrowser();
-      const page = await browser.context.newPage();
-      const errors = watchConsole(page);
-      await page.goto(server.url);
-      await page.waitForSelector('#result[data-done="1"]', { timeout: 20000 });
-      const text = await page.textContent('#result');
-      assert(!text.startsWith('error'), text);
-      const got = JSON.parse(text);
+      const { text, got, errors } = await pageResult(browser, server.url, 20000);
       assert(got.worker === 'ok', `worker round trip: ${got.worker}`);
       delete got.worker;
       assert(JSON.stringify(got) === JSON.stringify(nodeProbe), `browser ${text}\n  node ${JSON.stringify(nodeProbe)}`);
@@ -334,41 +330,23 @@ try {
       assert(node.status === 0, `node: ${node.out}`);
       const { probe, out } = JSON.parse(node.stdout);
       const dir = join(app, 'web-check');
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, 'index.html'), '<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head>'
-        + '<body><pre id="result">loading</pre><script type="module" src="./main.js"></script></body></html>\n');
-      writeFileSync(join(dir, 'data.json'), JSON.stringify({ probe, bytes: Object.fromEntries(Object.entries(out).map(([k, v]) => [k, v.bytes])) }));
-      writeFileSync(join(dir, 'main.js'), `import { open } from 'bloomcuckoo/check';
-import data from './data.json';
-const out = document.getElementById('result');
-(async () => {
-  const r = {};
+      writeViteApp(dir, pageScript(`import { open } from 'bloomcuckoo/check';
+import data from './data.json';`, `  const r = {};
   for (const [name, b64] of Object.entries(data.bytes)) {
     const f = await open(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));
     r[name] = Array.from(f.hasAll(data.probe)).join('');
     f.free();
   }
-  return r;
-})().then((r) => { out.textContent = JSON.stringify(r); out.dataset.done = '1'; },
-  (e) => { out.textContent = 'error: ' + (e && e.stack || e); out.dataset.done = '1'; });
-`);
-      writeFileSync(join(dir, 'package.json'), '{ "private": true, "type": "module" }\n');
-      writeFileSync(join(dir, 'vite.config.js'),
-        "export default { base: './', logLevel: 'warn', build: { outDir: 'dist', emptyOutDir: true, target: 'es2022' } };\n");
+  return r;`));
+      writeFileSync(join(dir, 'data.json'), JSON.stringify({ probe, bytes: Object.fromEntries(Object.entries(out).map(([k, v]) => [k, v.bytes])) }));
       const warnings = [];
       const srv = await buildAndServe(dir, warnings);
       try {
         assert(warnings.length === 0, `Vite warned: ${warnings.join('\n')}`);
         browser ??= await launchBrowser();
-        const page = await browser.context.newPage();
-        const errors = watchConsole(page);
         const fetched = [];
-        page.on('response', (res) => fetched.push(res.url()));
-        await page.goto(srv.url);
-        await page.waitForSelector('#result[data-done="1"]', { timeout: 20000 });
-        const text = await page.textContent('#result');
-        assert(!text.startsWith('error'), text);
-        const got = JSON.parse(text);
+        const { page, got, errors } = await pageResult(browser, srv.url, 20000, 'the checker page',
+          (p) => p.on('response', (res) => fetched.push(res.url())));
         for (const name of Object.keys(out)) assert(got[name] === out[name].answers, `${name}: the page's answers differ from Node's`);
         const wasm = fetched.filter((u) => u.endsWith('.wasm')).map((u) => u.slice(u.lastIndexOf('/') + 1));
         assert(wasm.length === 2 && wasm.some((u) => u.startsWith('check-bloom')) && wasm.some((u) => u.startsWith('check-fuse')),

@@ -110,13 +110,23 @@ const bytesOf = (chunks) => chunks.filter(([it]) => it !== 0);
 /** A server error as send() gives it: 'E <message>'. */
 export const isError = (r) => typeof r === 'string' && r.startsWith('E ');
 
+/** The [word, value] pairs whose value is given, flattened: the optional arguments of a RESERVE. */
+const given = (pairs) => pairs.filter(([, v]) => v !== undefined).flat();
+
+/**
+ * A key on the server and our filters of the subclass's `Cls` with `options` (the server's
+ * options, `server` among them), commands prefixed `prefix` ('BF' / 'CF'). With `one`, that filter
+ * of ours answers (a twin of a copy of another twin's key) and no other is made.
+ */
 class Twin {
-  constructor(client, key, prefix, make, { batch = true } = {}) {
+  constructor(client, key, options, { batch = true, one = null } = {}) {
+    const { Cls, prefix } = this.constructor;
     this.client = client;
     this.key = key;
     this.prefix = prefix;
-    this.one = make();
-    this.all = batch ? make() : null;
+    this.options = options;
+    this.one = one ?? new Cls(options);
+    this.all = batch && !one ? new Cls(options) : null;
     this.keys = new Set();
   }
 
@@ -132,29 +142,57 @@ class Twin {
 
   async cmd(args) { return send(this.client, args); }
 
-  /** EXISTS on the server and has() on ours. */
-  async exists(item) {
-    this.note([item]);
-    const args = [`${this.prefix}.EXISTS`, this.key, item];
+  /** `args` to the server and ours(f) on each of our filters: the replies must be equal. */
+  async both(args, ours) {
     const server = await this.cmd(args);
-    for (const f of this.filters) this.same(args, f.has(item) ? 1 : 0, server);
+    for (const f of this.filters) this.same(args, ours(f), server);
     return server;
+  }
+
+  /** `name` key item for every item, pipelined, against ours(f, item) item by item. */
+  async bothEach(name, items, ours) {
+    const server = await sendAll(this.client, items.map((k) => [name, this.key, k]));
+    for (const f of this.filters) this.same([`${name} ×${items.length}`, this.key], items.map((k) => ours(f, k)), server);
+    return server;
+  }
+
+  /** RESERVE with the options (reserveArgs of the subclass); both must succeed. */
+  async reserve() {
+    expect(await this.cmd([`${this.prefix}.RESERVE`, this.key, ...this.reserveArgs(this.options)])).toBe('OK');
+  }
+
+  /** EXISTS on the server and has() on ours. */
+  exists(item) {
+    this.note([item]);
+    return this.both([`${this.prefix}.EXISTS`, this.key, item], (f) => (f.has(item) ? 1 : 0));
   }
 
   /** MEXISTS on the server and hasAll() on ours. */
-  async mexists(items) {
-    const args = [`${this.prefix}.MEXISTS`, this.key, ...items];
-    const server = await this.cmd(args);
-    for (const f of this.filters) this.same(args, Array.from(f.hasAll(items)), server);
-    return server;
+  mexists(items) {
+    return this.both([`${this.prefix}.MEXISTS`, this.key, ...items], (f) => Array.from(f.hasAll(items)));
   }
 
   /** EXISTS of every item, pipelined, against has() one by one. */
-  async existsEach(items) {
-    const list = items.map((k) => [`${this.prefix}.EXISTS`, this.key, k]);
-    const server = await sendAll(this.client, list);
-    for (const f of this.filters) this.same([`${this.prefix}.EXISTS ×${items.length}`, this.key], items.map((k) => (f.has(k) ? 1 : 0)), server);
-    return server;
+  existsEach(items) {
+    return this.bothEach(`${this.prefix}.EXISTS`, items, (f, k) => (f.has(k) ? 1 : 0));
+  }
+
+  /** INFO [field]: every field the server replies, from infoOf(f) (without a field, all of infoOf). */
+  async info(field) {
+    const args = [`${this.prefix}.INFO`, this.key, ...(field ? [field] : [])];
+    const server = await this.cmd(args);
+    if (typeof server === 'string') return server;
+    const obj = infoObject(server);
+    for (const f of this.filters) {
+      const mine = this.constructor.infoOf(f);
+      this.same(args, field ? Object.fromEntries(Object.keys(obj).map((k) => [k, mine[k]])) : mine, obj);
+    }
+    return obj;
+  }
+
+  /** DEBUG: the server's reply, from info() (debugOf of the subclass). */
+  debug() {
+    return this.both([`${this.prefix}.DEBUG`, this.key], (f) => this.constructor.debugOf(f.info()));
   }
 
   /** The server's SCANDUMP: ours must be the same bytes (and, with `roundTrip`, more: see below). */
@@ -172,27 +210,39 @@ class Twin {
 
   /**
    * The server's dump read back with fromRedisDump answers as the server does, and our dump
-   * loaded with LOADCHUNK into another key is dumped by the server as the same bytes.
+   * loaded with LOADCHUNK into another key (`copy`, kept with `keep`: see loadOurs) is dumped by
+   * the server as the same bytes.
    */
-  async roundTrip(server) {
+  async roundTrip(server, copy = {}) {
     await this.readBack(server);
-    await this.loadOurs(bytesOf(server));
+    await this.loadOurs(bytesOf(server), copy);
   }
 
-  /** fromRedisDump(server's chunks): the same bytes, INFO and answers (MEXISTS of the keys sent and probes). */
-  async readBack(server) {
+  fromDump(chunks) { return this.constructor.Cls.fromRedisDump(chunks, { server: this.options.server }); }
+
+  /**
+   * fromRedisDump(server's chunks): the same bytes, INFO and answers (MEXISTS of `probes`: by
+   * default of the keys sent and PROBES) and, a CF, counts (CF.COUNT of `counted`).
+   */
+  async readBack(server, {
+    probes = [...sample([...this.keys], 2000), ...PROBES],
+    counted = [...sample([...this.keys], 500), ...PROBES.slice(0, 100)],
+  } = {}) {
     if (bytesOf(server).length === 0) return;
     const back = this.fromDump(server);
     try {
       expect(sameChunks(back.toRedisDump(), bytesOf(server))).toBe(true);
-      const probes = [...sample([...this.keys], 2000), ...PROBES];
       const answers = await this.cmd([`${this.prefix}.MEXISTS`, this.key, ...probes]);
       expect(Array.from(back.hasAll(probes))).toEqual(answers);
       await this.sameInfo(back);
+      await this.sameCounts(back, counted);
     } finally {
       back.free();
     }
   }
+
+  /** What a filter read back counts, against the server (a BF counts nothing). */
+  async sameCounts() {}
 
   /**
    * Our dump through LOADCHUNK into `copy`: the server dumps it back as `data`. The copy is
@@ -210,6 +260,9 @@ class Twin {
     expect(sameChunks(bytesOf(again), data)).toBe(true);
     if (!keep) await this.cmd(['DEL', copy]);
   }
+
+  /** A twin of the server's key `copy` (our dump loaded there, kept) answered by our filter `one`. */
+  twinAt(copy) { return new this.constructor(this.client, copy, this.options, { one: this.one }); }
 
   /** INFO on the server: `f`'s info() (as the subclass's infoOf renders it) says the same. */
   async sameInfo(f) {
@@ -247,35 +300,21 @@ class Twin {
  * expansion, nonScaling, server). The key is created by the test (reserve(), or a first add).
  */
 export class BloomTwin extends Twin {
-  constructor(client, key, options, opts) {
-    super(client, key, 'BF', () => new RedisBloomFilter(options), opts);
-    this.options = options;
-  }
+  static Cls = RedisBloomFilter;
+  static prefix = 'BF';
 
-  /** BF.RESERVE with the options; both must succeed. */
-  async reserve() {
-    const o = this.options;
-    const args = ['BF.RESERVE', this.key, o.errorRate, o.capacity];
-    if (o.expansion !== undefined) args.push('EXPANSION', o.expansion);
-    if (o.nonScaling) args.push('NONSCALING');
-    expect(await this.cmd(args)).toBe('OK');
-  }
+  reserveArgs(o) { return [o.errorRate, o.capacity, ...given([['EXPANSION', o.expansion]]), ...(o.nonScaling ? ['NONSCALING'] : [])]; }
 
   /** BF.ADD: 1 / 0 / the error. */
-  async add(item) {
+  add(item) {
     this.note([item]);
-    const args = ['BF.ADD', this.key, item];
-    const server = await this.cmd(args);
-    for (const f of this.filters) this.same(args, attempt(() => (f.add(item) ? 1 : 0)), server);
-    return server;
+    return this.both(['BF.ADD', this.key, item], (f) => attempt(() => (f.add(item) ? 1 : 0)));
   }
 
   /** BF.ADD of every item, pipelined, compared reply by reply. */
-  async addEach(items) {
+  addEach(items) {
     this.note(items);
-    const server = await sendAll(this.client, items.map((k) => ['BF.ADD', this.key, k]));
-    for (const f of this.filters) this.same([`BF.ADD ×${items.length}`, this.key], items.map((k) => attempt(() => (f.add(k) ? 1 : 0))), server);
-    return server;
+    return this.bothEach('BF.ADD', items, (f, k) => attempt(() => (f.add(k) ? 1 : 0)));
   }
 
   /** BF.MADD (or BF.INSERT with `insert` options before ITEMS): one reply per item up to an error. */
@@ -304,44 +343,17 @@ export class BloomTwin extends Twin {
   insert(items, options = []) { return this.madd(items, options); }
 
   /** BF.CARD and size. */
-  async card() {
-    const args = ['BF.CARD', this.key];
-    const server = await this.cmd(args);
-    for (const f of this.filters) this.same(args, f.size, server);
-    return server;
-  }
+  card() { return this.both(['BF.CARD', this.key], (f) => f.size); }
 
   static infoOf(f) {
     const i = f.info();
     return { Capacity: i.capacity, Size: i.size, 'Number of filters': i.filters, 'Number of items inserted': i.items, 'Expansion rate': i.expansion };
   }
 
-  /** BF.INFO [field]: every field the server replies, from info(). */
-  async info(field) {
-    const args = ['BF.INFO', this.key, ...(field ? [field] : [])];
-    const server = await this.cmd(args);
-    if (typeof server === 'string') return server;
-    const obj = infoObject(server);
-    for (const f of this.filters) {
-      const mine = BloomTwin.infoOf(f);
-      this.same(args, Object.fromEntries(Object.keys(obj).map((k) => [k, mine[k]])), obj);
-    }
-    return obj;
-  }
-
   /** BF.DEBUG: "size:N" then each link's bytes, bits, hashes, capacity, items and error ratio. */
-  async debug() {
-    const args = ['BF.DEBUG', this.key];
-    const server = await this.cmd(args);
-    for (const f of this.filters) {
-      const i = f.info();
-      const mine = [`size:${i.items}`, ...i.links.map((l) => `bytes:${l.bytes} bits:${l.bits} hashes:${l.hashes} hashwidth:64 capacity:${l.capacity} size:${l.items} ratio:${printfG(l.errorRate)}`)];
-      this.same(args, mine, server);
-    }
-    return server;
+  static debugOf(i) {
+    return [`size:${i.items}`, ...i.links.map((l) => `bytes:${l.bytes} bits:${l.bits} hashes:${l.hashes} hashwidth:64 capacity:${l.capacity} size:${l.items} ratio:${printfG(l.errorRate)}`)];
   }
-
-  fromDump(chunks) { return RedisBloomFilter.fromRedisDump(chunks, { server: this.options.server }); }
 }
 
 /**
@@ -349,19 +361,11 @@ export class BloomTwin extends Twin {
  * expansion, server).
  */
 export class CuckooTwin extends Twin {
-  constructor(client, key, options, opts) {
-    super(client, key, 'CF', () => new RedisCuckooFilter(options), opts);
-    this.options = options;
-  }
+  static Cls = RedisCuckooFilter;
+  static prefix = 'CF';
 
-  /** CF.RESERVE with the options; both must succeed. */
-  async reserve() {
-    const o = this.options;
-    const args = ['CF.RESERVE', this.key, o.capacity];
-    if (o.bucketSize !== undefined) args.push('BUCKETSIZE', o.bucketSize);
-    if (o.maxIterations !== undefined) args.push('MAXITERATIONS', o.maxIterations);
-    if (o.expansion !== undefined) args.push('EXPANSION', o.expansion);
-    expect(await this.cmd(args)).toBe('OK');
+  reserveArgs(o) {
+    return [o.capacity, ...given([['BUCKETSIZE', o.bucketSize], ['MAXITERATIONS', o.maxIterations], ['EXPANSION', o.expansion]])];
   }
 
   // our reply to CF.ADD / CF.ADDNX: 1 added, 0 present (ADDNX), else the server's error
@@ -374,23 +378,17 @@ export class CuckooTwin extends Twin {
   }
 
   /** CF.ADD (CF.ADDNX with nx). */
-  async add(item, nx = false) {
+  add(item, nx = false) {
     this.note([item]);
-    const args = [nx ? 'CF.ADDNX' : 'CF.ADD', this.key, item];
-    const server = await this.cmd(args);
-    for (const f of this.filters) this.same(args, CuckooTwin.addReply(f, item, nx), server);
-    return server;
+    return this.both([nx ? 'CF.ADDNX' : 'CF.ADD', this.key, item], (f) => CuckooTwin.addReply(f, item, nx));
   }
 
   addnx(item) { return this.add(item, true); }
 
   /** CF.ADD (or CF.ADDNX) of every item, pipelined, compared reply by reply. */
-  async addEach(items, nx = false) {
+  addEach(items, nx = false) {
     this.note(items);
-    const name = nx ? 'CF.ADDNX' : 'CF.ADD';
-    const server = await sendAll(this.client, items.map((k) => [name, this.key, k]));
-    for (const f of this.filters) this.same([`${name} ×${items.length}`, this.key], items.map((k) => CuckooTwin.addReply(f, k, nx)), server);
-    return server;
+    return this.bothEach(nx ? 'CF.ADDNX' : 'CF.ADD', items, (f, k) => CuckooTwin.addReply(f, k, nx));
   }
 
   /**
@@ -434,42 +432,19 @@ export class CuckooTwin extends Twin {
   insertnx(items, options = []) { return this.insert(items, { nx: true, options }); }
 
   /** CF.COUNT and count(). */
-  async count(item) {
-    const args = ['CF.COUNT', this.key, item];
-    const server = await this.cmd(args);
-    for (const f of this.filters) this.same(args, f.count(item), server);
-    return server;
-  }
+  count(item) { return this.both(['CF.COUNT', this.key, item], (f) => f.count(item)); }
 
   /** CF.COUNT of every item, pipelined. */
-  async countEach(items) {
-    const server = await sendAll(this.client, items.map((k) => ['CF.COUNT', this.key, k]));
-    for (const f of this.filters) this.same([`CF.COUNT ×${items.length}`, this.key], items.map((k) => f.count(k)), server);
-    return server;
-  }
+  countEach(items) { return this.bothEach('CF.COUNT', items, (f, k) => f.count(k)); }
 
   /** CF.DEL and remove(). */
-  async del(item) {
-    const args = ['CF.DEL', this.key, item];
-    const server = await this.cmd(args);
-    for (const f of this.filters) this.same(args, f.remove(item) ? 1 : 0, server);
-    return server;
-  }
+  del(item) { return this.both(['CF.DEL', this.key, item], (f) => (f.remove(item) ? 1 : 0)); }
 
   /** CF.DEL of every item, pipelined. */
-  async delEach(items) {
-    const server = await sendAll(this.client, items.map((k) => ['CF.DEL', this.key, k]));
-    for (const f of this.filters) this.same([`CF.DEL ×${items.length}`, this.key], items.map((k) => (f.remove(k) ? 1 : 0)), server);
-    return server;
-  }
+  delEach(items) { return this.bothEach('CF.DEL', items, (f, k) => (f.remove(k) ? 1 : 0)); }
 
   /** CF.COMPACT and compact(). */
-  async compact() {
-    const args = ['CF.COMPACT', this.key];
-    const server = await this.cmd(args);
-    for (const f of this.filters) this.same(args, (f.compact(), 'OK'), server);
-    return server;
-  }
+  compact() { return this.both(['CF.COMPACT', this.key], (f) => (f.compact(), 'OK')); }
 
   static infoOf(f) {
     const i = f.info();
@@ -477,41 +452,15 @@ export class CuckooTwin extends Twin {
       'Number of items deleted': i.itemsDeleted, 'Bucket size': i.bucketSize, 'Expansion rate': i.expansion, 'Max iterations': i.maxIterations };
   }
 
-  /** CF.INFO: every field, from info(). */
-  async info() {
-    const args = ['CF.INFO', this.key];
-    const server = await this.cmd(args);
-    if (typeof server === 'string') return server;
-    const obj = infoObject(server);
-    for (const f of this.filters) this.same(args, CuckooTwin.infoOf(f), obj);
-    return obj;
+  /** CF.DEBUG's one line. */
+  static debugOf(i) {
+    return `bktsize:${i.bucketSize} buckets:${i.buckets} items:${i.items} deletes:${i.itemsDeleted} filters:${i.filters} max_iterations:${i.maxIterations} expansion:${i.expansion}`;
   }
 
-  /** CF.DEBUG's one line, from info(). */
-  async debug() {
-    const args = ['CF.DEBUG', this.key];
-    const server = await this.cmd(args);
-    for (const f of this.filters) {
-      const i = f.info();
-      this.same(args, `bktsize:${i.bucketSize} buckets:${i.buckets} items:${i.items} deletes:${i.itemsDeleted} filters:${i.filters} max_iterations:${i.maxIterations} expansion:${i.expansion}`, server);
-    }
-    return server;
-  }
-
-  fromDump(chunks) { return RedisCuckooFilter.fromRedisDump(chunks, { server: this.options.server }); }
-
-  async readBack(server) {
-    await super.readBack(server);
-    if (bytesOf(server).length === 0) return;
-    // CF.COUNT of the probes, as the dump read back counts them
-    const back = this.fromDump(server);
-    try {
-      const probes = [...sample([...this.keys], 500), ...PROBES.slice(0, 100)];
-      const counts = await sendAll(this.client, probes.map((k) => ['CF.COUNT', this.key, k]));
-      expect(probes.map((k) => back.count(k))).toEqual(counts);
-    } finally {
-      back.free();
-    }
+  /** CF.COUNT of `items`, pipelined, as `back` (a dump read back) counts them. */
+  async sameCounts(back, items) {
+    const counts = await sendAll(this.client, items.map((k) => ['CF.COUNT', this.key, k]));
+    expect(items.map((k) => back.count(k))).toEqual(counts);
   }
 }
 

@@ -1,10 +1,89 @@
 // Helpers the RedisBloom tests share: fixture bytes, dump comparison, and a live server's
 // SCANDUMP / LOADCHUNK in the shape fromRedisDump / toRedisDump use.
-import { FilterError } from '../../js/index.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { FilterError, deserialize, fromRedisDump, kindOf } from '../../js/index.js';
 import { skipReason, startRedisBloom } from './server.mjs';
 
 /** Hex as written in the fixtures ('-' is empty) → Uint8Array. */
 export const fromHex = (h) => (h === '-' ? new Uint8Array(0) : Uint8Array.from(Buffer.from(h, 'hex')));
+
+const FIXTURES = new URL('../fixtures/redis/', import.meta.url);
+
+/** The capture fixtures (scripts/capture-redis-bf.mjs, capture-redis-cf.mjs) named `prefix`*, sorted. */
+export const fixtureNames = (prefix) => readdirSync(FIXTURES).filter((n) => n.startsWith(prefix)).sort();
+
+/**
+ * Reads a capture fixture: a line a record, `<tag> <fields...>`. The 'chunk' lines become
+ * `chunks` ([iterator, bytes]: the server's SCANDUMP, the final [0, empty] included) and the
+ * 'probes' line `answers` (the server's 0/1 for each probe); a line of another tag goes to
+ * parsers[tag](f, fields), which fills in the rest of f (starting from `start`); lines of no
+ * parser's tag (comments) are passed over. Returns f: { name, chunks, answers, ... }.
+ */
+export function readFixture(name, parsers = {}, start = {}) {
+  const f = { name, chunks: [], ...start };
+  for (const line of readFileSync(new URL(name, FIXTURES), 'utf8').split('\n')) {
+    const [tag, ...fields] = line.split(' ');
+    if (tag === 'chunk') f.chunks.push([Number(fields[0]), fromHex(fields[1])]);
+    else if (tag === 'probes') f.answers = fields[1];
+    else if (Object.hasOwn(parsers, tag)) parsers[tag](f, fields);
+  }
+  return f;
+}
+
+const enc = new TextEncoder();
+/** What the captures probe: "probe:<i>" for i < 1000, then `keys` (bytes). */
+export const fixtureProbes = (keys) => [...Array.from({ length: 1000 }, (_, i) => enc.encode(`probe:${i}`)), ...keys];
+
+/**
+ * The tests of one capture fixture `fx`, a describe.each body (redis-bloom.test.js and
+ * redis-cuckoo.test.js): its dump read with fromRedisDump (with and without the final
+ * [0, empty]) is a `Cls` answering every probe as the server did (hasAll and has), with info()
+ * the server's INFO (`pick` of it); replay(f) does the captured operations on a new Cls with the
+ * fixture's options and checks the replies, after which its dump, info() and answers are the
+ * server's; our own format of the dump read (kind `kind`) keeps its answers and dump, and each
+ * of `others` refuses those bytes. counts(f) checks what a class adds (a CF: CF.COUNT of the
+ * probes) wherever answers are checked. `answeredAs` names the server's replies in a title.
+ */
+export function captureTests(fx, { Cls, kind, pick, replay, counts = () => {}, others, answeredAs, info }) {
+  const answers = (f) => expect(Array.from(f.hasAll(fx.probes)).join('')).toBe(fx.answers);
+  const dump = fx.chunks.slice(0, -1);
+
+  test(`a dump read with fromRedisDump answers every probe as ${answeredAs} did, and info() is ${info}`, () => {
+    for (const chunks of [fx.chunks, dump]) {   // with and without the final [0, empty]
+      const f = fromRedisDump(chunks);
+      expect(f).toBeInstanceOf(Cls);
+      answers(f);
+      expect(fx.probes.map((p) => (f.has(p) ? 1 : 0)).join('')).toBe(fx.answers);
+      counts(f);
+      expect(pick(f.info())).toEqual(fx.info);
+      f.free();
+    }
+  });
+
+  test('the same operations done locally give the same replies op by op and a byte-identical dump', () => {
+    const f = new Cls(fx.options);
+    replay(f);
+    expect(sameChunks(f.toRedisDump(), dump)).toBe(true);
+    expect(pick(f.info())).toEqual(fx.info);
+    answers(f);
+    counts(f);
+    f.free();
+  });
+
+  test(`our own format (kind ${kind}) keeps every answer`, () => {
+    const f = fromRedisDump(fx.chunks);
+    const bytes = f.serialize();
+    expect(kindOf(bytes)).toBe(kind);
+    const g = deserialize(bytes);
+    expect(g).toBeInstanceOf(Cls);
+    answers(g);
+    counts(g);
+    expect(sameChunks(g.toRedisDump(), dump)).toBe(true);
+    for (const Other of others) expect(codeOf(() => Other.deserialize(bytes))).toBe('INVALID_ARGUMENT');
+    f.free();
+    g.free();
+  });
+}
 
 /** Two lists of [iterator, bytes] with the same iterators and the same bytes. */
 export const sameChunks = (a, b) => a.length === b.length
@@ -56,6 +135,25 @@ export async function loadChunks(client, prefix, key, chunks) {
   for (const [it, d] of chunks) {
     await client.sendCommand([`${prefix}.LOADCHUNK`, key, String(it), Buffer.from(d.buffer, d.byteOffset, d.byteLength)]);
   }
+}
+
+/**
+ * A dump in several chunks both ways: our filter `f` (freed here) with `keys` added dumps as the
+ * server's `server` (SCANDUMP of `key`, the final [0, empty] included); the server's dump read
+ * back holds every key; ours LOADCHUNKed into `${key}2` is dumped back as the server's. Both keys
+ * are deleted after.
+ */
+export async function sameBothWays(client, prefix, key, f, keys, server) {
+  f.addAll(keys);
+  const mine = f.toRedisDump();
+  expect(sameChunks(mine, server.slice(0, -1))).toBe(true);
+  const pulled = fromRedisDump(server);
+  expect(Array.from(pulled.hasAll(keys)).every((v) => v === 1)).toBe(true);
+  await loadChunks(client, prefix, `${key}2`, mine);
+  expect(sameChunks(await scanDump(client, prefix, `${key}2`), server)).toBe(true);
+  f.free();
+  pulled.free();
+  await client.sendCommand(['DEL', key, `${key}2`]);
 }
 
 /**
