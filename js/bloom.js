@@ -88,7 +88,6 @@ export class BloomFilter extends BloomBase {
     super(makeCore('BloomFilterCore', (core) => throwIfError(core.init(o.capacity ?? 0, o.errorRate ?? 0, o.bits ?? 0, o.hashes ?? 0, seed), 'BloomFilter', o)));
   }
 
-  /** Reads a BloomFilter from serialize() bytes; another kind is INVALID_ARGUMENT. */
   /**
    * The shape `new BloomFilter({ capacity, errorRate })` would have, without allocating it:
    * { bits, hashes, byteLength } (byteLength: whole 64-bit words). Same errors as the constructor.
@@ -98,6 +97,7 @@ export class BloomFilter extends BloomBase {
       ([bits, hashes]) => ({ bits, hashes, byteLength: Math.ceil(bits / 64) * 8 }));
   }
 
+  /** Reads a BloomFilter from serialize() bytes; another kind is INVALID_ARGUMENT. */
   static deserialize(bytes) {
     return Filter._deserializeAs(BloomFilter, 'BloomFilterCore', bytes);
   }

@@ -371,7 +371,7 @@ export function addAllReporting(keys, context, addBatch) {
     const r = addBatch(data, offsets, count, out, start);
     const [handled, n] = new Uint32Array(requireWasm().HEAPU8.buffer, out, 2);
     added += n;
-    throwIfError(r, context, `${start + handled} keys handled, ${added} added before it`);
+    if (r < 0) throwIfError(r, context, `${start + handled} keys handled, ${added} added before it`);
   });
   return added;
 }

@@ -17,7 +17,8 @@ export function loadRedisDump(core, chunks, context) {
   throwIfError(withBytesInWasm(header.bytes, (ptr, len) => core.loadDumpHeader(ptr, len, total)), context);
   const m = requireWasm();
   for (const { iterator, bytes } of data) {
-    m.HEAPU8.set(bytes, throwIfError(core.dumpChunkTarget(iterator, bytes.length), context));
+    const target = throwIfError(core.dumpChunkTarget(iterator, bytes.length), context);
+    m.HEAPU8.set(bytes, target);   // HEAPU8 read after the call: the view of memory as it is now
   }
   throwIfError(core.finishDumpLoad(), context);
 }

@@ -39,7 +39,6 @@ export class RedisCuckooFilter extends AddableFilter {
     return filterFromDump(RedisCuckooFilter, 'RedisCuckooFilterCore', chunks);
   }
 
-  /** Reads a RedisCuckooFilter from serialize() bytes (kind 'redis-cuckoo'). */
   /**
    * The first sub-filter CF.RESERVE (and the constructor) makes for { capacity, bucketSize = 2 },
    * without allocating: { buckets, byteLength } (one byte a slot, bucketSize slots a bucket).
@@ -57,6 +56,7 @@ export class RedisCuckooFilter extends AddableFilter {
     return { capacity: Math.max(count, 2 * (options?.bucketSize ?? 2)), ...options };
   }
 
+  /** Reads a RedisCuckooFilter from serialize() bytes (kind 'redis-cuckoo'). */
   static deserialize(bytes) {
     return Filter._deserializeAs(RedisCuckooFilter, 'RedisCuckooFilterCore', bytes);
   }
