@@ -48,9 +48,9 @@ inline double ReportTarget(Status s, const uint8_t* target) {
   return target != nullptr ? static_cast<double>(reinterpret_cast<uintptr_t>(target)) : Report(s);
 }
 
-// Where the JS layer packs key batches (js/keys.js registers it with setKeyRegion before each
-// batch operation): key bytes at `data` (data_size bytes) and u32 offsets from `offsets`
-// (offsets_count entries).
+// The key scratch of the JS layer (js/keys.js registers it with setKeyRegion whenever it makes
+// or moves it): one key's bytes, or a batch's bytes back to back, at `data` (data_size bytes);
+// a batch's u32 offsets from `offsets` (offsets_count entries).
 struct KeyRegion {
   uintptr_t data = 0;
   uint64_t data_size = 0;
@@ -79,10 +79,13 @@ inline KeyBatch Batch(uintptr_t data, uintptr_t offsets, uint32_t count) {
   return batch;
 }
 
-// The hash of the key at `key` (`len` bytes) under filter f's own hash policy (F::KeyHashing).
+// The one key js/keys.js encodeKey wrote: its bytes start the key region, and its length (which
+// encodeKey made fit the region) is the one-key call's argument.
+inline const uint8_t* OneKey() { return Ptr<const uint8_t>(RegisteredKeyRegion().data); }
+// Its hash under filter f's own hash policy (F::KeyHashing).
 template <typename F>
-inline auto KeyHash(const F& f, uintptr_t key, uint32_t len) {
-  return f.HashOf(Ptr<const uint8_t>(key), len);
+inline auto KeyHash(const F& f, uint32_t len) {
+  return f.HashOf(OneKey(), len);
 }
 
 // The verbs every filter shares, as Embind methods with the same JS names on every class
@@ -90,9 +93,7 @@ inline auto KeyHash(const F& f, uintptr_t key, uint32_t len) {
 // serializedSize, serialize, deserialize.
 template <typename F>
 struct Common {
-  static bool Contains(const F& f, uintptr_t key, uint32_t len) {
-    return f.Contains(KeyHash(f, key, len));
-  }
+  static bool Contains(const F& f, uint32_t len) { return f.Contains(KeyHash(f, len)); }
   static void ContainsBatch(const F& f, uintptr_t data, uintptr_t offsets, uint32_t count,
                             uintptr_t out) {
     f.ContainsBatch(Batch(data, offsets, count), Ptr<uint8_t>(out));
@@ -116,9 +117,9 @@ struct Common {
 // Visualisation helpers: positions as doubles (exact below 2^53) and fill maps as floats.
 template <typename F>
 struct Inspect {
-  static uint32_t Positions(const F& f, uintptr_t key, uint32_t len, uintptr_t out) {
+  static uint32_t Positions(const F& f, uint32_t len, uintptr_t out) {
     uint64_t pos[64];
-    f.Positions(KeyHash(f, key, len), pos);
+    f.Positions(KeyHash(f, len), pos);
     const uint32_t n = PositionCount(f, 0);
     for (uint32_t i = 0; i < n; ++i) Ptr<double>(out)[i] = static_cast<double>(pos[i]);
     return n;

@@ -14,7 +14,7 @@ namespace {
 // Verbs shared by BloomFilter and BlockedBloomFilter.
 template <typename F>
 struct BloomLike {
-  static bool Add(F& f, uintptr_t key, uint32_t len) { return f.Add(KeyHash(f, key, len)); }
+  static bool Add(F& f, uint32_t len) { return f.Add(KeyHash(f, len)); }
   static uint32_t AddBatch(F& f, uintptr_t data, uintptr_t offsets, uint32_t count) {
     return static_cast<uint32_t>(f.AddBatch(Batch(data, offsets, count)));
   }
@@ -78,22 +78,18 @@ int CountingInit(CountingBloomFilter& f, double capacity, double error_rate, dou
   o.seed = seed;
   return Report(f.Init(o));
 }
-bool CountingAdd(CountingBloomFilter& f, uintptr_t key, uint32_t len) {
-  return f.Add(KeyHash(f, key, len));
-}
+bool CountingAdd(CountingBloomFilter& f, uint32_t len) { return f.Add(KeyHash(f, len)); }
 uint32_t CountingAddBatch(CountingBloomFilter& f, uintptr_t data, uintptr_t offsets,
                           uint32_t count) {
   return static_cast<uint32_t>(f.AddBatch(Batch(data, offsets, count)));
 }
-bool CountingRemove(CountingBloomFilter& f, uintptr_t key, uint32_t len) {
-  return f.Remove(KeyHash(f, key, len));
-}
+bool CountingRemove(CountingBloomFilter& f, uint32_t len) { return f.Remove(KeyHash(f, len)); }
 uint32_t CountingRemoveBatch(CountingBloomFilter& f, uintptr_t data, uintptr_t offsets,
                              uint32_t count) {
   return static_cast<uint32_t>(f.RemoveBatch(Batch(data, offsets, count)));
 }
-uint32_t CountingCount(const CountingBloomFilter& f, uintptr_t key, uint32_t len) {
-  return f.Count(KeyHash(f, key, len));
+uint32_t CountingCount(const CountingBloomFilter& f, uint32_t len) {
+  return f.Count(KeyHash(f, len));
 }
 void CountingInfo(const CountingBloomFilter& f, uintptr_t out) {
   WriteInfo(f, out, f.capacity(), f.error_rate(), f.counters(), f.hashes(), f.nonzero_counters(),
@@ -111,9 +107,9 @@ int ScalableInit(ScalableBloomFilter& f, double capacity, double error_rate, uin
   return Report(f.Init(o));
 }
 // 1 added, 0 may already be present, or -code.
-int ScalableAdd(ScalableBloomFilter& f, uintptr_t key, uint32_t len) {
+int ScalableAdd(ScalableBloomFilter& f, uint32_t len) {
   bool added = false;
-  const Status s = f.Add(KeyHash(f, key, len), &added);
+  const Status s = f.Add(KeyHash(f, len), &added);
   return Report(s, added ? 1 : 0);
 }
 int ScalableAddBatch(ScalableBloomFilter& f, uintptr_t data, uintptr_t offsets, uint32_t count,

@@ -20,16 +20,10 @@ int CuckooInit(CuckooFilter& f, double capacity, double error_rate, uint32_t fin
   o.seed = seed;
   return Report(f.Init(o));
 }
-bool CuckooAdd(CuckooFilter& f, uintptr_t key, uint32_t len) { return f.Add(KeyHash(f, key, len)); }
-bool CuckooAddUnique(CuckooFilter& f, uintptr_t key, uint32_t len) {
-  return f.AddUnique(KeyHash(f, key, len));
-}
-bool CuckooRemove(CuckooFilter& f, uintptr_t key, uint32_t len) {
-  return f.Remove(KeyHash(f, key, len));
-}
-uint32_t CuckooCount(const CuckooFilter& f, uintptr_t key, uint32_t len) {
-  return f.Count(KeyHash(f, key, len));
-}
+bool CuckooAdd(CuckooFilter& f, uint32_t len) { return f.Add(KeyHash(f, len)); }
+bool CuckooAddUnique(CuckooFilter& f, uint32_t len) { return f.AddUnique(KeyHash(f, len)); }
+bool CuckooRemove(CuckooFilter& f, uint32_t len) { return f.Remove(KeyHash(f, len)); }
+uint32_t CuckooCount(const CuckooFilter& f, uint32_t len) { return f.Count(KeyHash(f, len)); }
 uint32_t CuckooAddBatch(CuckooFilter& f, uintptr_t data, uintptr_t offsets, uint32_t count,
                         uintptr_t results) {
   return static_cast<uint32_t>(f.AddBatch(Batch(data, offsets, count), Ptr<uint8_t>(results)));
@@ -40,9 +34,9 @@ void CuckooInfo(const CuckooFilter& f, uintptr_t out) {
             f.error_rate(), f.LoadFactor(), f.EstimatedFpr());
 }
 // Writes 2 * filters() bucket indices as doubles at `out`; returns the fingerprint.
-uint32_t CuckooLocate(const CuckooFilter& f, uintptr_t key, uint32_t len, uintptr_t out) {
+uint32_t CuckooLocate(const CuckooFilter& f, uint32_t len, uintptr_t out) {
   uint64_t buckets[2 * CuckooFilter::kMaxFilters];
-  const uint32_t fp = f.Locate(KeyHash(f, key, len), buckets);
+  const uint32_t fp = f.Locate(KeyHash(f, len), buckets);
   for (uint32_t i = 0; i < 2 * f.filters(); ++i)
     Ptr<double>(out)[i] = static_cast<double>(buckets[i]);
   return fp;

@@ -11,11 +11,12 @@ namespace bloomcuckoo {
 namespace bindings {
 namespace {
 
-uint32_t Murmur3X86_32(uintptr_t key, uint32_t len, uint32_t seed) {
-  return MurmurHash3_x86_32(Ptr<const uint8_t>(key), len, seed);
+// MurmurHash3 of the one key (binding_util.h OneKey).
+uint32_t Murmur3X86_32(uint32_t len, uint32_t seed) {
+  return MurmurHash3_x86_32(OneKey(), len, seed);
 }
-void Murmur3X64_128(uintptr_t key, uint32_t len, uint32_t seed, uintptr_t out) {
-  MurmurHash3_x64_128_Bytes(Ptr<const uint8_t>(key), len, seed, Ptr<uint8_t>(out));
+void Murmur3X64_128(uint32_t len, uint32_t seed, uintptr_t out) {
+  MurmurHash3_x64_128_Bytes(OneKey(), len, seed, Ptr<uint8_t>(out));
 }
 // The address of the last failing Status's message (NUL-terminated ASCII, static storage): JS
 // reads it from memory (js/loader.js lastStatusMessage), so no std::string crosses the boundary

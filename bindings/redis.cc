@@ -26,9 +26,9 @@ int RBInit(RB& f, double capacity, double error_rate, uint32_t expansion, bool n
 }
 void RBSetServer(RB& f, bool v8) { f.set_server(RBServer(v8)); }
 // 1 added, 0 may already exist, or -code.
-int RBAdd(RB& f, uintptr_t key, uint32_t len) {
+int RBAdd(RB& f, uint32_t len) {
   bool added = false;
-  const Status s = f.Add(KeyHash(f, key, len), &added);
+  const Status s = f.Add(KeyHash(f, len), &added);
   return Report(s, added ? 1 : 0);
 }
 // The core writes 1/0 per key handled to `out`; their sum is the batch's added count.
@@ -82,9 +82,9 @@ int RCInit(RC& f, double capacity, uint32_t bucket_size, uint32_t max_iterations
 }
 // 1 inserted, 0 exists (unique) or no space ("Filter is full"), or -code; kNoSpace is 2 so
 // callers can tell it from "exists".
-int RCAdd(RC& f, uintptr_t key, uint32_t len, bool unique) {
+int RCAdd(RC& f, uint32_t len, bool unique) {
   RC::Insert r = RC::Insert::kNoSpace;
-  const Status s = f.Add(KeyHash(f, key, len), unique, &r);
+  const Status s = f.Add(KeyHash(f, len), unique, &r);
   return Report(s, r == RC::Insert::kInserted ? 1 : r == RC::Insert::kExists ? 0 : 2);
 }
 // `first`: the command's first batch (where the sub-filter limit is checked).
@@ -94,10 +94,8 @@ int RCAddBatch(RC& f, uintptr_t data, uintptr_t offsets, uint32_t count, uintptr
   const Status s = f.AddBatch(Batch(data, offsets, count), unique, first, Ptr<uint8_t>(out), &n);
   return ReportAdded(s, n, out);
 }
-double RCCount(const RC& f, uintptr_t key, uint32_t len) {
-  return static_cast<double>(f.Count(KeyHash(f, key, len)));
-}
-bool RCDelete(RC& f, uintptr_t key, uint32_t len) { return f.Delete(KeyHash(f, key, len)); }
+double RCCount(const RC& f, uint32_t len) { return static_cast<double>(f.Count(KeyHash(f, len))); }
+bool RCDelete(RC& f, uint32_t len) { return f.Delete(KeyHash(f, len)); }
 // The filter's values; returns the sub-filter count (RCFilterBuckets reads each one's buckets).
 uint32_t RCInfo(const RC& f, uintptr_t out) {
   WriteInfo(f, out, f.info_size(), f.num_buckets(), f.num_filters(), f.num_deletes(),

@@ -1,7 +1,7 @@
 // CountingBloomFilter: a Bloom filter of 4-bit counters, so keys can be removed.
 import { bloomSizing, optimalShapeOf } from './bloom.js';
 import { AddableFilter, fillMapOf, Filter, makeCore, positionsOf, readInfo } from './filter.js';
-import { encodeKey, forEachChunk, keyPointer } from './keys.js';
+import { encodeKey, forEachChunk } from './keys.js';
 import { integerIn, positiveInteger } from './options.js';
 import { throwIfError } from './loader.js';
 
@@ -35,9 +35,7 @@ export class CountingBloomFilter extends AddableFilter {
    * negative. Removing a key that was never added can make other keys read as absent.
    */
   remove(key) {
-    const c = this._core;
-    const len = encodeKey(key);
-    return c.remove(keyPointer(), len);
+    return this._core.remove(encodeKey(key));
   }
 
   /** remove() for many keys; returns how many were removed. */
@@ -50,9 +48,7 @@ export class CountingBloomFilter extends AddableFilter {
 
   /** The smallest of the key's counters: an upper bound of how often it was added (0 = absent). */
   count(key) {
-    const c = this._core;
-    const len = encodeKey(key);
-    return c.count(keyPointer(), len);
+    return this._core.count(encodeKey(key));
   }
 
   /** Estimated number of distinct keys, from the non-zero counters. */

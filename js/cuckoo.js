@@ -3,7 +3,7 @@
 import { invalidOption } from './errors.js';
 import { AddableFilter, fillMapOf, Filter, makeCore, readInfo } from './filter.js';
 import { requireWasm, throwIfError } from './loader.js';
-import { encodeKey, forEachChunk, keyPointer, outArea, outPointer } from './keys.js';
+import { encodeKey, forEachChunk, outArea, outPointer } from './keys.js';
 import { integerIn, positiveInteger, rate, readOptions, seedOption } from './options.js';
 
 const OPTIONS = ['capacity', 'errorRate', 'fingerprintBits', 'bucketSize', 'maxIterations', 'expansion', 'seed'];
@@ -66,9 +66,7 @@ export class CuckooFilter extends AddableFilter {
 
   /** Adds the key unless it may already be present (like CF.ADDNX); false when not added. */
   addUnique(key) {
-    const c = this._core;
-    const len = encodeKey(key);
-    return c.addUnique(keyPointer(), len);
+    return this._core.addUnique(encodeKey(key));
   }
 
   /** Adds many keys; returns how many were added (the rest found the filter full). */
@@ -84,9 +82,7 @@ export class CuckooFilter extends AddableFilter {
    * was never added can remove another key's fingerprint (that key then reads as absent).
    */
   remove(key) {
-    const c = this._core;
-    const len = encodeKey(key);
-    return c.remove(keyPointer(), len);
+    return this._core.remove(encodeKey(key));
   }
 
   /**
@@ -100,9 +96,7 @@ export class CuckooFilter extends AddableFilter {
 
   /** Matching fingerprints in the key's buckets (like CF.COUNT): never less than the true count. */
   count(key) {
-    const c = this._core;
-    const len = encodeKey(key);
-    return c.count(keyPointer(), len);
+    return this._core.count(encodeKey(key));
   }
 
   /**
@@ -111,9 +105,8 @@ export class CuckooFilter extends AddableFilter {
    */
   locate(key) {
     const c = this._core;
-    const len = encodeKey(key);
     const out = outPointer();
-    const fingerprint = c.locate(keyPointer(), len, out);
+    const fingerprint = c.locate(encodeKey(key), out);
     const flat = new Float64Array(requireWasm().HEAPU8.slice(out, out + 16 * c.filters()).buffer);
     const buckets = [];
     for (let i = 0; i < flat.length; i += 2) buckets.push([flat[i], flat[i + 1]]);

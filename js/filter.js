@@ -2,7 +2,7 @@
 // shares (has, hasAll, size, byteLength, serialize, clear, free).
 import { FilterError } from './errors.js';
 import { requireWasm, throwIfError } from './loader.js';
-import { encodeKey, forEachChunk, inputBytes, keyList, keyPointer, outArea, outPointer, queryAll, wasmMalloc } from './keys.js';
+import { encodeKey, forEachChunk, inputBytes, keyList, outArea, outPointer, queryAll, wasmMalloc } from './keys.js';
 
 const disposeSymbol = Symbol.dispose ?? Symbol.for('Symbol.dispose');
 
@@ -183,9 +183,7 @@ export class Filter {
 
   /** false: the key is certainly absent; true: it may be present (false positives by design). */
   has(key) {
-    const c = this._core;
-    const len = encodeKey(key);
-    return c.contains(keyPointer(), len);
+    return this._core.contains(encodeKey(key));
   }
 
   /** One byte per key, 1 = maybe present, 0 = certainly absent; one boundary crossing per chunk. */
@@ -321,9 +319,7 @@ export function makeCore(coreName, fn) {
 export class AddableFilter extends Filter {
   /** Adds a key; true when the filter changed (for Bloom filters: the key was certainly new). */
   add(key) {
-    const c = this._core;
-    const len = encodeKey(key);
-    return c.add(keyPointer(), len);
+    return this._core.add(encodeKey(key));
   }
 
   /** Adds many keys with one boundary crossing per chunk; returns how many add() would call true. */
@@ -337,9 +333,8 @@ export class AddableFilter extends Filter {
 
 /** @internal positions(key) of the Bloom family: the bit (counter) indices the key maps to. */
 export function positionsOf(core, key) {
-  const len = encodeKey(key);
   const out = outPointer();
-  const n = core.positions(keyPointer(), len, out);
+  const n = core.positions(encodeKey(key), out);
   return new Float64Array(requireWasm().HEAPU8.slice(out, out + 8 * n).buffer);
 }
 

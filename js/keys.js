@@ -70,15 +70,10 @@ function getScratch(minData) {
     }
     scratch = { m, dataPtr, dataCap: cap, offsetsPtr, outPtr };
   }
+  // the core reads one key at its start and batches only inside it (bindings/binding_util.h)
+  m.setKeyRegion(dataPtr, cap, scratch.offsetsPtr, CHUNK_KEYS + 1);
   keyHeap = m.HEAPU8;
   return scratch;
-}
-
-/** getScratch, registered with the core as the region batches must lie in (bindings/binding_util.h). */
-function batchScratch(minData) {
-  const s = getScratch(minData);
-  s.m.setKeyRegion(s.dataPtr, s.dataCap, s.offsetsPtr, CHUNK_KEYS + 1);
-  return s;
 }
 
 /** Writes string `s` at heap[pos] (room for 3 bytes per UTF-16 unit reserved); returns length. */
@@ -93,8 +88,8 @@ function writeString(heap, pos, s) {
 }
 
 /**
- * Writes one key into scratch memory. Returns its byte length; the bytes are at
- * `keyPointer()` until the next call that uses the scratch.
+ * Writes one key at the start of the key scratch, where a one-key call of the core reads it;
+ * returns its byte length, the argument of that call.
  */
 export function encodeKey(key) {
   if (typeof key === 'string') {        // the common case first: no instanceof checks
@@ -110,11 +105,6 @@ export function encodeKey(key) {
   const s = getScratch(bytes.length);
   s.m.HEAPU8.set(bytes, s.dataPtr);
   return bytes.length;
-}
-
-/** Address of the key written by the last encodeKey(). */
-export function keyPointer() {
-  return scratch.dataPtr;
 }
 
 /** Address of a scratch output area of at least 16384 bytes (free between calls). */
@@ -153,7 +143,7 @@ function notOneString(keys) {
  * chunks before it were handed over. For queries, where nothing is changed.
  */
 function packChunks(list, fn) {
-  let s = batchScratch(0);
+  let s = getScratch(0);
   let heap = null;
   let offsets = null;
   const total = list.length;
@@ -174,7 +164,7 @@ function packChunks(list, fn) {
       const need = bytes === null ? 3 * key.length : bytes.length;
       if (at + need > limit) {
         if (i > start) break;                         // flush what we have first
-        s = batchScratch(need);                       // one key larger than the scratch: grow
+        s = getScratch(need);                       // one key larger than the scratch: grow
         heap = s.m.HEAPU8;
         offsets = new Uint32Array(heap.buffer, s.offsetsPtr, CHUNK_KEYS + 1);
         at = s.dataPtr;
@@ -240,7 +230,7 @@ export class PackedKeys {
 function forEachPackedChunk(packed, fn) {
   const { bytes, offsets, length } = packed;
   checkPackedOffsets(bytes, offsets);
-  let s = batchScratch(0);
+  let s = getScratch(0);
   let start = 0;
   while (start < length) {
     let end = Math.min(start + CHUNK_KEYS, length);
@@ -254,7 +244,7 @@ function forEachPackedChunk(packed, fn) {
         if (offsets[mid] - base <= s.dataCap) lo = mid; else hi = mid - 1;
       }
       end = lo;
-      if (offsets[end] - base > s.dataCap) s = batchScratch(offsets[end] - base);
+      if (offsets[end] - base > s.dataCap) s = getScratch(offsets[end] - base);
     }
     const count = end - start;
     const heap = s.m.HEAPU8;

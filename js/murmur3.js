@@ -1,6 +1,6 @@
 // MurmurHash3 utilities, computed by the same C++ code the filters use.
 import { requireWasm } from './loader.js';
-import { encodeKey, keyPointer, outPointer } from './keys.js';
+import { encodeKey, outPointer } from './keys.js';
 
 function checkSeed(seed) {
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
@@ -13,17 +13,15 @@ export const murmur3 = Object.freeze({
   /** MurmurHash3_x86_32 of a key (string as UTF-8, or bytes) → uint32. */
   x86_32(key, seed = 0) {
     checkSeed(seed);
-    const len = encodeKey(key);
-    return requireWasm().murmur3_x86_32(keyPointer(), len, seed) >>> 0;
+    return requireWasm().murmur3_x86_32(encodeKey(key), seed) >>> 0;
   },
   /** MurmurHash3_x64_128 → the 16 bytes the reference writes to its `out` (h1 LE, h2 LE). */
   x64_128(key, seed = 0) {
     checkSeed(seed);
     const m = requireWasm();
     const len = encodeKey(key);
-    const ptr = keyPointer();
     const out = outPointer();
-    m.murmur3_x64_128(ptr, len, seed, out);
+    m.murmur3_x64_128(len, seed, out);
     return m.HEAPU8.slice(out, out + 16);
   },
 });

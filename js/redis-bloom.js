@@ -2,7 +2,7 @@
 // LOADCHUNK) bit for bit, so a filter pulled from Redis answers locally exactly as the server
 // does, and one built here loads into Redis. Keys are hashed as RedisBloom hashes them.
 import { addAllReporting, AddableFilter, Filter, infoParts, makeCore, readInfo, readPart } from './filter.js';
-import { encodeKey, keyPointer } from './keys.js';
+import { encodeKey } from './keys.js';
 import { booleanOption, integerIn, rate, readOptions, redisCapacity, serverOption } from './options.js';
 import { dumpChunks, filterFromDump } from './redis-core.js';
 import { throwIfError } from './loader.js';
@@ -56,9 +56,7 @@ export class RedisBloomFilter extends AddableFilter {
    * nonScaling filter throws FilterError FULL ("non scaling filter is full"); nothing changes.
    */
   add(key) {
-    const c = this._core;
-    const len = encodeKey(key);
-    return throwIfError(c.add(keyPointer(), len), 'RedisBloomFilter.add') === 1;
+    return throwIfError(this._core.add(encodeKey(key)), 'RedisBloomFilter.add') === 1;
   }
 
   /**

@@ -3,7 +3,7 @@
 // as the server does, and one built here loads into Redis. Keys are hashed as RedisBloom hashes
 // them (MurmurHash64A, one-byte fingerprints).
 import { addAllReporting, AddableFilter, Filter, makeCore, readInfo } from './filter.js';
-import { encodeKey, keyPointer } from './keys.js';
+import { encodeKey } from './keys.js';
 import { requireWasm, throwIfError } from './loader.js';
 import { integerIn, readOptions, redisCapacity, serverOption } from './options.js';
 import { dumpChunks, filterFromDump } from './redis-core.js';
@@ -62,9 +62,7 @@ export class RedisCuckooFilter extends AddableFilter {
   }
 
   _insert(key, unique, context) {
-    const c = this._core;
-    const len = encodeKey(key);
-    return throwIfError(c.add(keyPointer(), len, unique), context) === 1;
+    return throwIfError(this._core.add(encodeKey(key), unique), context) === 1;
   }
 
   /**
@@ -101,16 +99,12 @@ export class RedisCuckooFilter extends AddableFilter {
    * as absent. Compacts as the server does once deletions exceed 10% of the items.
    */
   remove(key) {
-    const c = this._core;
-    const len = encodeKey(key);
-    return c.remove(keyPointer(), len);
+    return this._core.remove(encodeKey(key));
   }
 
   /** As CF.COUNT: matching fingerprints in the key's buckets, never less than the true count. */
   count(key) {
-    const c = this._core;
-    const len = encodeKey(key);
-    return c.count(keyPointer(), len);
+    return this._core.count(encodeKey(key));
   }
 
   /**

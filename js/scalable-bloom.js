@@ -1,7 +1,7 @@
 // ScalableBloomFilter: Bloom layers that grow (RedisBloom BF semantics).
 import { addAllReporting, Filter, infoParts, makeCore, readInfo } from './filter.js';
 import { throwIfError } from './loader.js';
-import { encodeKey, keyPointer } from './keys.js';
+import { encodeKey } from './keys.js';
 import { booleanOption, integerIn, positiveInteger, rate, readOptions, seedOption } from './options.js';
 
 const OPTIONS = ['capacity', 'errorRate', 'expansion', 'nonScaling', 'seed'];
@@ -33,9 +33,7 @@ export class ScalableBloomFilter extends Filter {
    * changes then.
    */
   add(key) {
-    const c = this._core;
-    const len = encodeKey(key);
-    return throwIfError(c.add(keyPointer(), len), 'ScalableBloomFilter.add') === 1;
+    return throwIfError(this._core.add(encodeKey(key)), 'ScalableBloomFilter.add') === 1;
   }
 
   /**
