@@ -488,9 +488,8 @@ Status BinaryFuseFilter::ReadBody(internal::ByteReader& r, const internal::Frame
   if (bits != 8 && bits != 16) {
     return Status(StatusCode::kCorruptData, "binary fuse filter has bad fingerprint bits");
   }
-  BinaryFuseFilter tmp;
-  tmp.fingerprint_bits_ = bits;
-  tmp.seed_ = info.seed;
+  fingerprint_bits_ = bits;
+  seed_ = info.seed;
   if (array_length == 0) {
     if (segment_length != 0 || segment_count != 0 || count != 0 || cseed != 0) {
       return Status(StatusCode::kCorruptData, "empty binary fuse filter has a nonzero layout");
@@ -513,27 +512,26 @@ Status BinaryFuseFilter::ReadBody(internal::ByteReader& r, const internal::Frame
       return Status(StatusCode::kCorruptData, "binary fuse payload length is wrong");
     }
     if (bits == 8) {
-      BLOOMCUCKOO_RETURN_IF_ERROR(tmp.fp8_.Allocate(array_length, false));
-      if (!r.Words(tmp.fp8_.data(), array_length)) {
+      BLOOMCUCKOO_RETURN_IF_ERROR(fp8_.Allocate(array_length, false));
+      if (!r.Words(fp8_.data(), array_length)) {
         return Status(StatusCode::kCorruptData, "binary fuse payload is truncated");
       }
     } else {
-      BLOOMCUCKOO_RETURN_IF_ERROR(tmp.fp16_.Allocate(array_length, false));
-      if (!r.Words(tmp.fp16_.data(), array_length)) {
+      BLOOMCUCKOO_RETURN_IF_ERROR(fp16_.Allocate(array_length, false));
+      if (!r.Words(fp16_.data(), array_length)) {
         return Status(StatusCode::kCorruptData, "binary fuse payload is truncated");
       }
     }
-    tmp.size_ = count;
-    tmp.construction_seed_ = cseed;
-    tmp.segment_length_ = segment_length;
-    tmp.segment_count_ = segment_count;
-    tmp.array_length_ = array_length;
-    tmp.segment_count_length_ = uint64_t{segment_count} * segment_length;
+    size_ = count;
+    construction_seed_ = cseed;
+    segment_length_ = segment_length;
+    segment_count_ = segment_count;
+    array_length_ = array_length;
+    segment_count_length_ = uint64_t{segment_count} * segment_length;
   }
   if (!r.AtEnd()) {
     return Status(StatusCode::kCorruptData, "serialized binary fuse filter has trailing bytes");
   }
-  *this = std::move(tmp);
   return Status::Ok();
 }
 

@@ -9,6 +9,8 @@
 
 #include "bloomcuckoo/hashing.h"
 #include "bloomcuckoo/status.h"
+#include "byte_io.h"
+#include "checks.h"
 
 namespace bloomcuckoo {
 namespace internal {
@@ -113,6 +115,30 @@ Status MergeSameShape(F& self, const F& other, bool intersect) {
   self.RecountSetBits();
   return Status::Ok();
 }
+
+// The sizing record a classic, blocked or counting Bloom body keeps after its shape:
+//   u64 capacity | f64 error_rate | u64 size
+// capacity and error_rate are what the filter was sized for, both 0 when it was built from its
+// shape directly (bits and hashes, blocks, counters and hashes); size is its key count.
+struct BloomSizing {
+  uint64_t capacity = 0;
+  double error_rate = 0;
+  uint64_t size = 0;
+
+  template <typename F>
+  static void Write(ByteWriter& w, const F& f) {
+    w.U64(f.capacity());
+    w.F64(f.error_rate());
+    w.U64(f.size());
+  }
+  void Read(ByteReader& r) {
+    capacity = r.U64();
+    error_rate = r.F64();
+    size = r.U64();
+  }
+  // One of the two forms: sized (capacity >= 1, error rate in (0, 1)) or direct (both 0).
+  bool Valid() const { return capacity != 0 ? ValidErrorRate(error_rate) : error_rate == 0.0; }
+};
 
 // Swamidass & Baldi's estimate of the keys in a Bloom filter of m slots and k probes with x set:
 // -(m / k) ln(1 - x / m) (a full filter is taken as m - 1/2 set, to stay finite).

@@ -330,23 +330,19 @@ size_t BlockedBloomFilter::BodySize() const { return kBodyFixedSize + words_.byt
 
 void BlockedBloomFilter::WriteBody(internal::ByteWriter& w) const {
   w.U64(blocks_);
-  w.U64(capacity_);
-  w.F64(error_rate_);
-  w.U64(size_);
+  internal::BloomSizing::Write(w, *this);
   w.Words(words_.data(), words_.size());
 }
 
 Status BlockedBloomFilter::ReadBody(internal::ByteReader& r, const internal::FrameInfo& info) {
   const uint64_t blocks = r.U64();
-  const uint64_t capacity = r.U64();
-  const double error_rate = r.F64();
-  const uint64_t count = r.U64();
+  internal::BloomSizing sizing;
+  sizing.Read(r);
   if (!r.ok()) return Status(StatusCode::kCorruptData, "serialized blocked filter is truncated");
   if (blocks == 0 || blocks > kMaxBlocks) {
     return Status(StatusCode::kCorruptData, "serialized blocked filter has an invalid block count");
   }
-  const bool direct = capacity == 0 && error_rate == 0.0;
-  if (!direct && !(capacity != 0 && internal::ValidErrorRate(error_rate))) {
+  if (!sizing.Valid()) {
     return Status(StatusCode::kCorruptData,
                   "serialized blocked filter has an invalid capacity or errorRate");
   }
@@ -354,17 +350,15 @@ Status BlockedBloomFilter::ReadBody(internal::ByteReader& r, const internal::Fra
     return Status(StatusCode::kCorruptData,
                   "serialized blocked filter's block count does not match its bytes");
   }
-  BlockedBloomFilter tmp;
   BLOOMCUCKOO_RETURN_IF_ERROR(
-      tmp.Allocate(blocks, info.seed, "serialized blocked filter too large to allocate", false));
-  if (!r.Words(tmp.words_.data(), tmp.words_.size()) || !r.AtEnd()) {
+      Allocate(blocks, info.seed, "serialized blocked filter too large to allocate", false));
+  if (!r.Words(words_.data(), words_.size()) || !r.AtEnd()) {
     return Status(StatusCode::kCorruptData, "serialized blocked filter is truncated");
   }
-  tmp.capacity_ = capacity;
-  tmp.error_rate_ = error_rate;
-  tmp.size_ = count;
-  tmp.RecountSetBits();
-  *this = std::move(tmp);
+  capacity_ = sizing.capacity;
+  error_rate_ = sizing.error_rate;
+  size_ = sizing.size;
+  RecountSetBits();
   return Status::Ok();
 }
 

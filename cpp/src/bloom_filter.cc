@@ -194,25 +194,21 @@ size_t BloomFilter::BodySize() const { return kBodyFixedSize + words_.bytes(); }
 void BloomFilter::WriteBody(internal::ByteWriter& w) const {
   w.U64(bits_);
   w.U32(hashes_);
-  w.U64(capacity_);
-  w.F64(error_rate_);
-  w.U64(size_);
+  internal::BloomSizing::Write(w, *this);
   w.Words(words_.data(), words_.size());
 }
 
 Status BloomFilter::ReadBody(internal::ByteReader& r, uint32_t seed) {
   const uint64_t bits = r.U64();
   const uint32_t hashes = r.U32();
-  const uint64_t capacity = r.U64();
-  const double error_rate = r.F64();
-  const uint64_t size = r.U64();
+  internal::BloomSizing sizing;
+  sizing.Read(r);
   if (!r.ok()) return Status(StatusCode::kCorruptData, "serialized bloom filter is truncated");
   if (bits == 0) return Status(StatusCode::kCorruptData, "serialized bloom filter has 0 bits");
   if (hashes < 1 || hashes > kMaxHashes) {
     return Status(StatusCode::kCorruptData, "serialized bloom filter has hashes outside 1..64");
   }
-  const bool direct = capacity == 0 && error_rate == 0.0;
-  if (!direct && !(capacity != 0 && internal::ValidErrorRate(error_rate))) {
+  if (!sizing.Valid()) {
     return Status(StatusCode::kCorruptData,
                   "serialized bloom filter has an invalid capacity or errorRate");
   }
@@ -221,21 +217,19 @@ Status BloomFilter::ReadBody(internal::ByteReader& r, uint32_t seed) {
     return Status(StatusCode::kCorruptData,
                   "serialized bloom filter claims more bits than its bytes hold");
   }
-  BloomFilter tmp;
   BLOOMCUCKOO_RETURN_IF_ERROR(
-      tmp.Allocate(bits, hashes, seed, "serialized bloom filter too large to allocate", false));
-  if (!r.Words(tmp.words_.data(), static_cast<size_t>(words))) {
+      Allocate(bits, hashes, seed, "serialized bloom filter too large to allocate", false));
+  if (!r.Words(words_.data(), static_cast<size_t>(words))) {
     return Status(StatusCode::kCorruptData, "serialized bloom filter is truncated");
   }
-  if (bits % 64 != 0 && (tmp.words_[static_cast<size_t>(words - 1)] >> (bits % 64)) != 0) {
+  if (bits % 64 != 0 && (words_[static_cast<size_t>(words - 1)] >> (bits % 64)) != 0) {
     return Status(StatusCode::kCorruptData,
                   "serialized bloom filter has bits set past its bit count");
   }
-  tmp.capacity_ = capacity;
-  tmp.error_rate_ = error_rate;
-  tmp.size_ = size;
-  tmp.RecountSetBits();
-  *this = std::move(tmp);
+  capacity_ = sizing.capacity;
+  error_rate_ = sizing.error_rate;
+  size_ = sizing.size;
+  RecountSetBits();
   return Status::Ok();
 }
 

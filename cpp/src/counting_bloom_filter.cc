@@ -212,18 +212,15 @@ size_t CountingBloomFilter::BodySize() const { return kBodyFixedSize + table_.by
 void CountingBloomFilter::WriteBody(internal::ByteWriter& w) const {
   w.U64(counters_);
   w.U32(hashes_);
-  w.U64(capacity_);
-  w.F64(error_rate_);
-  w.U64(size_);
+  internal::BloomSizing::Write(w, *this);
   w.Bytes(table_.data(), table_.size());
 }
 
 Status CountingBloomFilter::ReadBody(internal::ByteReader& r, const internal::FrameInfo& info) {
   const uint64_t counters = r.U64();
   const uint32_t hashes = r.U32();
-  const uint64_t capacity = r.U64();
-  const double error_rate = r.F64();
-  const uint64_t count = r.U64();
+  internal::BloomSizing sizing;
+  sizing.Read(r);
   if (!r.ok()) return Status(StatusCode::kCorruptData, "serialized counting filter is truncated");
   if (counters == 0) {
     return Status(StatusCode::kCorruptData, "serialized counting filter has 0 counters");
@@ -231,8 +228,7 @@ Status CountingBloomFilter::ReadBody(internal::ByteReader& r, const internal::Fr
   if (hashes < 1 || hashes > kMaxHashes) {
     return Status(StatusCode::kCorruptData, "serialized counting filter has hashes outside 1..64");
   }
-  const bool direct = capacity == 0 && error_rate == 0.0;
-  if (!direct && !(capacity != 0 && internal::ValidErrorRate(error_rate))) {
+  if (!sizing.Valid()) {
     return Status(StatusCode::kCorruptData,
                   "serialized counting filter has an invalid capacity or errorRate");
   }
@@ -242,21 +238,19 @@ Status CountingBloomFilter::ReadBody(internal::ByteReader& r, const internal::Fr
                   "serialized counting filter's counter count does not match its bytes");
   }
   const size_t nbytes = static_cast<size_t>(bytes);
-  CountingBloomFilter tmp;
-  BLOOMCUCKOO_RETURN_IF_ERROR(tmp.Allocate(
-      counters, hashes, info.seed, "serialized counting filter too large to allocate", false));
-  if (!r.Read(tmp.table_.data(), nbytes)) {
+  BLOOMCUCKOO_RETURN_IF_ERROR(Allocate(counters, hashes, info.seed,
+                                       "serialized counting filter too large to allocate", false));
+  if (!r.Read(table_.data(), nbytes)) {
     return Status(StatusCode::kCorruptData, "serialized counting filter is truncated");
   }
-  if (counters % 2 != 0 && (tmp.table_[nbytes - 1] >> 4) != 0) {
+  if (counters % 2 != 0 && (table_[nbytes - 1] >> 4) != 0) {
     return Status(StatusCode::kCorruptData,
                   "serialized counting filter has a counter past its counter count");
   }
-  tmp.capacity_ = capacity;
-  tmp.error_rate_ = error_rate;
-  tmp.size_ = count;
-  tmp.Recount();
-  *this = std::move(tmp);
+  capacity_ = sizing.capacity;
+  error_rate_ = sizing.error_rate;
+  size_ = sizing.size;
+  Recount();
   return Status::Ok();
 }
 

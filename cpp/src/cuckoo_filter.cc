@@ -493,45 +493,42 @@ void CuckooFilter::WriteBody(internal::ByteWriter& w) const {
 Status CuckooFilter::ReadBody(internal::ByteReader& r, const internal::FrameInfo& info) {
   const Status corrupt(StatusCode::kCorruptData, "corrupt cuckoo filter");
 
-  CuckooFilter tmp;
-  tmp.seed_ = info.seed;
-  tmp.capacity_ = r.U64();
-  tmp.error_rate_ = r.F64();
-  tmp.fingerprint_bits_ = r.U32();
-  tmp.bucket_size_ = r.U32();
-  tmp.max_iterations_ = r.U32();
-  tmp.expansion_ = r.U32();
-  tmp.items_inserted_ = r.U64();
-  tmp.items_deleted_ = r.U64();
+  seed_ = info.seed;
+  capacity_ = r.U64();
+  error_rate_ = r.F64();
+  fingerprint_bits_ = r.U32();
+  bucket_size_ = r.U32();
+  max_iterations_ = r.U32();
+  expansion_ = r.U32();
+  items_inserted_ = r.U64();
+  items_deleted_ = r.U64();
   const uint32_t num_filters = r.U32();
   if (!r.ok()) {
     return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: truncated header");
   }
-  if (tmp.capacity_ == 0 || !(tmp.error_rate_ > 0 && tmp.error_rate_ < 1) ||
-      !ValidFingerprintBits(tmp.fingerprint_bits_) || !ValidBucketSize(tmp.bucket_size_) ||
-      tmp.max_iterations_ == 0 || tmp.max_iterations_ > kMaxIterationsLimit ||
-      (tmp.expansion_ != 0 && !internal::IsPowerOfTwo(tmp.expansion_)) ||
-      tmp.expansion_ > kMaxExpansion) {
+  if (capacity_ == 0 || !(error_rate_ > 0 && error_rate_ < 1) ||
+      !ValidFingerprintBits(fingerprint_bits_) || !ValidBucketSize(bucket_size_) ||
+      max_iterations_ == 0 || max_iterations_ > kMaxIterationsLimit ||
+      (expansion_ != 0 && !internal::IsPowerOfTwo(expansion_)) || expansion_ > kMaxExpansion) {
     return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: invalid parameters");
   }
-  if (num_filters == 0 || num_filters > kMaxFilters || (tmp.expansion_ == 0 && num_filters != 1)) {
+  if (num_filters == 0 || num_filters > kMaxFilters || (expansion_ == 0 && num_filters != 1)) {
     return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: invalid sub-filter count");
   }
-  if (tmp.items_deleted_ > tmp.items_inserted_) {
+  if (items_deleted_ > items_inserted_) {
     return Status(StatusCode::kCorruptData,
                   "corrupt cuckoo filter: more items deleted than inserted");
   }
   // The capacity is what the filter was sized for; the bucket counts are not re-derived from it
   // (docs/FORMAT.md): the first sub-filter's is any power of two up to 2^40 that the payload
   // pays for, and sub-filter k has first * expansion^k buckets.
-  if (tmp.capacity_ > kMaxCapacity) {
+  if (capacity_ > kMaxCapacity) {
     return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: capacity out of range");
   }
   uint64_t first = 0;
-  const uint32_t log_expansion = tmp.expansion_ == 0 ? 0 : Log2(tmp.expansion_);
-  tmp.storage_.reset(new (std::nothrow) internal::CuckooStorage());
-  if (!tmp.storage_)
-    return Status(StatusCode::kOutOfMemory, "out of memory allocating cuckoo filter");
+  const uint32_t log_expansion = expansion_ == 0 ? 0 : Log2(expansion_);
+  storage_.reset(new (std::nothrow) internal::CuckooStorage());
+  if (!storage_) return Status(StatusCode::kOutOfMemory, "out of memory allocating cuckoo filter");
   uint64_t occupied = 0;
   for (uint32_t k = 0; k < num_filters; ++k) {
     const uint64_t buckets = r.U64();
@@ -552,8 +549,7 @@ Status CuckooFilter::ReadBody(internal::ByteReader& r, const internal::FrameInfo
       return Status(StatusCode::kCorruptData,
                     "corrupt cuckoo filter: sub-filter bucket count inconsistent");
     }
-    if (payload !=
-        internal::CuckooTable::PayloadBytes(buckets, tmp.bucket_size_, tmp.fingerprint_bits_)) {
+    if (payload != internal::CuckooTable::PayloadBytes(buckets, bucket_size_, fingerprint_bits_)) {
       return Status(StatusCode::kCorruptData,
                     "corrupt cuckoo filter: sub-filter payload length inconsistent");
     }
@@ -561,22 +557,21 @@ Status CuckooFilter::ReadBody(internal::ByteReader& r, const internal::FrameInfo
       return Status(StatusCode::kCorruptData,
                     "corrupt cuckoo filter: truncated sub-filter payload");
     }
-    internal::CuckooTable& t = tmp.storage_->tables[k];
-    BLOOMCUCKOO_RETURN_IF_ERROR(t.Init(buckets, tmp.bucket_size_, tmp.fingerprint_bits_));
+    internal::CuckooTable& t = storage_->tables[k];
+    BLOOMCUCKOO_RETURN_IF_ERROR(t.Init(buckets, bucket_size_, fingerprint_bits_));
     if (!r.Read(t.mutable_payload(), static_cast<size_t>(payload))) return corrupt;
     if (!t.PaddingIsZero()) {
       return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: nonzero padding bits");
     }
-    tmp.storage_->items[k] = t.CountOccupied();
-    occupied += tmp.storage_->items[k];
-    tmp.num_filters_ = k + 1;
+    storage_->items[k] = t.CountOccupied();
+    occupied += storage_->items[k];
+    num_filters_ = k + 1;
   }
   if (!r.AtEnd()) return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: trailing bytes");
-  if (occupied != tmp.items_inserted_ - tmp.items_deleted_) {
+  if (occupied != items_inserted_ - items_deleted_) {
     return Status(StatusCode::kCorruptData,
                   "corrupt cuckoo filter: item count disagrees with the stored fingerprints");
   }
-  *this = std::move(tmp);
   return Status::Ok();
 }
 

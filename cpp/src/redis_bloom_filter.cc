@@ -419,16 +419,14 @@ Status RedisBloomFilter::ReadBody(internal::ByteReader& body, const internal::Fr
   const size_t header_len = kDumpHeaderBytes + static_cast<size_t>(kDumpLinkBytes * nfilters);
   head.resize(header_len);
   body.Read(head.data() + kDumpHeaderBytes, header_len - kDumpHeaderBytes);
-  RedisBloomFilter tmp;
-  BLOOMCUCKOO_RETURN_IF_ERROR(tmp.LoadDumpHeader(head.data(), header_len, body.remaining()));
-  for (Link& l : tmp.links_) {
+  BLOOMCUCKOO_RETURN_IF_ERROR(LoadDumpHeader(head.data(), header_len, body.remaining()));
+  for (Link& l : links_) {
     if (!body.Read(l.data.data(), static_cast<size_t>(l.bytes))) {
       return Corrupt("corrupt redis-bloom filter: truncated");
     }
   }
-  tmp.load_next_ = tmp.byte_length();
+  load_next_ = byte_length();
   if (!body.AtEnd()) return Corrupt("corrupt redis-bloom filter: trailing bytes");
-  *this = std::move(tmp);
   return Status::Ok();
 }
 

@@ -421,16 +421,14 @@ Status RedisCuckooFilter::ReadBody(internal::ByteReader& body, const internal::F
   uint8_t header[kDumpHeaderBytes];
   if (!body.Read(header, kDumpHeaderBytes))
     return Corrupt("corrupt redis-cuckoo filter: truncated");
-  RedisCuckooFilter tmp;
-  BLOOMCUCKOO_RETURN_IF_ERROR(tmp.LoadDumpHeader(header, kDumpHeaderBytes, body.remaining()));
-  for (SubFilter& f : tmp.filters_) {
-    const size_t bytes = static_cast<size_t>(f.buckets * tmp.bucket_size_);
+  BLOOMCUCKOO_RETURN_IF_ERROR(LoadDumpHeader(header, kDumpHeaderBytes, body.remaining()));
+  for (SubFilter& f : filters_) {
+    const size_t bytes = static_cast<size_t>(f.buckets * bucket_size_);
     if (!body.Read(f.data.data(), bytes)) return Corrupt("corrupt redis-cuckoo filter: truncated");
   }
-  tmp.load_next_ = tmp.byte_length();
-  BLOOMCUCKOO_RETURN_IF_ERROR(tmp.FinishDumpLoad());
+  load_next_ = byte_length();
+  BLOOMCUCKOO_RETURN_IF_ERROR(FinishDumpLoad());
   if (!body.AtEnd()) return Corrupt("corrupt redis-cuckoo filter: trailing bytes");
-  *this = std::move(tmp);
   return Status::Ok();
 }
 

@@ -181,29 +181,28 @@ void ScalableBloomFilter::WriteBody(internal::ByteWriter& w) const {
 }
 
 Status ScalableBloomFilter::ReadBody(internal::ByteReader& r, const internal::FrameInfo& info) {
-  ScalableBloomFilter tmp;
-  tmp.capacity_ = r.U64();
-  tmp.error_rate_ = r.F64();
-  tmp.expansion_ = r.U32();
+  capacity_ = r.U64();
+  error_rate_ = r.F64();
+  expansion_ = r.U32();
   const uint8_t non_scaling = r.U8();
   const uint32_t layers = r.U32();
-  tmp.seed_ = info.seed;
+  seed_ = info.seed;
   if (!r.ok()) return Status(StatusCode::kCorruptData, "serialized scalable filter is truncated");
-  if (tmp.capacity_ == 0 || !internal::ValidErrorRate(tmp.error_rate_) || tmp.expansion_ == 0 ||
+  if (capacity_ == 0 || !internal::ValidErrorRate(error_rate_) || expansion_ == 0 ||
       non_scaling > 1) {
     return Status(StatusCode::kCorruptData, "serialized scalable filter has invalid parameters");
   }
-  tmp.non_scaling_ = non_scaling == 1;
-  if (layers == 0 || layers > kMaxLayers || (tmp.non_scaling_ && layers != 1)) {
+  non_scaling_ = non_scaling == 1;
+  if (layers == 0 || layers > kMaxLayers || (non_scaling_ && layers != 1)) {
     return Status(StatusCode::kCorruptData,
                   "serialized scalable filter has an invalid layer count");
   }
   for (uint32_t i = 0; i < layers; ++i) {
-    BloomFilter& layer = tmp.layers_[i];
+    BloomFilter& layer = layers_[i];
     BLOOMCUCKOO_RETURN_IF_ERROR(layer.ReadBody(r, info.seed));
     uint64_t cap = 0;
     double p = 0;
-    if (!tmp.LayerParameters(i, &cap, &p) || layer.capacity() != cap || layer.error_rate() != p) {
+    if (!LayerParameters(i, &cap, &p) || layer.capacity() != cap || layer.error_rate() != p) {
       return Status(StatusCode::kCorruptData,
                     "serialized scalable filter has a layer of the wrong capacity or errorRate");
     }
@@ -211,12 +210,11 @@ Status ScalableBloomFilter::ReadBody(internal::ByteReader& r, const internal::Fr
       return Status(StatusCode::kCorruptData,
                     "serialized scalable filter has a layer holding more than its capacity");
     }
-    tmp.num_layers_ = i + 1;
+    num_layers_ = i + 1;
   }
   if (!r.AtEnd()) {
     return Status(StatusCode::kCorruptData, "serialized scalable filter has trailing bytes");
   }
-  *this = std::move(tmp);
   return Status::Ok();
 }
 

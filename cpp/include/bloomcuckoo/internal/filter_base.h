@@ -14,7 +14,9 @@
 //   size_t BodySize() const;                           exact body length
 //   void WriteBody(internal::ByteWriter& w) const;     writes BodySize() bytes
 //   Status ReadBody(internal::ByteReader& r, const internal::FrameInfo& info);
-//       parses a body (untrusted) into a default-constructed *this; kCorruptData names the fault.
+//       parses a body (untrusted) straight into *this, which is always a default-constructed
+//       filter (Deserialize's temporary, moved into place only when the whole frame is good);
+//       kCorruptData names the fault.
 // The definitions are in cpp/src/filter_base_impl.h; each class's .cc instantiates them.
 #ifndef BLOOMCUCKOO_INTERNAL_FILTER_BASE_H_
 #define BLOOMCUCKOO_INTERNAL_FILTER_BASE_H_
