@@ -12,6 +12,53 @@ namespace bindings {
 namespace {
 
 using RB = RedisBloomFilter;
+using RC = RedisCuckooFilter;
+
+// The parts a dump's data chunks carry: a BF's links, a CF's sub-filters.
+uint32_t Parts(const RB& f) { return f.num_links(); }
+uint32_t Parts(const RC& f) { return f.num_filters(); }
+uint64_t PartBytes(const RB& f, uint32_t i) { return f.link_bytes(i); }
+uint64_t PartBytes(const RC& f, uint32_t i) { return f.filter_bytes(i); }
+const uint8_t* PartData(const RB& f, uint32_t i) { return f.link_data(i); }
+const uint8_t* PartData(const RC& f, uint32_t i) { return f.filter_data(i); }
+
+// What SCANDUMP and LOADCHUNK need of either class, by the same JS names (js/redis-core.js): the
+// header, the parts, and loading a dump chunk by chunk.
+template <typename F>
+struct Dump {
+  static double HeaderSize(const F& f) { return static_cast<double>(f.DumpHeaderSize()); }
+  static void WriteHeader(const F& f, uintptr_t out) { f.WriteDumpHeader(Ptr<uint8_t>(out)); }
+  static uint32_t PartCount(const F& f) { return Parts(f); }
+  static double Bytes(const F& f, uint32_t i) { return static_cast<double>(PartBytes(f, i)); }
+  static uintptr_t Data(const F& f, uint32_t i) {
+    return reinterpret_cast<uintptr_t>(PartData(f, i));
+  }
+  static int LoadHeader(F& f, uintptr_t header, uint32_t len, double data_bytes) {
+    return Report(
+        f.LoadDumpHeader(Ptr<const uint8_t>(header), len, static_cast<uint64_t>(data_bytes)));
+  }
+  static double ChunkTarget(F& f, double iterator, uint32_t len) {
+    Status s;
+    const uint8_t* p = f.DumpChunkTarget(static_cast<uint64_t>(iterator), len, &s);
+    return ReportTarget(s, p);
+  }
+  static int Finish(F& f) { return Report(f.FinishDumpLoad()); }
+};
+
+// BindFilter plus the dump verbs.
+template <typename F>
+emscripten::class_<F> BindRedis(const char* name) {
+  using D = Dump<F>;
+  return BindFilter<F>(name)
+      .function("dumpHeaderSize", &D::HeaderSize)
+      .function("writeDumpHeader", &D::WriteHeader)
+      .function("parts", &D::PartCount)
+      .function("partBytes", &D::Bytes)
+      .function("partData", &D::Data)
+      .function("loadDumpHeader", &D::LoadHeader)
+      .function("dumpChunkTarget", &D::ChunkTarget)
+      .function("finishDumpLoad", &D::Finish);
+}
 
 RedisBloomServer RBServer(bool v8) { return v8 ? RedisBloomServer::k8 : RedisBloomServer::k2; }
 int RBInit(RB& f, double capacity, double error_rate, uint32_t expansion, bool non_scaling,
@@ -52,24 +99,6 @@ void RBLinkInfo(const RB& f, uint32_t i, uintptr_t out) {
   WriteInfoValues(out, f.link_entries(i), f.link_error(i), f.link_bits(i), f.link_hashes(i),
                   f.link_size(i), f.link_bytes(i));
 }
-double RBLinkBytes(const RB& f, uint32_t i) { return static_cast<double>(f.link_bytes(i)); }
-uintptr_t RBLinkData(const RB& f, uint32_t i) {
-  return reinterpret_cast<uintptr_t>(f.link_data(i));
-}
-double RBDumpHeaderSize(const RB& f) { return static_cast<double>(f.DumpHeaderSize()); }
-void RBWriteDumpHeader(const RB& f, uintptr_t out) { f.WriteDumpHeader(Ptr<uint8_t>(out)); }
-int RBLoadDumpHeader(RB& f, uintptr_t header, uint32_t len, double data_bytes) {
-  return Report(
-      f.LoadDumpHeader(Ptr<const uint8_t>(header), len, static_cast<uint64_t>(data_bytes)));
-}
-double RBDumpChunkTarget(RB& f, double iterator, uint32_t len) {
-  Status s;
-  const uint8_t* p = f.DumpChunkTarget(static_cast<uint64_t>(iterator), len, &s);
-  return ReportTarget(s, p);
-}
-int RBFinishDumpLoad(const RB& f) { return Report(f.FinishDumpLoad()); }
-
-using RC = RedisCuckooFilter;
 
 int RCInit(RC& f, double capacity, uint32_t bucket_size, uint32_t max_iterations,
            uint32_t expansion) {
@@ -96,29 +125,16 @@ int RCAddBatch(RC& f, uintptr_t data, uintptr_t offsets, uint32_t count, uintptr
 }
 double RCCount(const RC& f, uint32_t len) { return static_cast<double>(f.Count(KeyHash(f, len))); }
 bool RCDelete(RC& f, uint32_t len) { return f.Delete(KeyHash(f, len)); }
-// The filter's values; returns the sub-filter count (RCFilterBuckets reads each one's buckets).
+// The filter's values; returns the sub-filter count (RCFilterInfo reads each).
 uint32_t RCInfo(const RC& f, uintptr_t out) {
   WriteInfo(f, out, f.info_size(), f.num_buckets(), f.num_filters(), f.num_deletes(),
             f.bucket_size(), f.expansion(), f.max_iterations());
   return f.num_filters();
 }
-double RCFilterBuckets(const RC& f, uint32_t i) { return static_cast<double>(f.filter_buckets(i)); }
-double RCFilterBytes(const RC& f, uint32_t i) { return static_cast<double>(f.filter_bytes(i)); }
-uintptr_t RCFilterData(const RC& f, uint32_t i) {
-  return reinterpret_cast<uintptr_t>(f.filter_data(i));
+// buckets, bytes of sub-filter i
+void RCFilterInfo(const RC& f, uint32_t i, uintptr_t out) {
+  WriteInfoValues(out, f.filter_buckets(i), f.filter_bytes(i));
 }
-double RCDumpHeaderSize(const RC& f) { return static_cast<double>(f.DumpHeaderSize()); }
-void RCWriteDumpHeader(const RC& f, uintptr_t out) { f.WriteDumpHeader(Ptr<uint8_t>(out)); }
-int RCLoadDumpHeader(RC& f, uintptr_t header, uint32_t len, double data_bytes) {
-  return Report(
-      f.LoadDumpHeader(Ptr<const uint8_t>(header), len, static_cast<uint64_t>(data_bytes)));
-}
-double RCDumpChunkTarget(RC& f, double iterator, uint32_t len) {
-  Status s;
-  const uint8_t* p = f.DumpChunkTarget(static_cast<uint64_t>(iterator), len, &s);
-  return ReportTarget(s, p);
-}
-int RCFinishDumpLoad(RC& f) { return Report(f.FinishDumpLoad()); }
 double RCFirstBuckets(double capacity, uint32_t bucket_size) {
   return static_cast<double>(
       RC::FirstSubFilterBuckets(static_cast<uint64_t>(capacity), bucket_size));
@@ -129,7 +145,7 @@ void RCCompact(RC& f) { f.Compact(true); }
 
 EMSCRIPTEN_BINDINGS(bloomcuckoo_redis) {
   emscripten::function("redisCuckooBuckets", &RCFirstBuckets);
-  BindFilter<RC>("RedisCuckooFilterCore")
+  BindRedis<RC>("RedisCuckooFilterCore")
       .function("init", &RCInit)
       .function("add", &RCAdd)
       .function("addBatch", &RCAddBatch)
@@ -137,30 +153,14 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_redis) {
       .function("remove", &RCDelete)
       .function("compact", &RCCompact)
       .function("info", &RCInfo)
-      .function("filters", &RC::num_filters)
-      .function("filterBuckets", &RCFilterBuckets)
-      .function("filterBytes", &RCFilterBytes)
-      .function("filterData", &RCFilterData)
-      .function("dumpHeaderSize", &RCDumpHeaderSize)
-      .function("writeDumpHeader", &RCWriteDumpHeader)
-      .function("loadDumpHeader", &RCLoadDumpHeader)
-      .function("dumpChunkTarget", &RCDumpChunkTarget)
-      .function("finishDumpLoad", &RCFinishDumpLoad);
-  BindFilter<RB>("RedisBloomFilterCore")
+      .function("filterInfo", &RCFilterInfo);
+  BindRedis<RB>("RedisBloomFilterCore")
       .function("init", &RBInit)
       .function("add", &RBAdd)
       .function("addBatch", &RBAddBatch)
       .function("setServer", &RBSetServer)
       .function("info", &RBInfo)
-      .function("linkInfo", &RBLinkInfo)
-      .function("links", &RB::num_links)
-      .function("linkBytes", &RBLinkBytes)
-      .function("linkData", &RBLinkData)
-      .function("dumpHeaderSize", &RBDumpHeaderSize)
-      .function("writeDumpHeader", &RBWriteDumpHeader)
-      .function("loadDumpHeader", &RBLoadDumpHeader)
-      .function("dumpChunkTarget", &RBDumpChunkTarget)
-      .function("finishDumpLoad", &RBFinishDumpLoad);
+      .function("linkInfo", &RBLinkInfo);
 }
 
 }  // namespace bindings

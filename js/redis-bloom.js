@@ -94,7 +94,6 @@ export class RedisBloomFilter extends AddableFilter {
    * send them to BF.LOADCHUNK in order. Data chunks are at most 16 MiB, as the server's.
    */
   toRedisDump() {
-    const c = this._core;
-    return dumpChunks(c, c.links(), (i) => c.linkBytes(i), (i) => c.linkData(i));
+    return dumpChunks(this._core);
   }
 }

@@ -42,10 +42,10 @@ export function filterFromDump(Cls, coreName, chunks) {
 /**
  * The [iterator, Uint8Array] pairs SCANDUMP would reply (without the final [0, empty]): the
  * header, then each part's bytes (a BF link's bitmap, a CF sub-filter's slots) in chunks of at
- * most 16 MiB that never span two parts. `parts` is their count, `bytesOf(i)` / `dataOf(i)` their
- * length and address. A header length of 0 means no dump (a CF with no items): [].
+ * most 16 MiB that never span two parts. A header length of 0 means no dump (a CF with no
+ * items): [].
  */
-export function dumpChunks(core, parts, bytesOf, dataOf) {
+export function dumpChunks(core) {
   const m = requireWasm();
   const headerLen = core.dumpHeaderSize();
   if (headerLen === 0) return [];
@@ -54,8 +54,8 @@ export function dumpChunks(core, parts, bytesOf, dataOf) {
     core.writeDumpHeader(ptr);
     header.set(m.HEAPU8.subarray(ptr, ptr + headerLen));
   });
-  return [[1, header], ...dataChunks(parts, bytesOf, (i, at, len) => {
-    const base = (dataOf(i) >>> 0) + at;
+  return [[1, header], ...dataChunks(core.parts(), (i) => core.partBytes(i), (i, at, len) => {
+    const base = (core.partData(i) >>> 0) + at;
     return m.HEAPU8.slice(base, base + len);
   })];
 }

@@ -2,7 +2,7 @@
 // INFO / SCANDUMP / LOADCHUNK) bit for bit, so a filter pulled from Redis answers locally exactly
 // as the server does, and one built here loads into Redis. Keys are hashed as RedisBloom hashes
 // them (MurmurHash64A, one-byte fingerprints).
-import { addAllReporting, AddableFilter, Filter, makeCore, readInfo } from './filter.js';
+import { addAllReporting, AddableFilter, Filter, infoParts, makeCore, readInfo, readPart } from './filter.js';
 import { encodeKey } from './keys.js';
 import { requireWasm, throwIfError } from './loader.js';
 import { integerIn, readOptions, redisCapacity, serverOption } from './options.js';
@@ -131,8 +131,7 @@ export class RedisCuckooFilter extends AddableFilter {
     const { info, count, v } = readInfo(c, 'redis-cuckoo', ['size', 'buckets', 'filters', 'itemsDeleted', 'bucketSize',
       'expansion', 'maxIterations']);
     info.items = v[0];
-    info.subFilters = [];
-    for (let i = 0; i < count; i++) info.subFilters.push({ buckets: c.filterBuckets(i), bytes: c.filterBytes(i) });
+    info.subFilters = infoParts(count, ['buckets', 'bytes'], (i) => readPart(c, 'filterInfo', i, 2));
     return info;
   }
 
@@ -142,7 +141,6 @@ export class RedisCuckooFilter extends AddableFilter {
    * as the server's. A filter with no items gives [] (the server sends no dump for it either).
    */
   toRedisDump() {
-    const c = this._core;
-    return dumpChunks(c, c.filters(), (i) => c.filterBytes(i), (i) => c.filterData(i));
+    return dumpChunks(this._core);
   }
 }
