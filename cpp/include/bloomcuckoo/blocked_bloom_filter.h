@@ -67,28 +67,21 @@ class BlockedBloomFilter
   // message names the bad option.
   Status Init(const BlockedBloomOptions& options);
 
-  // Inserts the key hashed as `h` (HashOf(key, len)). Returns true when at least one
-  // bit changed, i.e. the key was certainly not in the filter before.
+  // Add, AddBatch, Contains, ContainsBatch, Clear and FillMap keep BloomFilter's contracts
+  // (bloom_filter.h); a key's bits are its 8 bits in one block.
   bool Add(Hash128 h);
-  // Hashes and inserts every key of `keys`; returns how many were certainly new.
   size_t AddBatch(const KeyBatch& keys);
-  // True when the key may be present; false when it certainly is not.
   bool Contains(Hash128 h) const;
-  // out[i] = 1 when key i may be present, 0 when it certainly is not. `out` holds keys.count.
   void ContainsBatch(const KeyBatch& keys, uint8_t* out) const;
+  void Clear();
+  void FillMap(uint32_t cells, float* out) const;
+  // For visualisation: writes the key's 8 bit indices (block * 256 + word * 32 + bit) to `out`.
+  void Positions(Hash128 h, uint64_t* out) const;
 
   // ORs / ANDs `other` into this filter. Both must have the same block count and seed, else
   // kInvalidArgument and nothing changes. size() becomes the sum (union) / the smaller (intersect).
   Status Union(const BlockedBloomFilter& other);
   Status Intersect(const BlockedBloomFilter& other);
-
-  // Empties the filter, keeping its shape and seed.
-  void Clear();
-
-  // For visualisation: writes the key's 8 bit indices (block * 256 + word * 32 + bit) to `out`.
-  void Positions(Hash128 h, uint64_t* out) const;
-  // For visualisation: out[c] = fraction of set bits in slice c of `cells` equal slices.
-  void FillMap(uint32_t cells, float* out) const;
 
   // Estimated number of distinct keys from the fill. Each key sets exactly one bit in every
   // "lane" (word w of all blocks: 32 * blocks bits), so the lanes are 1-hash Bloom filters and

@@ -1,0 +1,129 @@
+// Before and after a change, on one machine in one run: the one-key path (add/has per call) and
+// the batch path (addAll/hasAll) of every class, from this tree's build and from another
+// revision's, measured in alternation.
+//   node tests/bench/revisions-bench.mjs --base=<rev> [--n=200000] [--rounds=5] [--reps=5]
+//     [--classes=BloomFilter,...] [--write-docs]
+// The base revision is checked out into a git worktree under build/revisions/<rev> and built there
+// (BUILD_NATIVE=0 scripts/build.sh); this tree must be built already (npm run build). Each
+// measurement is its own process (one class, one build, as an application that uses one class)
+// that warms up, then keeps the fastest of `reps` passes; the two builds take turns going first;
+// the figures are the medians over `rounds` processes of CPU time per key, with their range.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
+import { fmt, median, now, parseArgs, stringKeys, table, writeDocSection } from './lib.mjs';
+
+const root = new URL('../..', import.meta.url).pathname;
+const args = parseArgs(process.argv.slice(2), { base: '', n: 200000, rounds: 5, reps: 5, child: '', class: '', classes: '', 'write-docs': false });
+const ALL = ['BloomFilter', 'BlockedBloomFilter', 'CountingBloomFilter', 'ScalableBloomFilter',
+  'CuckooFilter', 'RedisBloomFilter', 'RedisCuckooFilter', 'BinaryFuseFilter'];
+const CLASSES = args.classes ? ALL.filter((c) => args.classes.split(',').includes(c)) : ALL;
+const PATHS = ['add', 'has', 'addAll', 'hasAll'];
+
+/** A new filter of class `name` sized for `n` keys at 1% (the options every revision takes). */
+function make(lib, name, n) {
+  if (name === 'RedisCuckooFilter') return new lib.RedisCuckooFilter({ capacity: n });
+  return new lib[name]({ capacity: n, errorRate: 0.01 });
+}
+
+/** CPU nanoseconds per key of `fn` over `n` keys. */
+function perKey(fn, n) {
+  const t0 = now();
+  fn();
+  return ((now() - t0) * 1e6) / n;
+}
+
+/**
+ * Child process: one class, one build; prints {path: ns per key}, the fastest of `reps` passes
+ * after one pass to warm up (the JIT, the wasm tiers, the heap).
+ */
+async function measure(entry, name, n, reps) {
+  const lib = await import(entry);
+  await lib.init();
+  const keys = stringKeys(n);
+  const probes = keys.concat(stringKeys(n, n)); // half present, half absent
+  const fuse = name === 'BinaryFuseFilter';
+  const best = {};
+  for (let pass = 0; pass <= reps; pass++) {
+    const a = fuse ? undefined : make(lib, name, n);
+    const b = fuse ? lib.BinaryFuseFilter.build(keys) : make(lib, name, n);
+    const times = {
+      add: fuse ? undefined : perKey(() => { for (const k of keys) a.add(k); }, n),
+      addAll: fuse ? perKey(() => lib.BinaryFuseFilter.build(keys).free(), n) : perKey(() => b.addAll(keys), n),
+      has: perKey(() => { for (const k of probes) b.has(k); }, probes.length),
+      hasAll: perKey(() => b.hasAll(probes), probes.length),
+    };
+    a?.free();
+    b.free();
+    if (pass === 0) continue;
+    for (const [p, t] of Object.entries(times)) if (t !== undefined) best[p] = Math.min(best[p] ?? Infinity, t);
+  }
+  process.stdout.write(JSON.stringify(best));
+}
+
+function sh(cmd, cmdArgs, opts = {}) {
+  const r = spawnSync(cmd, cmdArgs, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], ...opts });
+  if (r.status !== 0) throw new Error(`${cmd} ${cmdArgs.join(' ')} failed (${r.status})`);
+  return r.stdout;
+}
+const log = (s) => process.stderr.write(`[revisions] ${s}\n`);
+
+/** A built checkout of `rev`; returns its root. */
+function checkout(rev) {
+  const sha = sh('git', ['rev-parse', '--short', `${rev}^{commit}`]).trim();
+  const dir = `${root}build/revisions/${sha}`;
+  if (!existsSync(dir)) {
+    mkdirSync(`${root}build/revisions`, { recursive: true });
+    sh('git', ['worktree', 'add', '--detach', dir, sha]);
+    symlinkSync(`${root}node_modules`, `${dir}/node_modules`);
+  }
+  if (!existsSync(`${dir}/js/wasm/bloomcuckoo.wasm`)) {
+    log(`building ${sha} in ${dir}`);
+    sh('bash', ['scripts/build.sh'], { cwd: dir, env: { ...process.env, BUILD_NATIVE: '0' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  return { sha, dir };
+}
+
+async function main() {
+  if (args.child) return measure(args.child, args.class, args.n, args.reps);
+  if (!args.base) throw new Error('--base=<rev> is required');
+  const base = checkout(args.base);
+  const head = sh('git', ['rev-parse', '--short', 'HEAD']).trim();
+  const sides = [
+    { label: `before (${base.sha})`, entry: `${base.dir}/js/index.min.js` },
+    { label: `after (${head}${sh('git', ['status', '--porcelain', '--', 'cpp', 'bindings', 'js']).trim() ? ', with changes' : ''})`, entry: `${root}js/index.min.js` },
+  ];
+  const runs = sides.map(() => Object.fromEntries(CLASSES.map((c) => [c, Object.fromEntries(PATHS.map((p) => [p, []]))])));
+  for (let round = 0; round < args.rounds; round++) {
+    for (const name of CLASSES) {
+      const order = (round + CLASSES.indexOf(name)) % 2 ? [1, 0] : [0, 1];
+      for (const s of order) {
+        const out = sh(process.execPath, [new URL(import.meta.url).pathname, `--child=${sides[s].entry}`, `--class=${name}`, `--n=${args.n}`]);
+        const r = JSON.parse(out);
+        for (const p of PATHS) runs[s][name][p].push(r[p]);
+      }
+    }
+    log(`round ${round + 1}/${args.rounds} done`);
+  }
+  const rows = [];
+  for (const name of CLASSES) {
+    for (const p of PATHS) {
+      const [b, a] = runs.map((r) => median(r[name][p]));
+      if (b === undefined) continue;
+      const what = name === 'BinaryFuseFilter' && p === 'addAll' ? 'build' : p;
+      const spread = (xs) => `${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))}`;
+      rows.push([`${name} \`${what}\``, `${fmt(b)} (${spread(runs[0][name][p])})`, `${fmt(a)} (${spread(runs[1][name][p])})`, `${(a / b).toFixed(2)}×`]);
+    }
+  }
+  const md = `${table(['class, path', `${sides[0].label} ns/key (range)`, `${sides[1].label} ns/key (range)`, 'after / before'], rows)}\n\n` +
+    `${args.n.toLocaleString('en-US')} string keys (\`key:i\`), 1% target; \`has\`/\`hasAll\` probe the ${args.n.toLocaleString('en-US')} keys and as many absent ones. ` +
+    `CPU time; per build and class ${args.rounds} processes, each warmed and then keeping its fastest of ${args.reps} passes; the median process (and the range), the two builds taking turns first; ` +
+    `${os.cpus()[0].model.trim()}, ${os.cpus().length} cores, Node ${process.version}.`;
+  process.stdout.write(`${md}\n`);
+  if (args['write-docs']) {
+    writeDocSection('revisions', md, 'Before and after a change (one run)',
+      `\`node tests/bench/revisions-bench.mjs --base=<rev> --write-docs\` (builds <rev> in a worktree first).`);
+  }
+}
+
+await main();
