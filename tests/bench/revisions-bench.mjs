@@ -3,8 +3,9 @@
 // revision's, measured in alternation.
 //   node tests/bench/revisions-bench.mjs --base=<rev> [--n=200000] [--rounds=5] [--reps=5]
 //     [--classes=BloomFilter,...] [--write-docs]
-// The base revision is checked out into a git worktree under build/revisions/<rev> and built there
-// (BUILD_NATIVE=0 scripts/build.sh); this tree must be built already (npm run build). Each
+// The base revision is checked out into a git worktree outside the repository (the system's temp
+// folder, bloomcuckoo-revisions/<rev>, where no linter or test runner of this tree looks) and built
+// there (BUILD_NATIVE=0 scripts/build.sh); this tree must be built already (npm run build). Each
 // measurement is its own process (one class, one build, as an application that uses one class)
 // that warms up, then keeps the fastest of `reps` passes; the two builds take turns going first;
 // the figures are the medians over `rounds` processes of CPU time per key, with their range.
@@ -71,9 +72,10 @@ const log = (s) => process.stderr.write(`[revisions] ${s}\n`);
 /** A built checkout of `rev`; returns its root. */
 function checkout(rev) {
   const sha = sh('git', ['rev-parse', '--short', `${rev}^{commit}`]).trim();
-  const dir = `${root}build/revisions/${sha}`;
+  const parent = `${os.tmpdir()}/bloomcuckoo-revisions`;
+  const dir = `${parent}/${sha}`;
   if (!existsSync(dir)) {
-    mkdirSync(`${root}build/revisions`, { recursive: true });
+    mkdirSync(parent, { recursive: true });
     sh('git', ['worktree', 'add', '--detach', dir, sha]);
     symlinkSync(`${root}node_modules`, `${dir}/node_modules`);
   }
