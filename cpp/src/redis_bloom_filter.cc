@@ -13,6 +13,7 @@
 #include "exact_math.h"
 #include "filter_base_impl.h"
 #include "frame.h"
+#include "redis_dump.h"
 
 namespace bloomcuckoo {
 namespace {
@@ -364,26 +365,12 @@ Status RedisBloomFilter::LoadDumpHeader(const uint8_t* header, size_t len, uint6
 }
 
 uint8_t* RedisBloomFilter::DumpChunkTarget(uint64_t iterator, size_t len, Status* status) {
-  // SCANDUMP replies with the iterator after the chunk: 1 + (offset of its end).
-  if (len == 0 || iterator < 1 + static_cast<uint64_t>(len) || iterator - 1 - len != load_next_) {
-    *status = Corrupt("RedisBloom BF dump: data chunks missing, repeated or out of order");
-    return nullptr;
-  }
-  uint64_t offset = load_next_;
-  for (Link& l : links_) {
-    if (offset < l.bytes) {
-      if (len > l.bytes - offset) {
-        *status = Corrupt("RedisBloom BF dump: a data chunk spans two filters");
-        return nullptr;
-      }
-      load_next_ += len;
-      *status = Status::Ok();
-      return l.data.data() + offset;
-    }
-    offset -= l.bytes;
-  }
-  *status = Corrupt("RedisBloom BF dump: a data chunk runs past the filters");
-  return nullptr;
+  static constexpr internal::DumpChunkFaults kFaults{
+      "RedisBloom BF dump: data chunks missing, repeated or out of order",
+      "RedisBloom BF dump: a data chunk spans two filters",
+      "RedisBloom BF dump: a data chunk runs past the filters"};
+  return internal::DumpChunkTarget(
+      links_, [](const Link& l) { return l.bytes; }, iterator, len, &load_next_, kFaults, status);
 }
 
 Status RedisBloomFilter::FinishDumpLoad() const {

@@ -12,6 +12,7 @@
 #include "checks.h"
 #include "filter_base_impl.h"
 #include "frame.h"
+#include "redis_dump.h"
 
 namespace bloomcuckoo {
 namespace {
@@ -372,26 +373,14 @@ Status RedisCuckooFilter::LoadDumpHeader(const uint8_t* header, size_t len, uint
 }
 
 uint8_t* RedisCuckooFilter::DumpChunkTarget(uint64_t iterator, size_t len, Status* status) {
-  if (len == 0 || iterator < 1 + static_cast<uint64_t>(len) || iterator - 1 - len != load_next_) {
-    *status = Corrupt("RedisBloom CF dump: data chunks missing, repeated or out of order");
-    return nullptr;
-  }
-  uint64_t offset = load_next_;
-  for (SubFilter& f : filters_) {
-    const uint64_t bytes = f.buckets * bucket_size_;
-    if (offset < bytes) {
-      if (len > bytes - offset) {
-        *status = Corrupt("RedisBloom CF dump: a data chunk spans two sub-filters");
-        return nullptr;
-      }
-      load_next_ += len;
-      *status = Status::Ok();
-      return f.data.data() + offset;
-    }
-    offset -= bytes;
-  }
-  *status = Corrupt("RedisBloom CF dump: a data chunk runs past the sub-filters");
-  return nullptr;
+  static constexpr internal::DumpChunkFaults kFaults{
+      "RedisBloom CF dump: data chunks missing, repeated or out of order",
+      "RedisBloom CF dump: a data chunk spans two sub-filters",
+      "RedisBloom CF dump: a data chunk runs past the sub-filters"};
+  const uint64_t slots = bucket_size_;
+  return internal::DumpChunkTarget(
+      filters_, [slots](const SubFilter& f) { return f.buckets * slots; }, iterator, len,
+      &load_next_, kFaults, status);
 }
 
 Status RedisCuckooFilter::FinishDumpLoad() {
