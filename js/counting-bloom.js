@@ -1,7 +1,7 @@
 // CountingBloomFilter: a Bloom filter of 4-bit counters, so keys can be removed.
 import { bloomSizing, optimalShapeOf } from './bloom.js';
 import { AddableFilter, fillMapOf, Filter, makeCore, positionsOf, readInfo } from './filter.js';
-import { encodeKey, forEachChunk } from './keys.js';
+import { encodeKey, sumChunks } from './keys.js';
 import { integerIn, positiveInteger } from './options.js';
 import { throwIfError } from './loader.js';
 
@@ -41,9 +41,7 @@ export class CountingBloomFilter extends AddableFilter {
   /** remove() for many keys; returns how many were removed. */
   removeAll(keys) {
     const c = this._core;
-    let n = 0;
-    forEachChunk(keys, (data, offsets, count) => { n += c.removeBatch(data, offsets, count); });
-    return n;
+    return sumChunks(keys, (data, offsets, count) => c.removeBatch(data, offsets, count));
   }
 
   /** The smallest of the key's counters: an upper bound of how often it was added (0 = absent). */

@@ -3,7 +3,7 @@
 import { invalidOption } from './errors.js';
 import { AddableFilter, fillMapOf, Filter, makeCore, readInfo } from './filter.js';
 import { requireWasm, throwIfError } from './loader.js';
-import { encodeKey, forEachChunk, outArea, outPointer } from './keys.js';
+import { encodeKey, outArea, outPointer, sumChunks } from './keys.js';
 import { integerIn, positiveInteger, rate, readOptions, seedOption } from './options.js';
 
 const OPTIONS = ['capacity', 'errorRate', 'fingerprintBits', 'bucketSize', 'maxIterations', 'expansion', 'seed'];
@@ -72,9 +72,7 @@ export class CuckooFilter extends AddableFilter {
   /** Adds many keys; returns how many were added (the rest found the filter full). */
   addAll(keys) {
     const c = this._core;
-    let n = 0;
-    forEachChunk(keys, (data, offsets, count, out) => { n += c.addBatch(data, offsets, count, out); });
-    return n;
+    return sumChunks(keys, (data, offsets, count, out) => c.addBatch(data, offsets, count, out));
   }
 
   /**

@@ -2,7 +2,7 @@
 // shares (has, hasAll, size, byteLength, serialize, clear, free).
 import { FilterError } from './errors.js';
 import { requireWasm, throwIfError } from './loader.js';
-import { encodeKey, forEachChunk, inputBytes, keyList, outArea, outPointer, queryAll, wasmMalloc } from './keys.js';
+import { encodeKey, forEachChunk, inputBytes, keyList, outArea, outPointer, queryAll, sumChunks, wasmMalloc } from './keys.js';
 
 const disposeSymbol = Symbol.dispose ?? Symbol.for('Symbol.dispose');
 
@@ -325,9 +325,7 @@ export class AddableFilter extends Filter {
   /** Adds many keys with one boundary crossing per chunk; returns how many add() would call true. */
   addAll(keys) {
     const c = this._core;
-    let n = 0;
-    forEachChunk(keys, (data, offsets, count) => { n += c.addBatch(data, offsets, count); });
-    return n;
+    return sumChunks(keys, (data, offsets, count) => c.addBatch(data, offsets, count));
   }
 }
 

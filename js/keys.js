@@ -131,6 +131,13 @@ export function forEachChunk(keys, fn) {
   return packChunks(list, fn);
 }
 
+/** forEachChunk, summing what `batch(data, offsets, count, out)` returns for each chunk. */
+export function sumChunks(keys, batch) {
+  let n = 0;
+  forEachChunk(keys, (data, offsets, count, out) => { n += batch(data, offsets, count, out); });
+  return n;
+}
+
 /** A string is iterable (by characters): as a batch of keys it is a mistake, not 14 keys. */
 function notOneString(keys) {
   if (typeof keys === 'string' || keys instanceof String) {
