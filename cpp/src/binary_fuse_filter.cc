@@ -274,55 +274,55 @@ struct Built {
   uint64_t size = 0;
 };
 
+// Peels the n key hashes at `keys` with the construction seeds of attempts [first, last), each
+// with its layout (LayoutForAttempt), until one peel works; then assigns the fingerprints into
+// *out and sets *built. All stuck: Ok with *built false.
+Status Attempt(const uint64_t* keys, size_t n, uint32_t fingerprint_bits, uint32_t seed,
+               uint32_t first, uint32_t last, Built* out, bool* built) {
+  Layout primary;
+  if (!PrimaryLayout(n, &primary)) {
+    return Status(StatusCode::kInvalidArgument, "too many keys for a binary fuse filter");
+  }
+  Scratch scratch;
+  BLOOMCUCKOO_RETURN_IF_ERROR(scratch.Allocate(n, primary.array_length));
+  for (uint32_t attempt = first; attempt < last; ++attempt) {
+    const Layout layout = LayoutForAttempt(primary, attempt);
+    const uint64_t cseed = ConstructionSeed(seed, attempt);
+    if (!Peel(keys, n, layout, cseed, scratch, attempt == first)) continue;
+    if (fingerprint_bits == 8) {
+      BLOOMCUCKOO_RETURN_IF_ERROR(out->fp8.Allocate(layout.array_length));
+      Assign(scratch, n, layout, out->fp8.data());
+    } else {
+      BLOOMCUCKOO_RETURN_IF_ERROR(out->fp16.Allocate(layout.array_length));
+      Assign(scratch, n, layout, out->fp16.data());
+    }
+    out->layout = layout;
+    out->construction_seed = cseed;
+    out->size = n;
+    *built = true;
+    return Status::Ok();
+  }
+  *built = false;
+  return Status::Ok();
+}
+
 Status BuildCore(uint64_t* keys, size_t n, uint32_t fingerprint_bits, uint32_t seed, Built* out) {
   if (n == 0) return Status::Ok();
-  bool deduplicated = false;
-  uint32_t attempt = 0;
-  while (true) {
-    Layout primary;
-    if (!PrimaryLayout(n, &primary)) {
-      return Status(StatusCode::kInvalidArgument, "too many keys for a binary fuse filter");
-    }
-    Scratch scratch;
-    BLOOMCUCKOO_RETURN_IF_ERROR(scratch.Allocate(n, primary.array_length));
-    bool first_use = true;
-    for (; attempt < BinaryFuseFilter::kMaxAttempts; ++attempt) {
-      const Layout layout = LayoutForAttempt(primary, attempt);
-      const uint64_t cseed = ConstructionSeed(seed, attempt);
-      const bool ok = Peel(keys, n, layout, cseed, scratch, first_use);
-      first_use = false;
-      if (ok) {
-        if (fingerprint_bits == 8) {
-          BLOOMCUCKOO_RETURN_IF_ERROR(out->fp8.Allocate(layout.array_length));
-          Assign(scratch, n, layout, out->fp8.data());
-        } else {
-          BLOOMCUCKOO_RETURN_IF_ERROR(out->fp16.Allocate(layout.array_length));
-          Assign(scratch, n, layout, out->fp16.data());
-        }
-        out->layout = layout;
-        out->construction_seed = cseed;
-        out->size = n;
-        return Status::Ok();
-      }
-      if (!deduplicated) {
-        // A stuck peel may be caused by repeated key hashes: remove them once. When some were
-        // removed, start over with the smaller n, exactly as for the distinct keys.
-        deduplicated = true;
-        std::sort(keys, keys + n);
-        const size_t distinct = static_cast<size_t>(std::unique(keys, keys + n) - keys);
-        if (distinct != n) {
-          n = distinct;
-          attempt = 0;
-          break;
-        }
-      }
-    }
-    if (attempt >= BinaryFuseFilter::kMaxAttempts) {
-      static_assert(BinaryFuseFilter::kMaxAttempts == 100, "keep the message in sync");
-      return Status(StatusCode::kInvalidArgument,
-                    "binary fuse filter construction failed with all 100 construction seeds");
-    }
-  }
+  bool built = false;
+  BLOOMCUCKOO_RETURN_IF_ERROR(Attempt(keys, n, fingerprint_bits, seed, 0, 1, out, &built));
+  if (built) return Status::Ok();
+  // A stuck peel may be caused by repeated key hashes: they are removed once, after the first
+  // attempt. When some were, the attempts start over with the smaller n, exactly as for distinct
+  // keys; otherwise they go on from the second.
+  std::sort(keys, keys + n);
+  const size_t distinct = static_cast<size_t>(std::unique(keys, keys + n) - keys);
+  const uint32_t next = distinct != n ? 0 : 1;
+  BLOOMCUCKOO_RETURN_IF_ERROR(Attempt(keys, distinct, fingerprint_bits, seed, next,
+                                      BinaryFuseFilter::kMaxAttempts, out, &built));
+  if (built) return Status::Ok();
+  static_assert(BinaryFuseFilter::kMaxAttempts == 100, "keep the message in sync");
+  return Status(StatusCode::kInvalidArgument,
+                "binary fuse filter construction failed with all 100 construction seeds");
 }
 
 }  // namespace
