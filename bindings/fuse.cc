@@ -29,12 +29,12 @@ void FuseInfo(const BinaryFuseFilter& f, uintptr_t out) {
   WriteInfo(f, out, f.fingerprint_bits(), f.segment_length(), f.segment_count(), f.array_length(),
             f.bits_per_key(), f.expected_fpr());
 }
-// [segmentLength, segmentCount, arrayLength] of a build of n keys at `out`; false when too many.
-bool FuseLayout(double n, uintptr_t out) {
+// [segmentLength, segmentCount, arrayLength] of a build of n keys at `out`, or -code.
+int FuseLayout(double n, uintptr_t out) {
   uint32_t len = 0, count = 0, array = 0;
-  const bool ok = BinaryFuseFilter::LayoutFor(static_cast<uint64_t>(n), &len, &count, &array);
+  const Status s = BinaryFuseFilter::LayoutFor(static_cast<uint64_t>(n), &len, &count, &array);
   WriteInfoValues(out, len, count, array);
-  return ok;
+  return Report(s);
 }
 double FusePeakBuildBytes(double n) {
   return static_cast<double>(

@@ -73,7 +73,7 @@ export class BinaryFuseFilter extends Filter {
     if (fingerprintBits !== 8 && fingerprintBits !== 16) invalidOption('fingerprintBits', fingerprintBits, 'must be 8 or 16');
     const m = requireWasm();
     const out = outArea();
-    if (!m.fuseLayout(n, out)) throw new FilterError('INVALID_ARGUMENT', `BinaryFuseFilter.optimalShape: ${n} keys are too many for a binary fuse filter`);
+    throwIfError(m.fuseLayout(n, out), 'BinaryFuseFilter.optimalShape', `n: ${n}`);
     const [segmentLength, segmentCount, arrayLength] = new Float64Array(m.HEAPU8.buffer, out, 3);
     return { segmentLength, segmentCount, arrayLength, byteLength: (arrayLength * fingerprintBits) / 8 };
   }

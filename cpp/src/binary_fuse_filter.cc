@@ -102,6 +102,10 @@ __attribute__((noinline)) bool PrimaryLayout(uint64_t n, Layout* out) {
   return true;
 }
 
+Status TooManyKeys() {
+  return Status(StatusCode::kInvalidArgument, "too many keys for a binary fuse filter");
+}
+
 // Right after the segment length doubles (n ~ 11.2k, 37k) the primary layout has few, long
 // segments, and its peel fails for most seeds at n ~ 11,300..11,520 (12 segments of 1024; the
 // failure reported in FastFilter/xor_singleheader#77 and FastFilter/xorfilter#23), for ~55% at
@@ -280,9 +284,7 @@ struct Built {
 Status Attempt(const uint64_t* keys, size_t n, uint32_t fingerprint_bits, uint32_t seed,
                uint32_t first, uint32_t last, Built* out, bool* built) {
   Layout primary;
-  if (!PrimaryLayout(n, &primary)) {
-    return Status(StatusCode::kInvalidArgument, "too many keys for a binary fuse filter");
-  }
+  if (!PrimaryLayout(n, &primary)) return TooManyKeys();
   Scratch scratch;
   BLOOMCUCKOO_RETURN_IF_ERROR(scratch.Allocate(n, primary.array_length));
   for (uint32_t attempt = first; attempt < last; ++attempt) {
@@ -427,18 +429,18 @@ double BinaryFuseFilter::expected_fpr() const {
   return fingerprint_bits_ == 8 ? 1.0 / 256.0 : 1.0 / 65536.0;
 }
 
-bool BinaryFuseFilter::LayoutFor(uint64_t n, uint32_t* segment_length, uint32_t* segment_count,
-                                 uint32_t* array_length) {
+Status BinaryFuseFilter::LayoutFor(uint64_t n, uint32_t* segment_length, uint32_t* segment_count,
+                                   uint32_t* array_length) {
   Layout layout{};
   if (n != 0) {
     Layout primary;
-    if (!PrimaryLayout(n, &primary)) return false;
+    if (!PrimaryLayout(n, &primary)) return TooManyKeys();
     layout = LayoutForAttempt(primary, 0);
   }
   *segment_length = layout.segment_length;
   *segment_count = layout.segment_count;
   *array_length = layout.array_length;
-  return true;
+  return Status::Ok();
 }
 
 uint64_t BinaryFuseFilter::PeakBuildBytes(uint64_t n, bool in_place) {

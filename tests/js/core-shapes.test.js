@@ -55,6 +55,7 @@ test('BinaryFuseFilter.optimalShape is the layout a build starts from', () => {
       f.free();
     }
   }
-  expect(() => BinaryFuseFilter.optimalShape(2 ** 40)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+  expect(() => BinaryFuseFilter.optimalShape(2 ** 40)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT',
+    message: `BinaryFuseFilter.optimalShape: too many keys for a binary fuse filter (n: ${2 ** 40})` }));
   expect(() => BinaryFuseFilter.optimalShape(-1)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
 });

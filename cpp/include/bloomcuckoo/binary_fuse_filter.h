@@ -126,10 +126,10 @@ class BinaryFuseFilter : public internal::FilterBase<BinaryFuseFilter, internal:
   // BuildFromHashesInPlace, which allocates no copy of the hashes.
   static uint64_t PeakBuildBytes(uint64_t n, bool in_place = false);
   // The layout a build of n distinct keys starts from: segment length and count, and the array
-  // length (all 0 for n = 0); false when n keys cannot be held. Retries keep the array length
-  // and may cut it into segments of the other length.
-  static bool LayoutFor(uint64_t n, uint32_t* segment_length, uint32_t* segment_count,
-                        uint32_t* array_length);
+  // length (all 0 for n = 0); kInvalidArgument when n keys cannot be held. Retries keep the
+  // array length and may cut it into segments of the other length.
+  static Status LayoutFor(uint64_t n, uint32_t* segment_length, uint32_t* segment_count,
+                          uint32_t* array_length);
   static uint64_t PeakBuildBytesPerKey(uint64_t n);
 
  private:
