@@ -490,10 +490,12 @@ void CuckooFilter::WriteBody(internal::ByteWriter& w) const {
   }
 }
 
-Status CuckooFilter::ReadBody(internal::ByteReader& r, const internal::FrameInfo& info) {
-  const Status corrupt(StatusCode::kCorruptData, "corrupt cuckoo filter");
+namespace {
+Status Corrupt(const char* why) { return Status(StatusCode::kCorruptData, why); }
+}  // namespace
 
-  seed_ = info.seed;
+// The body's fixed part: the parameters and counts, checked; *filters is the sub-filter count.
+Status CuckooFilter::ReadParameters(internal::ByteReader& r, uint32_t* filters) {
   capacity_ = r.U64();
   error_rate_ = r.F64();
   fingerprint_bits_ = r.U32();
@@ -502,75 +504,76 @@ Status CuckooFilter::ReadBody(internal::ByteReader& r, const internal::FrameInfo
   expansion_ = r.U32();
   items_inserted_ = r.U64();
   items_deleted_ = r.U64();
-  const uint32_t num_filters = r.U32();
-  if (!r.ok()) {
-    return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: truncated header");
-  }
+  *filters = r.U32();
+  if (!r.ok()) return Corrupt("corrupt cuckoo filter: truncated header");
   if (capacity_ == 0 || !(error_rate_ > 0 && error_rate_ < 1) ||
       !ValidFingerprintBits(fingerprint_bits_) || !ValidBucketSize(bucket_size_) ||
       max_iterations_ == 0 || max_iterations_ > kMaxIterationsLimit ||
       (expansion_ != 0 && !internal::IsPowerOfTwo(expansion_)) || expansion_ > kMaxExpansion) {
-    return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: invalid parameters");
+    return Corrupt("corrupt cuckoo filter: invalid parameters");
   }
-  if (num_filters == 0 || num_filters > kMaxFilters || (expansion_ == 0 && num_filters != 1)) {
-    return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: invalid sub-filter count");
+  if (*filters == 0 || *filters > kMaxFilters || (expansion_ == 0 && *filters != 1)) {
+    return Corrupt("corrupt cuckoo filter: invalid sub-filter count");
   }
   if (items_deleted_ > items_inserted_) {
-    return Status(StatusCode::kCorruptData,
-                  "corrupt cuckoo filter: more items deleted than inserted");
+    return Corrupt("corrupt cuckoo filter: more items deleted than inserted");
   }
   // The capacity is what the filter was sized for; the bucket counts are not re-derived from it
   // (docs/FORMAT.md): the first sub-filter's is any power of two up to 2^40 that the payload
   // pays for, and sub-filter k has first * expansion^k buckets.
-  if (capacity_ > kMaxCapacity) {
-    return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: capacity out of range");
+  if (capacity_ > kMaxCapacity) return Corrupt("corrupt cuckoo filter: capacity out of range");
+  return Status::Ok();
+}
+
+// Sub-filter k (after k others, the first of `first` buckets; set when k is 0): its bucket count,
+// payload length and payload, checked, into tables[k].
+Status CuckooFilter::ReadSubFilter(internal::ByteReader& r, uint32_t k, uint64_t* first) {
+  const uint64_t buckets = r.U64();
+  const uint64_t payload = r.U64();
+  if (!r.ok()) return Corrupt("corrupt cuckoo filter: truncated sub-filter");
+  if (k == 0) {
+    if (!internal::IsPowerOfTwo(buckets) || buckets > (uint64_t{1} << kMaxBucketsLog2)) {
+      return Corrupt("corrupt cuckoo filter: bucket count is not a power of two up to 2^40");
+    }
+    *first = buckets;
   }
-  uint64_t first = 0;
-  const uint32_t log_expansion = expansion_ == 0 ? 0 : Log2(expansion_);
+  // Sub-filter k has first * expansion^k buckets (checked without overflow).
+  const uint64_t shift = static_cast<uint64_t>(expansion_ == 0 ? 0 : Log2(expansion_)) * k;
+  if (shift > kMaxBucketsLog2 || Log2(*first) + shift > kMaxBucketsLog2 ||
+      buckets != (*first << shift)) {
+    return Corrupt("corrupt cuckoo filter: sub-filter bucket count inconsistent");
+  }
+  if (payload != internal::CuckooTable::PayloadBytes(buckets, bucket_size_, fingerprint_bits_)) {
+    return Corrupt("corrupt cuckoo filter: sub-filter payload length inconsistent");
+  }
+  if (payload > r.remaining())
+    return Corrupt("corrupt cuckoo filter: truncated sub-filter payload");
+  internal::CuckooTable& t = storage_->tables[k];
+  BLOOMCUCKOO_RETURN_IF_ERROR(t.Init(buckets, bucket_size_, fingerprint_bits_));
+  if (!r.Read(t.mutable_payload(), static_cast<size_t>(payload))) {
+    return Corrupt("corrupt cuckoo filter");
+  }
+  if (!t.PaddingIsZero()) return Corrupt("corrupt cuckoo filter: nonzero padding bits");
+  storage_->items[k] = t.CountOccupied();
+  num_filters_ = k + 1;
+  return Status::Ok();
+}
+
+Status CuckooFilter::ReadBody(internal::ByteReader& r, const internal::FrameInfo& info) {
+  seed_ = info.seed;
+  uint32_t filters = 0;
+  BLOOMCUCKOO_RETURN_IF_ERROR(ReadParameters(r, &filters));
   storage_.reset(new (std::nothrow) internal::CuckooStorage());
   if (!storage_) return Status(StatusCode::kOutOfMemory, "out of memory allocating cuckoo filter");
+  uint64_t first = 0;
   uint64_t occupied = 0;
-  for (uint32_t k = 0; k < num_filters; ++k) {
-    const uint64_t buckets = r.U64();
-    const uint64_t payload = r.U64();
-    if (!r.ok())
-      return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: truncated sub-filter");
-    if (k == 0) {
-      if (!internal::IsPowerOfTwo(buckets) || buckets > (uint64_t{1} << kMaxBucketsLog2)) {
-        return Status(StatusCode::kCorruptData,
-                      "corrupt cuckoo filter: bucket count is not a power of two up to 2^40");
-      }
-      first = buckets;
-    }
-    // Sub-filter k has first * expansion^k buckets (checked without overflow).
-    const uint64_t shift = static_cast<uint64_t>(log_expansion) * k;
-    if (shift > kMaxBucketsLog2 || Log2(first) + shift > kMaxBucketsLog2 ||
-        buckets != (first << shift)) {
-      return Status(StatusCode::kCorruptData,
-                    "corrupt cuckoo filter: sub-filter bucket count inconsistent");
-    }
-    if (payload != internal::CuckooTable::PayloadBytes(buckets, bucket_size_, fingerprint_bits_)) {
-      return Status(StatusCode::kCorruptData,
-                    "corrupt cuckoo filter: sub-filter payload length inconsistent");
-    }
-    if (payload > r.remaining()) {
-      return Status(StatusCode::kCorruptData,
-                    "corrupt cuckoo filter: truncated sub-filter payload");
-    }
-    internal::CuckooTable& t = storage_->tables[k];
-    BLOOMCUCKOO_RETURN_IF_ERROR(t.Init(buckets, bucket_size_, fingerprint_bits_));
-    if (!r.Read(t.mutable_payload(), static_cast<size_t>(payload))) return corrupt;
-    if (!t.PaddingIsZero()) {
-      return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: nonzero padding bits");
-    }
-    storage_->items[k] = t.CountOccupied();
+  for (uint32_t k = 0; k < filters; ++k) {
+    BLOOMCUCKOO_RETURN_IF_ERROR(ReadSubFilter(r, k, &first));
     occupied += storage_->items[k];
-    num_filters_ = k + 1;
   }
-  if (!r.AtEnd()) return Status(StatusCode::kCorruptData, "corrupt cuckoo filter: trailing bytes");
+  if (!r.AtEnd()) return Corrupt("corrupt cuckoo filter: trailing bytes");
   if (occupied != items_inserted_ - items_deleted_) {
-    return Status(StatusCode::kCorruptData,
-                  "corrupt cuckoo filter: item count disagrees with the stored fingerprints");
+    return Corrupt("corrupt cuckoo filter: item count disagrees with the stored fingerprints");
   }
   return Status::Ok();
 }

@@ -226,6 +226,9 @@ class CuckooFilter : public internal::FilterBase<CuckooFilter, internal::CuckooF
   Lookup MakeLookup(Hash128 h) const;
   bool KickInsert(uint32_t table, uint64_t i1, uint64_t i2, uint32_t fp, Hash128 h);
   bool Grow(Lookup lk, Hash128 h);
+  // ReadBody's two parts (cuckoo_filter.cc).
+  Status ReadParameters(internal::ByteReader& r, uint32_t* filters);
+  Status ReadSubFilter(internal::ByteReader& r, uint32_t k, uint64_t* first);
   BLOOMCUCKOO_FILTER_BODY_HOOKS;
 };
 
