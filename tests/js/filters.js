@@ -2,8 +2,12 @@
 //   create(keys, capacity, errorRate, seed) → a filter holding `keys`
 //   expectedFpr(filter, errorRate, n)      → the false-positive rate it promises with n keys
 //   maxBitsPerKey(errorRate, n)            → bits/key bound for n keys (n >= 10^4)
+//   seeded (default true)                  → false: the class has no seed (RedisBloom's hashes)
 // Later filter classes join by adding an entry here.
-import { BinaryFuseFilter, BlockedBloomFilter, BloomFilter, CountingBloomFilter, CuckooFilter, ScalableBloomFilter } from '../../js/index.js';
+import {
+  BinaryFuseFilter, BlockedBloomFilter, BloomFilter, CountingBloomFilter, CuckooFilter, RedisBloomFilter,
+  RedisCuckooFilter, ScalableBloomFilter,
+} from '../../js/index.js';
 
 function bloomFpr(bits, hashes, n) {
   return (1 - Math.exp((-hashes * n) / bits)) ** hashes;
@@ -68,6 +72,40 @@ export const FILTERS = [
     },
     // f bits per slot at load >= 0.94, at most 2x for rounding buckets to a power of two
     maxBitsPerKey: (p) => (2 * (p >= 8 / 256 ? 8 : p >= 8 / 4096 ? 12 : 16)) / 0.94,
+  },
+  {
+    name: 'RedisBloomFilter',
+    Cls: RedisBloomFilter,
+    seeded: false,
+    create: (keys, capacity, errorRate) => {
+      const f = new RedisBloomFilter({ capacity, errorRate });
+      f.addAll(keys);
+      return f;
+    },
+    // 1 − Π(1 − p_i) over the chain's links at their actual fill
+    expectedFpr: (f) => 1 - f.info().links.reduce((pass, l) => pass * (1 - bloomFpr(l.bits, l.hashes, l.items)), 1),
+    // the first link is sized at errorRate/2 (RedisBloom's rule), its bits rounded up to 64
+    maxBitsPerKey: (p) => bloomBitsPerKey(p / 2) + 0.01,
+  },
+  {
+    name: 'RedisCuckooFilter',
+    Cls: RedisCuckooFilter,
+    seeded: false,
+    // CF.RESERVE needs capacity >= 2·bucketSize (4 by default)
+    create: (keys, capacity) => {
+      const f = new RedisCuckooFilter({ capacity: Math.max(capacity, 4) });
+      expect(f.addAll(keys)).toBe(keys.length);
+      return f;
+    },
+    // 8-bit fingerprints (1..255) in 2·bucketSize slots per sub-filter probed: at most
+    // 1 − (1 − 1/255)^(2·items / the fewest buckets of a sub-filter), whatever sub-filter holds them
+    expectedFpr: (f) => {
+      const i = f.info();
+      return 1 - (1 - 1 / 255) ** ((2 * i.items) / Math.min(...i.subFilters.map((s) => s.buckets)));
+    },
+    // 8 bits per slot; the first sub-filter's buckets are rounded up to a power of two (< 2n
+    // slots) and, when it fills, one more of the same size joins it
+    maxBitsPerKey: () => 2 * 2 * 8,
   },
   ...[8, 16].map((fingerprintBits) => ({
     name: `BinaryFuse${fingerprintBits}`,

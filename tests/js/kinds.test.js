@@ -8,12 +8,6 @@ import { FILTERS } from './filters.js';
 
 const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
-// Kinds the conformance suite (tests/js/conformance.test.js) does not run, and why.
-const CONFORMANCE_EXEMPT = {
-  'redis-bloom': 'answers exactly as RedisBloom, checked op by op against the server in redis-*.test.js',
-  'redis-cuckoo': 'answers exactly as RedisBloom, checked op by op against the server in redis-*.test.js',
-};
-
 test('the JS table is the C++ table: same numbers, names and classes', () => {
   const header = read('cpp/include/bloomcuckoo/serialization.h');
   const rows = [...header.matchAll(/X\((\d+), k\w+, "([a-z-]+)", (\w+), kHash\w+\)/g)]
@@ -26,7 +20,7 @@ test.each(KINDS.map(([n, name, Cls]) => [name, n, Cls]))('%s: exported, in the C
   expect(lib[Cls.name]).toBe(Cls);
   expect(Object.keys(CLI_KINDS)).toContain(name);
   expect(CLI_KINDS[name].className).toBe(Cls.name);
-  if (!CONFORMANCE_EXEMPT[name]) expect(FILTERS.map((f) => f.Cls)).toContain(Cls);
+  expect(FILTERS.map((f) => f.Cls)).toContain(Cls);
   expect(read('docs/API.md')).toContain(Cls.name);
   expect(read('docs/FORMAT.md')).toContain(`## Body of kind ${n}:`);
   expect(read('js/index.d.ts')).toContain(`export class ${Cls.name}`);
