@@ -345,6 +345,11 @@ struct RedisCuckooAdapter {
     };
     // Expansion 0 grows sub-filters of 0 buckets (no slots), where a probe would divide by zero.
     grown("expansion 0, a second sub-filter of 0 buckets", 2, 0, 0);
+    // Expansion 3, which nothing writes (Init and the server round it up to a power of two),
+    // grows a sub-filter of 24 buckets, where a kick's alternate bucket (i ^ fp * 0x5bd1e995) mod
+    // 24 is not the key's other bucket: keys kicked there are lost (7 of 60 added in a trial).
+    grown("expansion 3, a second sub-filter of 24 buckets", 2, 3, 48);
+    grown("expansion 3, one sub-filter (growing into 24 buckets)", 1, 3, 0);
     return cases;
   }
   static std::vector<testing_util::GoodBody<Filter>> GoodBodies() {
