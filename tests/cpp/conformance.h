@@ -55,10 +55,10 @@
 //
 // Every filter provides: HashOf(key, len) (its own key hash, filter_base.h: the suites probe every
 // class through it, never through a hash function of their own); bool Contains(that hash) const;
-// void ContainsBatch(const KeyBatch&,
-// uint8_t* out) const; uint32_t seed() const; uint64_t size() const; size_t byte_length() const;
-// void Clear(); size_t SerializedSize() const; Status Serialize(uint8_t*, size_t) const;
-// Status Deserialize(const uint8_t*, size_t); and the ByteSink / ByteSource versions of both.
+// void ContainsBatch(const KeyBatch&, uint8_t* out) const; uint32_t seed() const; uint64_t size()
+// const; size_t byte_length() const; void Clear(); size_t SerializedSize() const; Status
+// Serialize(uint8_t*, size_t) const; Status Deserialize(const uint8_t*, size_t); and the ByteSink
+// / ByteSource versions of both.
 #ifndef BLOOMCUCKOO_TESTS_CPP_CONFORMANCE_H_
 #define BLOOMCUCKOO_TESTS_CPP_CONFORMANCE_H_
 

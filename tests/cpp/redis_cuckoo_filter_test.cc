@@ -209,7 +209,7 @@ Bytes BodyWithSubFilters(const RedisCuckooOptions& o, uint32_t filters) {
   return testing_util::BodyOf(SerializeToVector(f));
 }
 
-// 16 keys: sub-filters of 8 buckets of 2 slots (16 bytes each), grown to two.
+// Capacity 16: sub-filters of 8 buckets of 2 slots (16 bytes each), grown to two.
 Bytes TwoSubFilterBody() { return BodyWithSubFilters(Opts(16), 2); }
 
 // CF.RESERVE's smallest capacity for the adapter's bucket size (2): 2 * BUCKETSIZE.
