@@ -339,9 +339,13 @@ Status RedisCuckooFilter::ParseHeader(const uint8_t* header, size_t len, RedisCu
   out->bucket_size_ = static_cast<uint32_t>(internal::LoadLE(header + 32, 2));
   out->max_iterations_ = static_cast<uint32_t>(internal::LoadLE(header + 34, 2));
   out->expansion_ = static_cast<uint32_t>(internal::LoadLE(header + 36, 2));
+  // Expansion is 0 or a power of two (Init and the server round it up), so every sub-filter's
+  // bucket count is a power of two: a kick's alternate bucket, (i ^ fp * m) mod n, is the key's
+  // other bucket only then.
   if (out->bucket_size_ < 1 || out->bucket_size_ > 255 || out->max_iterations_ < 1 ||
       !internal::IsPowerOfTwo(out->num_buckets_) || out->num_buckets_ > kMaxBuckets ||
-      filters < 1 || filters > kMaxSubFilters || (out->expansion_ == 0 && filters != 1)) {
+      filters < 1 || filters > kMaxSubFilters || (out->expansion_ == 0 && filters != 1) ||
+      (out->expansion_ != 0 && !internal::IsPowerOfTwo(out->expansion_))) {
     return Corrupt("not a RedisBloom CF dump: invalid header fields");
   }
   uint64_t total = 0;

@@ -6,11 +6,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "bloomcuckoo/serialization.h"
+#include "conformance.h"
 #include "redis_fixtures.h"
 
 namespace bloomcuckoo {
@@ -127,5 +130,251 @@ TEST(RedisBloomFilter, OurFormatRefusesANonZeroSeed) {
   testing_util::ExpectANonZeroSeedRefused(f);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Conformance (conformance.h): what every filter class honours.
+
+// A scaling filter for `capacity` keys at `error_rate` (BF.RESERVE), expansion 2.
+RedisBloomOptions Opts(uint64_t capacity, double error_rate, uint32_t expansion = 2,
+                       bool non_scaling = false) {
+  RedisBloomOptions o;
+  o.capacity = capacity;
+  o.error_rate = error_rate;
+  o.expansion = expansion;
+  o.non_scaling = non_scaling;
+  return o;
+}
+
+// Where the fields of a body of kind 7 are (docs/FORMAT.md): the dump header (items, links,
+// options, expansion), then one 53-byte record per link, then the bitmaps.
+constexpr size_t kOffItems = 0, kOffLinks = 8, kOffOptions = 12, kOffGrowth = 16;
+constexpr size_t kLinkBytes = 0, kLinkBits = 8, kLinkSize = 16, kLinkError = 24, kLinkBpe = 32,
+                 kLinkHashes = 40, kLinkEntries = 44, kLinkN2 = 52;
+// The offset of `field` in the record of link `i`.
+size_t LinkAt(size_t i, size_t field) {
+  return RedisBloomFilter::kDumpHeaderBytes + RedisBloomFilter::kDumpLinkBytes * i + field;
+}
+
+// Adds distinct keys to `f` until it has `links` links.
+void GrowTo(RedisBloomFilter* f, uint32_t links) {
+  for (int i = 0; f->num_links() < links; ++i) {
+    const std::string k = "grow:" + std::to_string(i);
+    bool added = false;
+    ASSERT_TRUE(f->Add(f->HashOf(k.data(), k.size()), &added).ok());
+  }
+}
+
+// The body of a filter made with `o` holding keys until it has `links` links.
+std::vector<uint8_t> BodyWithLinks(const RedisBloomOptions& o, uint32_t links) {
+  RedisBloomFilter f;
+  EXPECT_TRUE(f.Init(o).ok());
+  GrowTo(&f, links);
+  return testing_util::BodyOf(SerializeToVector(f));
+}
+
+// 10 keys at 1%, grown into a second link of 20 (the first link's bitmap is 16 bytes, 128 bits).
+std::vector<uint8_t> TwoLinkBody() {
+  std::vector<uint8_t> body = BodyWithLinks(Opts(10, 0.01), 2);
+  EXPECT_EQ(testing_util::GetLE(body, LinkAt(0, kLinkBits), 8), 128u);  // what the patches assume
+  return body;
+}
+
+struct RedisBloomAdapter {
+  using Filter = RedisBloomFilter;
+  using Options = RedisBloomOptions;
+  static constexpr const char* kName = "redis-bf";
+  static constexpr FilterKind kKind = FilterKind::kRedisBloom;
+  // RedisBloom's BF hashes every key with fixed seeds (RedisBfHashing): the class has no seed of
+  // its own, seed() is always 0 and the frame must carry 0 (OurFormatRefusesANonZeroSeed). The
+  // seed Create is given is ignored.
+  static constexpr bool kSeeded = false;
+  static Status Init(Filter* f, const Options& o) { return f->Init(o); }
+  static bool Insert(Filter* f, RedisBloomFilter::Hash h) {
+    bool added = false;
+    return f->Add(h, &added).ok() && added;
+  }
+  static Status Create(Filter* f, uint64_t capacity, double error_rate, uint32_t /*seed*/,
+                       const std::vector<std::string>& keys) {
+    BLOOMCUCKOO_RETURN_IF_ERROR(f->Init(Opts(capacity, error_rate)));
+    for (const auto& k : keys) {
+      bool added = false;
+      BLOOMCUCKOO_RETURN_IF_ERROR(f->Add(f->HashOf(k.data(), k.size()), &added));
+    }
+    return Status::Ok();
+  }
+  // 1 - prod(1 - p_i), p_i the classic Bloom rate of link i at the keys it holds (RedisBloom's
+  // probes a + i*b are double hashing, which the classic rate describes).
+  static double ExpectedFpr(const Filter& f, double, uint64_t) {
+    double pass = 1.0;
+    for (uint32_t i = 0; i < f.num_links(); ++i) {
+      pass *=
+          1.0 - testing_util::ClassicBloomFpr(f.link_hashes(i), static_cast<double>(f.link_size(i)),
+                                              static_cast<double>(f.link_bits(i)));
+    }
+    return 1.0 - pass;
+  }
+  // A filter at capacity has one link, at error_rate / 2: bpe = -ln(e/2) / ln(2)^2 bits per key,
+  // rounded up to whole 64-bit words (at most 0.0064 bits per key more for n >= 10^4).
+  static double MaxBitsPerKey(double error_rate) {
+    return -std::log(error_rate / 2) / (std::log(2.0) * std::log(2.0)) + 0.01;
+  }
+  static std::vector<double> State(const Filter& f) {
+    std::vector<double> v = {
+        static_cast<double>(f.initialized()), static_cast<double>(f.num_links()),
+        static_cast<double>(f.size()),        static_cast<double>(f.capacity()),
+        static_cast<double>(f.info_size()),   static_cast<double>(f.expansion()),
+        static_cast<double>(f.non_scaling()), static_cast<double>(f.options())};
+    for (uint32_t i = 0; i < f.num_links(); ++i) {
+      v.insert(v.end(),
+               {static_cast<double>(f.link_entries(i)), f.link_error(i),
+                static_cast<double>(f.link_bits(i)), static_cast<double>(f.link_bytes(i)),
+                static_cast<double>(f.link_hashes(i)), static_cast<double>(f.link_size(i))});
+    }
+    return v;
+  }
+  static std::vector<testing_util::OptionCase<Options>> InvalidOptions() {
+    std::vector<testing_util::OptionCase<Options>> cases = {{Options{}, "capacity"},
+                                                            {Opts(0, 0.01), "capacity"}};
+    for (double e : {0.0, 1.0, -0.1, 1.5, std::numeric_limits<double>::quiet_NaN(),
+                     std::numeric_limits<double>::infinity()}) {
+      cases.push_back({Opts(100, e), "errorRate"});
+      cases.push_back({Opts(100, e, 2, true), "errorRate"});
+    }
+    cases.push_back({Opts(100, 0.01, 0), "expansion"});
+    // The first link is made at errorRate / 2, which is 0 for the smallest double.
+    cases.push_back({Opts(100, std::numeric_limits<double>::denorm_min()), "error rate"});
+    // A NONSCALING link of less than one bit (capacity 1 at 90%: 0.3 bits), which RedisBloom 2.6
+    // makes and then divides by zero in.
+    cases.push_back({Opts(1, 0.9, 2, true), "bits per entry"});
+    return cases;
+  }
+  // Beyond what the native build allows one allocation (64 GiB), before any is tried.
+  static std::vector<testing_util::OptionCase<Options>> OutOfMemoryOptions() {
+    return {{Opts(uint64_t{1} << 62, 0.01), "too large"},
+            {Opts(~uint64_t{0}, 0.5, 2, true), "too large"},
+            {Opts(uint64_t{1} << 40, 0.01), "too large"},
+            {Opts(uint64_t{1} << 40, 0.01, 0, true), "too large"}};
+  }
+  static std::vector<testing_util::BodyCase> BadBodies() {
+    using testing_util::PutF64;
+    using testing_util::PutLE;
+    const std::vector<uint8_t> two = TwoLinkBody();
+    std::vector<testing_util::BodyCase> cases;
+    auto with = [&](const char* why, auto edit) {
+      std::vector<uint8_t> b = two;
+      edit(&b);
+      cases.push_back({b, why});
+    };
+    const uint64_t items = testing_util::GetLE(two, kOffItems, 8);
+    const uint64_t size0 = testing_util::GetLE(two, LinkAt(0, kLinkSize), 8);
+    with("items + 1", [&](auto* b) { PutLE(b, kOffItems, items + 1, 8); });
+    with("items - 1", [&](auto* b) { PutLE(b, kOffItems, items - 1, 8); });
+    with("0 links", [](auto* b) { PutLE(b, kOffLinks, 0, 4); });
+    with("1 link (a record read as bitmap)", [](auto* b) { PutLE(b, kOffLinks, 1, 4); });
+    with("3 links", [](auto* b) { PutLE(b, kOffLinks, 3, 4); });
+    with("4097 links", [](auto* b) { PutLE(b, kOffLinks, 4097, 4); });
+    with("unknown option bit 16", [](auto* b) { (*b)[kOffOptions] |= 16; });
+    with("no FORCE64 (32-bit hashes)", [](auto* b) { PutLE(b, kOffOptions, 1, 4); });
+    with("expansion 0, scaling", [](auto* b) { PutLE(b, kOffGrowth, 0, 4); });
+    with("link bytes + 8 (bitmaps short)", [](auto* b) {
+      PutLE(b, LinkAt(0, kLinkBytes), 24, 8);
+      PutLE(b, LinkAt(0, kLinkBits), 192, 8);
+    });
+    with("link bytes - 8 (bitmaps long)", [](auto* b) {
+      PutLE(b, LinkAt(0, kLinkBytes), 8, 8);
+      PutLE(b, LinkAt(0, kLinkBits), 64, 8);
+    });
+    with("link bits != bytes * 8", [](auto* b) { PutLE(b, LinkAt(0, kLinkBits), 129, 8); });
+    with("link bits 0", [](auto* b) { PutLE(b, LinkAt(0, kLinkBits), 0, 8); });
+    with("link error 0", [](auto* b) { PutF64(b, LinkAt(0, kLinkError), 0.0); });
+    with("link error 1", [](auto* b) { PutF64(b, LinkAt(1, kLinkError), 1.0); });
+    with("link error -0.5", [](auto* b) { PutF64(b, LinkAt(0, kLinkError), -0.5); });
+    with("link error NaN", [](auto* b) {
+      PutF64(b, LinkAt(0, kLinkError), std::numeric_limits<double>::quiet_NaN());
+    });
+    with("link bpe 0", [](auto* b) { PutF64(b, LinkAt(0, kLinkBpe), 0.0); });
+    with("link bpe NaN",
+         [](auto* b) { PutF64(b, LinkAt(0, kLinkBpe), std::numeric_limits<double>::quiet_NaN()); });
+    with("link bpe 1e6", [](auto* b) { PutF64(b, LinkAt(0, kLinkBpe), 1e6); });
+    with("link bpe of 2% (hashes disagree)",
+         [](auto* b) { PutF64(b, LinkAt(0, kLinkBpe), -std::log(0.02) / 0.480453013918201); });
+    with("link hashes + 1", [](auto* b) { ++(*b)[LinkAt(0, kLinkHashes)]; });
+    with("link hashes 0", [](auto* b) { PutLE(b, LinkAt(0, kLinkHashes), 0, 4); });
+    with("link of 1076 hashes, its bpe agreeing (more than any RedisBloom link)", [](auto* b) {
+      PutLE(b, LinkAt(0, kLinkHashes), 1076, 4);
+      PutF64(b, LinkAt(0, kLinkBpe), 1075.5 / 0.693147180559945);
+    });
+    with("link entries 0", [](auto* b) { PutLE(b, LinkAt(1, kLinkEntries), 0, 8); });
+    with("link n2 64", [](auto* b) { (*b)[LinkAt(0, kLinkN2)] = 64; });
+    with("link n2 8 (256 bits masked into 128)", [](auto* b) { (*b)[LinkAt(0, kLinkN2)] = 8; });
+    with("link items + 1 (the sum disagrees)",
+         [&](auto* b) { PutLE(b, LinkAt(0, kLinkSize), size0 + 1, 8); });
+    with("link items overflow the sum", [](auto* b) {
+      // 2^64 - 2 + 5 items: the header's count is what the sum wraps to.
+      PutLE(b, LinkAt(0, kLinkSize), ~uint64_t{0} - 1, 8);
+      PutLE(b, LinkAt(1, kLinkSize), 5, 8);
+      PutLE(b, kOffItems, 3, 8);
+    });
+    // RedisBloom 2.x's all-zero link (see GoodBodies) is only ever last: first or in the middle,
+    // or with anything set, it is corrupt.
+    const std::vector<uint8_t> zeros(RedisBloomFilter::kDumpLinkBytes, 0);
+    with("an all-zero link first", [&](auto* b) {
+      b->insert(b->begin() + LinkAt(0, 0), zeros.begin(), zeros.end());
+      PutLE(b, kOffLinks, 3, 4);
+    });
+    with("an all-zero link in the middle", [&](auto* b) {
+      b->insert(b->begin() + LinkAt(1, 0), zeros.begin(), zeros.end());
+      PutLE(b, kOffLinks, 3, 4);
+    });
+    with("a last link of zeros but its items", [&](auto* b) {
+      b->insert(b->begin() + LinkAt(2, 0), zeros.begin(), zeros.end());
+      PutLE(b, kOffLinks, 3, 4);
+      PutLE(b, LinkAt(2, kLinkSize), 1, 8);
+      PutLE(b, kOffItems, items + 1, 8);
+    });
+    return cases;
+  }
+  static std::vector<testing_util::GoodBody<Filter>> GoodBodies() {
+    using testing_util::PutLE;
+    std::vector<uint8_t> two = TwoLinkBody();
+    // RedisBloom 2.x keeps an all-zero link when it cannot make the next one: it has no probes,
+    // so every key reads as present (as on that server).
+    std::vector<uint8_t> empty_last = two;
+    const std::vector<uint8_t> zeros(RedisBloomFilter::kDumpLinkBytes, 0);
+    empty_last.insert(empty_last.begin() + LinkAt(2, 0), zeros.begin(), zeros.end());
+    PutLE(&empty_last, kOffLinks, 3, 4);
+    // A power-of-two link (RedisBloom without NOROUND): n2 = log2(bits), probes masked.
+    std::vector<uint8_t> pow2 = two;
+    pow2[LinkAt(0, kLinkN2)] = 7;
+    const uint64_t items = testing_util::GetLE(two, kOffItems, 8);
+    return {{two, "two links",
+             [=](const Filter& g) {
+               EXPECT_EQ(g.num_links(), 2u);
+               EXPECT_EQ(g.size(), items);
+               EXPECT_EQ(g.link_entries(1), 20u);
+             }},
+            {BodyWithLinks(Opts(100, 0.01), 1), "one link, empty",
+             [](const Filter& g) {
+               EXPECT_EQ(g.num_links(), 1u);
+               EXPECT_EQ(g.size(), 0u);
+               EXPECT_FALSE(g.Contains(g.HashOf("x", 1)));
+             }},
+            {empty_last, "RedisBloom 2.x's all-zero last link",
+             [](const Filter& g) {
+               EXPECT_EQ(g.num_links(), 3u);
+               EXPECT_EQ(g.link_bytes(2), 0u);
+               EXPECT_TRUE(g.Contains(g.HashOf("never added", 11)));
+             }},
+            {pow2, "a power-of-two link", [](const Filter& g) { EXPECT_EQ(g.num_links(), 2u); }},
+            {BodyWithLinks(Opts(10, 0.01, 0, true), 1), "Redis 8 NONSCALING (expansion 0)",
+             [](const Filter& g) {
+               EXPECT_TRUE(g.non_scaling());
+               EXPECT_EQ(g.expansion(), 0u);
+             }}};
+  }
+};
+
 }  // namespace
+
+INSTANTIATE_TYPED_TEST_SUITE_P(RedisBloom, Conformance, RedisBloomAdapter);
+
 }  // namespace bloomcuckoo
