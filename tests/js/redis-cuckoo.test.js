@@ -128,6 +128,25 @@ describe('corrupt, truncated, reordered and foreign CF dumps are CORRUPT_DATA', 
     expect(rejected).toBeGreaterThan(good[0][1].length * 4);
   });
 
+  test('an expansion that is not 0 or a power of two is refused (its sub-filters would lose kicked keys)', () => {
+    // the server rounds CF.RESERVE's EXPANSION up to a power of two; only a forged header has another
+    const f = new RedisCuckooFilter({ capacity: 1000 });
+    const keys = Array.from({ length: 500 }, (_, i) => `e${i}`);
+    f.addAll(keys);
+    const [[, header], ...data] = f.toRedisDump();
+    const withExpansion = (e) => {
+      const h = Uint8Array.from(header);
+      h[36] = e;
+      return [[1, h], ...data];
+    };
+    for (const e of [3, 5, 24]) expect(codeOf(() => RedisCuckooFilter.fromRedisDump(withExpansion(e)))).toBe('CORRUPT_DATA');
+    const g = RedisCuckooFilter.fromRedisDump(withExpansion(4));
+    expect(g.info().expansion).toBe(4);
+    expect(g.hasAll(keys).every((v) => v === 1)).toBe(true);
+    f.free();
+    g.free();
+  });
+
   test('a header claiming huge sub-filters is refused before anything is allocated', () => {
     const m = requireWasm();
     const before = m.HEAPU8.length;
