@@ -43,8 +43,10 @@ describe.each(FILTERS)('$name bytes', (F) => {
     expect(Array.from(bytes.subarray(0, 4))).toEqual([0x42, 0x43, 0x46, 0x4c]); // "BCFL"
     const dv = new DataView(bytes.buffer);
     expect(dv.getUint16(4, true)).toBe(1);
-    expect(dv.getUint8(7)).toBe(1);                 // MurmurHash3_x64_128
-    expect(dv.getUint32(8, true)).toBe(3);          // seed
+    // hash id 1 = MurmurHash3_x64_128 with the frame's seed; 2 = RedisBloom's scheme, seed always 0
+    const seeded = F.seeded !== false;
+    expect(dv.getUint8(7)).toBe(seeded ? 1 : 2);
+    expect(dv.getUint32(8, true)).toBe(seeded ? 3 : 0);
     expect(Number(dv.getBigUint64(12, true))).toBe(bytes.length - 24);
     expect(dv.getUint32(bytes.length - 4, true)).toBe(crc32(bytes.subarray(0, bytes.length - 4)));
     expect(kindOf(bytes)).toBe(filter.info().kind);

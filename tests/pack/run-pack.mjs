@@ -263,9 +263,11 @@ try {
     assert(i.status === 0 && /^kind +bloom/m.test(i.stdout), `global info: ${i.out}`);
     const before = sh(bin, ['redis', 'pull', 'redis://127.0.0.1:1', 'k', '-o', 'x'], { cwd: work });
     assert(before.status === 2 && /npm install -g redis for a global bloomcuckoo/.test(before.stderr), `global redis advice: ${before.out}`);
-    // follow the advice (from the npm cache: the repo's own devDependency)
+    // follow the advice, at the version of the repo's own devDependency. --prefer-offline, not
+    // --offline: npm ci caches tarballs but not the registry's metadata that an install by name
+    // reads, so on a fresh machine this step (as a user's would) goes to the registry
     const version = JSON.parse(readFileSync(join(root, 'node_modules/redis/package.json'), 'utf8')).version;
-    const add = sh('npm', ['install', '-g', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--prefix', prefix, `redis@${version}`]);
+    const add = sh('npm', ['install', '-g', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--prefix', prefix, `redis@${version}`]);
     assert(add.status === 0, `npm install -g redis: ${add.out}`);
     const after = sh(bin, ['redis', 'pull', 'redis://127.0.0.1:1', 'k', '-o', 'x'], { cwd: work });
     assert(after.status !== 0 && !/needs the 'redis' package/.test(after.stderr) && /127\.0\.0\.1:1|ECONNREFUSED|connect/i.test(after.stderr),
