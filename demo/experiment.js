@@ -2,7 +2,7 @@
 // memory; insert n random keys in steps, probe m never-inserted keys after each step, chart
 // measured vs theoretical FPR.
 import { drawFprChart } from './chart.js';
-import { availableKinds, statsOf } from './filters.js';
+import { pageKinds, statsOf } from './filters.js';
 import { $, bytes, enterClicks, guard, int, ms, onWidthChange, pct, randomHex, showError, yieldToBrowser } from './ui.js';
 
 const COLORS = { left: '#2563eb', right: '#dc2626' };
@@ -99,7 +99,7 @@ async function run() {
     const m = integerField('exp-m', 'm probes', 100, 1_000_000);
     const budget = integerField('exp-bytes', 'memory', 64, 64 * 1024 * 1024);
     const steps = integerField('exp-steps', 'steps', 1, 100);
-    const kinds = availableKinds();
+    const kinds = pageKinds();
     const sides = ['left', 'right'].map((side) => {
       const spec = kinds.find((k) => k.kind === $(`exp-${side}`).value);
       if (!spec) throw new Error(`choose a filter for the ${side} side`);
@@ -177,7 +177,7 @@ async function run() {
 }
 
 export function setupExperiment() {
-  const kinds = availableKinds().filter((k) => EXPERIMENT_KINDS.includes(k.kind));
+  const kinds = pageKinds().filter((k) => EXPERIMENT_KINDS.includes(k.kind));
   for (const side of ['left', 'right']) {
     const sel = $(`exp-${side}`);
     for (const k of kinds) sel.append(new Option(k.label, k.kind));

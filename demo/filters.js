@@ -131,14 +131,13 @@ const KINDS = [
   },
 ];
 
-/** The filter kinds this build of the library exports, in display order. */
-export function availableKinds() {
-  return KINDS.filter((k) => typeof lib[k.className] === 'function')
-    .map((k) => ({ ...k, Class: lib[k.className] }));
+/** The filter kinds of the page, in display order, each with its class. */
+export function pageKinds() {
+  return KINDS.map((k) => ({ ...k, Class: lib[k.className] }));
 }
 
 export function kindByName(kind) {
-  return availableKinds().find((k) => k.kind === kind) ?? null;
+  return pageKinds().find((k) => k.kind === kind) ?? null;
 }
 
 const invalid = (message) => Object.assign(new RangeError(message), { code: 'INVALID_ARGUMENT' });

@@ -5,7 +5,7 @@ import { setupBlacklist } from './blacklist.js';
 import { refresh, setupBuilder } from './builder.js';
 import { setupExperiment } from './experiment.js';
 import { setupSpace } from './space.js';
-import { availableKinds } from './filters.js';
+import { pageKinds } from './filters.js';
 import { onChange, refreshSourceSelects } from './store.js';
 import { setupTiny } from './tiny.js';
 import { setupCuckooSteps } from './cuckoo-steps.js';
@@ -55,7 +55,7 @@ try {
   setupBlacklist();
   setupTransfer();
   setupWorkerMode();
-  const kinds = availableKinds();
+  const kinds = pageKinds();
   document.body.dataset.kinds = kinds.map((k) => k.kind).join(' ');
   $('status').textContent = 'ready';
   $('status').title = `filter classes in this build: ${kinds.map((k) => k.label).join(', ')}`;

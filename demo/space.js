@@ -3,7 +3,7 @@
 // false-positive rate on one chart, next to 1.44·log2(1/ε) and log2(1/ε). The work is cut into
 // slices of about 25 ms (adds and checks in chunks of 4,096 keys), so the page keeps painting
 // and answering while it runs; the longest slice is reported.
-import { availableKinds } from './filters.js';
+import { pageKinds } from './filters.js';
 import { CURVES, drawSpaceChart } from './space-chart.js';
 import { $, bytes, enterClicks, guard, int, ms, onWidthChange, pct, yieldToBrowser } from './ui.js';
 
@@ -138,7 +138,7 @@ async function run() {
     const n = integerField('space-n', 'n keys', 1000, 200_000);
     const m = integerField('space-m', 'm probes', 1000, 1_000_000);
     clearOld('making keys…');
-    const kinds = availableKinds();
+    const kinds = pageKinds();
     const keys = [];
     const probes = [];
     const jobs = kinds.flatMap((spec) => settingsOf(spec).map((setting) => ({ spec, setting })));
@@ -172,7 +172,7 @@ async function run() {
 
 export function setupSpace() {
   const legend = $('space-legend');
-  for (const spec of availableKinds()) {
+  for (const spec of pageKinds()) {
     const [color, , glyph] = STYLE[spec.kind] ?? ['#111', 'circle', '●'];
     const label = document.createElement('label');
     // counting Bloom (4-bit counters, four times a Bloom filter's bits) starts hidden: on the same
