@@ -6,9 +6,12 @@
 // The base revision is checked out into a git worktree outside the repository (the system's temp
 // folder, bloomcuckoo-revisions/<rev>, where no linter or test runner of this tree looks) and built
 // there (BUILD_NATIVE=0 scripts/build.sh); this tree must be built already (npm run build). Each
-// measurement is its own process (one class, one build, as an application that uses one class)
-// that warms up, then keeps the fastest of `reps` passes; the two builds take turns going first;
-// the figures are the medians over `rounds` processes of CPU time per key, with their range.
+// measurement is its own process for one class that loads both builds (each its own module and
+// wasm instance), warms each up, then runs them in turns, pass by pass, keeping each one's
+// fastest of `reps` passes: a slow spell of a shared machine, which lasts longer than a pass,
+// weighs on both alike. Per class, `rounds` such processes (which build goes first alternates):
+// the ns/key figures are the medians over them (with their range), the ratio the median of the
+// processes' after/before ratios (with their range).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
@@ -35,17 +38,23 @@ function perKey(fn, n) {
 }
 
 /**
- * Child process: one class, one build; prints {path: ns per key}, the fastest of `reps` passes
- * after one pass to warm up (the JIT, the wasm tiers, the heap).
+ * Child process: one class, both builds (`entries`, each its own module and wasm instance);
+ * prints [{path: ns per key}, ...] per entry, the fastest of `reps` passes after one pass to warm
+ * up (the JIT, the wasm tiers, the heap). The builds take turns pass by pass, so a slow spell of
+ * the machine that lasts longer than a pass weighs on both alike.
  */
-async function measure(entry, name, n, reps) {
-  const lib = await import(entry);
-  await lib.init();
+async function measure(entries, name, n, reps) {
+  const libs = [];
+  for (const entry of entries) {
+    const lib = await import(entry);
+    await lib.init();
+    libs.push(lib);
+  }
   const keys = stringKeys(n);
   const probes = keys.concat(stringKeys(n, n)); // half present, half absent
   const fuse = name === 'BinaryFuseFilter';
-  const best = {};
-  for (let pass = 0; pass <= reps; pass++) {
+  const best = libs.map(() => ({}));
+  const pass = (lib) => {
     const a = fuse ? undefined : make(lib, name, n);
     const b = fuse ? lib.BinaryFuseFilter.build(keys) : make(lib, name, n);
     const times = {
@@ -56,8 +65,15 @@ async function measure(entry, name, n, reps) {
     };
     a?.free();
     b.free();
-    if (pass === 0) continue;
-    for (const [p, t] of Object.entries(times)) if (t !== undefined) best[p] = Math.min(best[p] ?? Infinity, t);
+    return times;
+  };
+  for (let i = 0; i <= reps; i++) {
+    const order = i % 2 ? libs.map((_, s) => libs.length - 1 - s) : libs.map((_, s) => s);
+    for (const s of order) {
+      const times = pass(libs[s]);
+      if (i === 0) continue;
+      for (const [p, t] of Object.entries(times)) if (t !== undefined) best[s][p] = Math.min(best[s][p] ?? Infinity, t);
+    }
   }
   process.stdout.write(JSON.stringify(best));
 }
@@ -87,7 +103,7 @@ function checkout(rev) {
 }
 
 async function main() {
-  if (args.child) return measure(args.child, args.class, args.n, args.reps);
+  if (args.child) return measure(args.child.split(','), args.class, args.n, args.reps);
   if (!args.base) throw new Error('--base=<rev> is required');
   const base = checkout(args.base);
   const head = sh('git', ['rev-parse', '--short', 'HEAD']).trim();
@@ -98,28 +114,30 @@ async function main() {
   const runs = sides.map(() => Object.fromEntries(CLASSES.map((c) => [c, Object.fromEntries(PATHS.map((p) => [p, []]))])));
   for (let round = 0; round < args.rounds; round++) {
     for (const name of CLASSES) {
+      // one process measures both builds; which one loads and runs first alternates
       const order = (round + CLASSES.indexOf(name)) % 2 ? [1, 0] : [0, 1];
-      for (const s of order) {
-        const out = sh(process.execPath, [new URL(import.meta.url).pathname, `--child=${sides[s].entry}`, `--class=${name}`, `--n=${args.n}`]);
-        const r = JSON.parse(out);
-        for (const p of PATHS) runs[s][name][p].push(r[p]);
-      }
+      const entries = order.map((s) => sides[s].entry).join(',');
+      const out = JSON.parse(sh(process.execPath, [new URL(import.meta.url).pathname, `--child=${entries}`, `--class=${name}`, `--n=${args.n}`, `--reps=${args.reps}`]));
+      order.forEach((s, i) => { for (const p of PATHS) runs[s][name][p].push(out[i][p]); });
     }
     log(`round ${round + 1}/${args.rounds} done`);
   }
   const rows = [];
   for (const name of CLASSES) {
     for (const p of PATHS) {
-      const [b, a] = runs.map((r) => median(r[name][p]));
-      if (b === undefined) continue;
+      const [before, after] = runs.map((r) => r[name][p]);
+      if (before[0] === undefined) continue;
       const what = name === 'BinaryFuseFilter' && p === 'addAll' ? 'build' : p;
-      const spread = (xs) => `${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))}`;
-      rows.push([`${name} \`${what}\``, `${fmt(b)} (${spread(runs[0][name][p])})`, `${fmt(a)} (${spread(runs[1][name][p])})`, `${(a / b).toFixed(2)}×`]);
+      const spread = (xs, f) => `${f(Math.min(...xs))}–${f(Math.max(...xs))}`;
+      const ratios = after.map((a, i) => a / before[i]);
+      const times = (x) => `${x.toFixed(2)}×`;
+      rows.push([`${name} \`${what}\``, `${fmt(median(before))} (${spread(before, fmt)})`, `${fmt(median(after))} (${spread(after, fmt)})`,
+        `${times(median(ratios))} (${spread(ratios, times)})`]);
     }
   }
-  const md = `${table(['class, path', `${sides[0].label} ns/key (range)`, `${sides[1].label} ns/key (range)`, 'after / before'], rows)}\n\n` +
+  const md = `${table(['class, path', `${sides[0].label} ns/key (range)`, `${sides[1].label} ns/key (range)`, 'after / before, per process (range)'], rows)}\n\n` +
     `${args.n.toLocaleString('en-US')} string keys (\`key:i\`), 1% target; \`has\`/\`hasAll\` probe the ${args.n.toLocaleString('en-US')} keys and as many absent ones. ` +
-    `CPU time; per build and class ${args.rounds} processes, each warmed and then keeping its fastest of ${args.reps} passes; the median process (and the range), the two builds taking turns first; ` +
+    `CPU time; per class ${args.rounds} processes, each loading both builds and running them in turns (after a pass to warm up) for ${args.reps} passes each, keeping each build's fastest; the median over the processes (and the range); the ratio is the median of the processes' after / before (and its range); ` +
     `${os.cpus()[0].model.trim()}, ${os.cpus().length} cores, Node ${process.version}.`;
   process.stdout.write(`${md}\n`);
   if (args['write-docs']) {
