@@ -72,8 +72,8 @@ export function requireWasm() {
  * `more` in parentheses: a sentence, or the options object the call was given.
  */
 export function throwIfError(r, context, more) {
-  // small enough for V8 to inline into every one-key call; the error path is a call of its own
-  // (inlined whole, it was not, which cost RedisCuckooFilter.add 7-13%: docs/BENCHMARKS.md)
+  // the error path is a call of its own, so what V8 inlines into every one-key call is this line
+  // (28 bytes of bytecode instead of 127; both are inlined, --trace-turbo-inlining)
   return r >= 0 ? r : raise(r, context, more);
 }
 

@@ -68,7 +68,8 @@ async function measure(entries, name, n, reps) {
     return times;
   };
   for (let i = 0; i <= reps; i++) {
-    const order = i % 2 ? libs.map((_, s) => libs.length - 1 - s) : libs.map((_, s) => s);
+    const order = libs.map((_, s) => s);
+    if (i % 2) order.reverse();
     for (const s of order) {
       const times = pass(libs[s]);
       if (i === 0) continue;
