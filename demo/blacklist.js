@@ -1,7 +1,7 @@
 // "The problem: a blacklist" (#blacklist): the blacklist checker. A list (one item per line:
 // pasted, uploaded or generated) is built into a filter in chunks with a progress bar; URLs are
 // then checked as you type.
-import { pageKinds, parseErrorRate } from './filters.js';
+import { kindByName, pageKinds, parseErrorRate } from './filters.js';
 import { dropFilter, setFilter } from './store.js';
 import { sampleUrls } from './sample-urls.js';
 import { $, bitsPerKeyText, bytes, enterClicks, guard, int, lines, ms, showError, yieldToBrowser } from './ui.js';
@@ -54,7 +54,7 @@ async function build() {
   try {
     const items = loaded ? loaded.items : lines($('bl-text').value);
     if (items.length === 0) throw new Error('The list is empty: paste, upload or generate one item per line first.');
-    const spec = pageKinds().find((k) => k.kind === $('bl-kind').value);
+    const spec = kindByName($('bl-kind').value);
     const errorRate = parseErrorRate($('bl-error-rate').value);
     const started = performance.now();
     let f;

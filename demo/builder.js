@@ -1,7 +1,7 @@
 // "Build your own filter" (#builder): pick a filter class and its options, add / check / remove
 // keys, live stats, and the canvas of the whole filter with what the last key touched.
 import { drawFilterMap } from './canvas.js';
-import { pageKinds, BPK_MIN_KEYS, createFilter, cuckooSubFilterBuckets, parseOptions, statsOf, touchedBy } from './filters.js';
+import { BPK_MIN_KEYS, createFilter, cuckooSubFilterBuckets, kindByName, pageKinds, parseOptions, statsOf, touchedBy } from './filters.js';
 import { deserialize } from './lib.js';
 import { dropFilter, getEntry, setFilter, touch } from './store.js';
 import { $, bitsPerKeyText, bytes, clip, describeError, enterClicks, guard, int, pct, q, randomHex, showError, yieldToBrowser } from './ui.js';
@@ -484,7 +484,7 @@ export function refresh() {
 }
 
 function selectKind(kindName) {
-  spec = pageKinds().find((k) => k.kind === kindName);
+  spec = kindByName(kindName);
   staged = new Set();
   renderFields();
   create();

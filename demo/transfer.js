@@ -2,7 +2,7 @@
 // download, import a file back (validated by the library: corrupt or foreign files get a clear
 // message), and compare the imported filter's answers with the original's.
 import { deserialize, kindOf } from './lib.js';
-import { pageKinds } from './filters.js';
+import { kindByName } from './filters.js';
 import { getEntry, setFilter } from './store.js';
 import { $, bytes, describeError, guard, int, lines, showError, showVerdict } from './ui.js';
 
@@ -39,7 +39,7 @@ async function importFile() {
   try {
     const kind = kindOf(data); // validates magic, version, length and checksum first
     filter = deserialize(data);
-    const spec = pageKinds().find((k) => k.kind === kind) ?? { label: kind, kind };
+    const spec = kindByName(kind) ?? { label: kind, kind };
     setFilter('imported', filter, spec);
   } catch (err) {
     const what = err?.code === 'CORRUPT_DATA' ? 'is not a valid bloomcuckoo filter file (corrupt, truncated or foreign bytes)'

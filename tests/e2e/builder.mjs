@@ -1,7 +1,7 @@
 // "Build your own filter" (#builder): every class's options, keys, stats, canvas, growth,
 // FULL, the remove warning, capacity flags, keyboard.
 import { assert } from './browser.mjs';
-import { CLASS_OF, KINDS, lib, placeholdersCut, REMOVABLE, shots, tabThrough } from './helpers.mjs';
+import { CLASS_OF, KINDS, placeholdersCut, REMOVABLE, shots, tabThrough } from './helpers.mjs';
 import { checkCuckooGrowth } from './figures.mjs';
 
 export async function run(t, c) {
@@ -181,7 +181,7 @@ export async function run(t, c) {
         assert(await page.isDisabled('#key-remove'), 'remove is disabled for a filter without removal');
       }
       // where the key landed: compare with the library in Node (same options, same default seed)
-      const Cls = lib[CLASS_OF[kind]];
+      const Cls = CLASS_OF[kind];
       const probe = kind === 'fuse' ? Cls.build(['alice@example.com']) : new Cls({ capacity: 1000, errorRate: 0.01 });
       assert(await keyOp('check', 'alice@example.com') === 'present', 'check alice again');
       const touched = await text('key-touched');
@@ -340,7 +340,7 @@ export async function run(t, c) {
       ['counting', { capacity: '4', errorRate: '0.2' }, { capacity: 4, errorRate: 0.2 }],
     ];
     for (const [kind, form, options] of cases) {
-      const Cls = lib[CLASS_OF[kind]];
+      const Cls = CLASS_OF[kind];
       await createWith(kind, form);
       const added = ['k1', 'k2', 'k3', 'k4'];
       for (const k of added) assert(await keyOp('add', k) === 'added', `${kind}: add ${k}`);

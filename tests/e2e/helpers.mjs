@@ -3,6 +3,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as lib from '../../js/index.js';
+import { KINDS as KIND_TABLE } from '../../js/kinds.js';
 import { readCuckooTables } from '../../demo/cuckoo-model.js';
 import { assert } from './browser.mjs';
 
@@ -10,10 +11,10 @@ export { lib };
 export const shots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 mkdirSync(shots, { recursive: true });
 
-// the classes the page offers (builder.mjs checks it offers exactly these)
-export const CLASS_OF = { bloom: 'BloomFilter', blocked: 'BlockedBloomFilter', counting: 'CountingBloomFilter',
-  scalable: 'ScalableBloomFilter', cuckoo: 'CuckooFilter', fuse: 'BinaryFuseFilter' };
-export const KINDS = Object.keys(CLASS_OF);
+// the kinds the page offers (builder.mjs checks it offers exactly these), each with its class from
+// the kind table
+export const KINDS = ['bloom', 'blocked', 'counting', 'scalable', 'cuckoo', 'fuse'];
+export const CLASS_OF = Object.fromEntries(KIND_TABLE.filter(([, name]) => KINDS.includes(name)).map(([, name, Cls]) => [name, Cls]));
 export const REMOVABLE = new Set(['counting', 'cuckoo']);
 // the class the blacklist's uploaded list is built into (and the worker then holds)
 export const UPLOAD_KIND = 'cuckoo';

@@ -1,6 +1,6 @@
 // "Space against error" (#space): every class measured as the library measures it.
 import { assert } from './browser.mjs';
-import { CLASS_OF, KINDS, lib, spaceLabelTrouble } from './helpers.mjs';
+import { CLASS_OF, KINDS, spaceLabelTrouble } from './helpers.mjs';
 
 export async function run(t, c) {
   const { page, data, visibleError, shot } = c;
@@ -41,7 +41,7 @@ export async function run(t, c) {
     for (const r of rows) perKind[r.kind] = (perKind[r.kind] ?? 0) + 1;
     for (const kind of KINDS) assert(perKind[kind] >= 2, `${kind}: ${perKind[kind] ?? 0} points`);
     for (const r of rows) {
-      const Cls = lib[CLASS_OF[r.kind]];
+      const Cls = CLASS_OF[r.kind];
       const v = Number(r.setting.replace(/^.*= /, '').replace(' %', ''));
       const f = r.kind === 'fuse' ? Cls.build(keys, { fingerprintBits: v })
         : r.kind === 'cuckoo' ? new Cls({ capacity: n, fingerprintBits: v }) : new Cls({ capacity: n, errorRate: v / 100 });

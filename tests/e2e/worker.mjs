@@ -2,7 +2,7 @@
 // big check that shows why (main-thread stall against a page that keeps painting).
 import { visitUrls } from '../../demo/sample-urls.js';
 import { assert } from './browser.mjs';
-import { CLASS_OF, lib, shotOf, UPLOAD_KIND } from './helpers.mjs';
+import { CLASS_OF, shotOf, UPLOAD_KIND } from './helpers.mjs';
 
 /**
  * Worker mode's big check of `count` URLs, on the main thread and then in the worker (a filter
@@ -88,7 +88,7 @@ export async function run(t, c) {
 
   await t.check('worker mode shows why: during a big check of the blacklist the main thread stalls, with the worker the page keeps painting', async () => {
     // the blacklist the worker holds now: the uploaded 120,000 lines in a cuckoo filter; the same in Node
-    const twin = new lib[CLASS_OF[UPLOAD_KIND]]({ capacity: 120000, errorRate: 0.001 });
+    const twin = new CLASS_OF[UPLOAD_KIND]({ capacity: 120000, errorRate: 0.001 });
     twin.addAll(Array.from({ length: 120000 }, (_, i) => `https://upload-${i}.bad.example/x`));
     const want = twin.hasAll(visitUrls(100000)).reduce((a, b) => a + b, 0);
     twin.free();
