@@ -1,4 +1,4 @@
-// Shared by the e2e modules: the library, the classes this build exports, screenshots, the
+// Shared by the e2e modules: the library, the page's kinds and their classes, screenshots, the
 // page-level helpers every section uses, and a few geometry checks.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
