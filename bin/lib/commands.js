@@ -2,8 +2,9 @@
 // writes its results, and returns the exit status; failures throw CliError (exit 2).
 import { isUtf8 } from 'node:buffer';
 import { FilterError, init } from '../../js/index.js';
+import { stat } from 'node:fs/promises';
 import {
-  CliError, bytes, count, parse, percent, readFilter, requireFile, writeOutput,
+  CliError, bytes, count, fileType, parse, percent, readFilter, requireFile, writeOutput,
 } from './common.js';
 import { KINDS, KIND_NAMES, OPTION_FLAGS, classOf, estimatedFpr, optionsFor, shownOptions } from './kinds.js';
 import { BATCH, countKeys, forEachBatch, openInput } from './lines.js';
@@ -35,6 +36,19 @@ function describe(filter, fileBytes) {
   return { info, fpr, bitsPerKey, fileBytes, held };
 }
 
+/** A number for JSON: null when it is not finite (NaN bits/key of an empty filter). */
+const finite = (x) => (Number.isFinite(x) ? x : null);
+
+/** Prints one JSON document on stdout. */
+const json = (doc) => out(`${JSON.stringify(doc, null, 2)}\n`);
+
+/** --json writes to stdout, so the filter's bytes cannot go there too. */
+function jsonNeedsFile(command, values) {
+  if (values.json && values.output === '-') {
+    throw new CliError(`${command}: --json needs -o <file> (with -o - stdout holds the filter's bytes)`);
+  }
+}
+
 /** A FilterError from the library as one CLI line. */
 function libraryError(context, err) {
   if (err instanceof FilterError) return new CliError(`${context}: ${err.message} (${err.code})`);
@@ -43,13 +57,19 @@ function libraryError(context, err) {
 
 // ---- build ----------------------------------------------------------------------------------
 
-/** Kinds that store fingerprints (set semantics by default, --multiset for duplicates). */
+/**
+ * Kinds that store fingerprints: every line is added (a multiset) unless --unique (a set, whose
+ * removals can cause false negatives: a key whose fingerprint matched one already present was
+ * never stored, and removing that other key makes it read absent).
+ */
 const CUCKOO_KINDS = ['cuckoo', 'redis-cuckoo'];
 
 const BUILD_OPTIONS = {
   output: { type: 'string', short: 'o' },
   kind: { type: 'string', short: 'k' },
+  unique: { type: 'boolean' },
   multiset: { type: 'boolean' },
+  json: { type: 'boolean' },
   progress: { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
   ...Object.fromEntries(Object.keys(OPTION_FLAGS).map((f) => [f, { type: f === 'non-scaling' ? 'boolean' : 'string' }])),
@@ -65,20 +85,31 @@ export async function build(argv) {
   if (values.output === undefined) throw new CliError('build: -o <file> is required (use -o - for stdout)');
   const kind = values.kind ?? 'bloom';
   if (!KINDS[kind]) throw new CliError(`build: unknown --kind '${kind}' (kinds: ${KIND_NAMES.join(', ')})`);
-  if (values.multiset && !CUCKOO_KINDS.includes(kind)) throw new CliError(`build: --multiset applies to --kind cuckoo and redis-cuckoo only`);
+  for (const flag of ['unique', 'multiset']) {
+    if (values[flag] && !CUCKOO_KINDS.includes(kind)) throw new CliError(`build: --${flag} applies to --kind cuckoo and redis-cuckoo only`);
+  }
+  if (values.unique && values.multiset) {
+    throw new CliError('build: --unique and --multiset contradict each other (every line is added by default; --unique builds a set)');
+  }
+  jsonNeedsFile('build', values);
   const { options, needsCapacity } = optionsFor(kind, values);
   const inputStat = input === '-' ? null : await requireFile(input, 'input');
+  // Only a regular file can be read twice (counted, then added); '-', a pipe, a FIFO or a process
+  // substitution is read once, as it arrives, so its number of keys is not known in advance.
+  const regular = inputStat?.isFile() === true;
   await init();
   const Cls = classOf(kind);
   const show = chatty(values);
 
   if (needsCapacity) {
-    if (inputStat === null) {
+    if (!regular) {
       if (kind !== 'scalable') {
-        throw new CliError(`build: --capacity is required when reading stdin (the number of keys is not known in advance)`);
+        if (inputStat === null) throw new CliError(`build: --capacity is required when reading stdin (the number of keys is not known in advance)`);
+        throw new CliError(`build: --capacity is required when the input is not a regular file ('${input}' is a ${fileType(inputStat)}): `
+          + 'it is read once, as it arrives, so its keys cannot be counted in advance');
       }
       options.capacity = 100_000;
-      if (show) note(values, 'scalable: reading stdin without --capacity: the first layer holds 100,000 keys; layers are added as needed');
+      if (show) note(values, `scalable: reading ${inputStat === null ? 'stdin' : `'${input}'`} without --capacity: the first layer holds 100,000 keys; layers are added as needed`);
     } else {
       // (RedisBloom's CF needs a capacity of at least two buckets)
       const least = kind === 'redis-cuckoo' ? 2 * (options.bucketSize ?? 2) : 1;
@@ -89,9 +120,9 @@ export async function build(argv) {
 
   // Memory: worked out before any key is read, and refused here when it cannot fit. Said on a
   // terminal (or with --progress), and always for fuse and for builds of a quarter of the limit.
-  const fuseKeys = KINDS[kind].static && inputStat !== null ? await countKeys(input) : null;
+  const fuseKeys = KINDS[kind].static && regular ? await countKeys(input) : null;
   let fuseLimit = null;
-  if (KINDS[kind].static && inputStat === null) {
+  if (KINDS[kind].static && !regular) {
     const plan = fuseStdinPlan(options.fingerprintBits);
     fuseLimit = plan.most;
     note(values, plan.text);
@@ -107,7 +138,7 @@ export async function build(argv) {
   }
 
   const started = performance.now();
-  const progress = show ? new Progress(`${kind}`, inputStat?.size ?? null) : null;
+  const progress = show ? new Progress(`${kind}`, regular ? inputStat.size : null) : null;
   const onProgress = progress ? (b, k, final) => progress.update(b, k, final) : undefined;
   let filter;
   let read;
@@ -130,11 +161,16 @@ export async function build(argv) {
   }
   try {
     await writeOutput(values.output, filter);
+    const d = describe(filter);
+    const secs = (performance.now() - started) / 1000;
     if (show) {
-      const d = describe(filter);
-      const secs = (performance.now() - started) / 1000;
       note(values, `${kind}: ${count(read.lines)} keys read in ${secs.toFixed(1)} s → ${values.output}: `
         + `${count(d.held)} held, ${bytes(filter.byteLength)}, ${d.bitsPerKey.toFixed(2)} bits/key, est. FPR ${percent(d.fpr)}`);
+    }
+    if (values.json) {
+      await json({ command: 'build', input, output: values.output, kind, keysRead: read.lines, size: d.held,
+        byteLength: filter.byteLength, fileBytes: (await stat(values.output)).size,
+        bitsPerKey: finite(d.bitsPerKey), estimatedFpr: finite(d.fpr), seconds: secs });
     }
   } finally {
     filter.free();
@@ -146,7 +182,7 @@ export async function build(argv) {
 async function fill(filter, kind, input, values, onProgress) {
   let held = 0;
   const cuckoo = CUCKOO_KINDS.includes(kind);
-  const unique = cuckoo && !values.multiset;
+  const unique = cuckoo && values.unique === true;
   const full = (n) => new CliError(`build: the ${kind} filter is full after ${count(n)} keys; `
     + `raise --capacity${cuckoo ? ' or --expansion' : ''}`);
   return forEachBatch(openInput(input), (batch) => {
@@ -211,18 +247,45 @@ async function buildStatic(Cls, input, options, values, fuseKeys, fuseLimit, onP
 
 // ---- check ----------------------------------------------------------------------------------
 
+/** One key's verdict for check --json: the key as text, and as base64 when it is not UTF-8. */
+function jsonResult(key, hit) {
+  if (typeof key === 'string') return JSON.stringify({ key, maybe: hit });
+  if (isUtf8(key)) return JSON.stringify({ key: key.toString('utf8'), maybe: hit });
+  return JSON.stringify({ key: key.toString('utf8'), keyBase64: key.toString('base64'), maybe: hit });
+}
+
 export async function check(argv) {
-  const { values, positionals } = parse('check', argv, { input: { type: 'string', short: 'i' } });
+  const { values, positionals } = parse('check', argv, { input: { type: 'string', short: 'i' }, json: { type: 'boolean' } });
   if (values.help) return out(HELP.check), 0;
   if (positionals.length === 0) throw new CliError(`check: give a filter file (see 'bloomcuckoo check --help')`);
   const [file, ...keys] = positionals;
   if (keys.length > 0 && values.input !== undefined) throw new CliError('check: give keys or --input, not both');
   if (keys.length === 0 && values.input === undefined) throw new CliError('check: give keys to check, or --input <file|->');
+  if (file === '-' && values.input === '-') {
+    throw new CliError("check: stdin can be read only once: give the filter or the keys as '-', not both");
+  }
   if (values.input !== undefined && values.input !== '-') await requireFile(values.input, 'input');
   const { filter } = await readFilter(file);
   let absent = 0;
+  let checked = 0;
   try {
-    if (keys.length > 0) {
+    if (values.json) {
+      // one JSON document, written as the keys are checked: {command, file, results: [...], counts}
+      await out(`{"command":"check","file":${JSON.stringify(file)},"results":[`);
+      const each = async (batch) => {
+        const hits = filter.hasAll(batch);
+        const parts = new Array(batch.length);
+        for (let i = 0; i < batch.length; i++) {
+          parts[i] = jsonResult(batch[i], hits[i] === 1);
+          if (!hits[i]) absent++;
+        }
+        await out(`${checked > 0 ? ',' : ''}\n${parts.join(',\n')}`);
+        checked += batch.length;
+      };
+      if (keys.length > 0) await each(keys);
+      else await forEachBatch(openInput(values.input), each, undefined, 'check');
+      await out(`\n],"checked":${checked},"maybe":${checked - absent},"absent":${absent}}\n`);
+    } else if (keys.length > 0) {
       const hits = filter.hasAll(keys);
       let text = '';
       for (let i = 0; i < keys.length; i++) {
@@ -242,7 +305,7 @@ export async function check(argv) {
           if (!hits[i]) absent++;
         }
         await out(Buffer.concat(parts));
-      });
+      }, undefined, 'check');
     }
   } finally {
     filter.free();
@@ -255,15 +318,14 @@ export async function check(argv) {
 export async function info(argv) {
   const { values, positionals } = parse('info', argv, { json: { type: 'boolean' } });
   if (values.help) return out(HELP.info), 0;
-  if (positionals.length !== 1) throw new CliError(`info: give exactly one filter file (see 'bloomcuckoo info --help')`);
+  if (positionals.length !== 1) throw new CliError(`info: give exactly one filter file, or - for stdin (see 'bloomcuckoo info --help')`);
   const file = positionals[0];
   const { filter, fileBytes } = await readFilter(file);
   try {
     const d = describe(filter, fileBytes);
     const { info: i } = d;
     if (values.json) {
-      await out(`${JSON.stringify({ file, ...i, fileBytes, bitsPerKey: Number.isFinite(d.bitsPerKey) ? d.bitsPerKey : null,
-        estimatedFpr: Number.isFinite(d.fpr) ? d.fpr : null }, null, 2)}\n`);
+      await json({ command: 'info', file, ...i, fileBytes, bitsPerKey: finite(d.bitsPerKey), estimatedFpr: finite(d.fpr) });
       return 0;
     }
     const rows = [
@@ -296,10 +358,13 @@ const MERGEABLE = ['bloom', 'blocked'];
 export async function merge(argv) {
   const { values, positionals } = parse('merge', argv, {
     output: { type: 'string', short: 'o' }, progress: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' },
+    json: { type: 'boolean' },
   });
   if (values.help) return out(HELP.merge), 0;
   if (positionals.length < 2) throw new CliError(`merge: give at least two filter files (see 'bloomcuckoo merge --help')`);
   if (values.output === undefined) throw new CliError('merge: -o <file> is required (use -o - for stdout)');
+  if (positionals.filter((f) => f === '-').length > 1) throw new CliError("merge: stdin can be read only once: give '-' as one input at most");
+  jsonNeedsFile('merge', values);
   const filters = [];
   try {
     for (const file of positionals) {
@@ -328,8 +393,13 @@ export async function merge(argv) {
     }
     const merged = filters[0];
     await writeOutput(values.output, merged);
+    const d = describe(merged);
+    if (values.json) {
+      await json({ command: 'merge', inputs: positionals, output: values.output, kind: merged.info().kind,
+        byteLength: merged.byteLength, fileBytes: (await stat(values.output)).size,
+        estimatedSize: merged.estimatedSize(), estimatedFpr: finite(d.fpr) });
+    }
     if (chatty(values)) {
-      const d = describe(merged);
       note(values, `merged ${positionals.length} ${merged.info().kind} filters → ${values.output}: `
         + `${bytes(merged.byteLength)}, about ${count(merged.estimatedSize())} keys, est. FPR ${percent(d.fpr)}`);
     }

@@ -1,6 +1,6 @@
 // Shared by the CLI commands: the one error type that exits 2, argument parsing with readable
 // messages, number options, reading and writing filter files, and number formatting.
-import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { FilterError, deserializeFrom, init } from '../../js/index.js';
@@ -59,6 +59,7 @@ export function fsReason(err) {
     case 'EACCES': case 'EPERM': return 'permission denied';
     case 'EISDIR': return 'is a directory';
     case 'ENOTDIR': return 'a parent is not a directory';
+    case 'ENXIO': return 'no such device or address (a socket cannot be opened by name: use - for stdin)';
     default: return err?.message ?? String(err);
   }
 }
@@ -75,12 +76,38 @@ export async function requireFile(path, what) {
   return st;
 }
 
+/** How a filter or input path is named in messages: '-' is stdin. */
+export const nameOf = (path) => (path === '-' ? "'-' (stdin)" : `'${path}'`);
+
+/** What a stat that is not a regular file is, in a few words. */
+export function fileType(st) {
+  if (st.isFIFO()) return 'pipe or FIFO';
+  if (st.isCharacterDevice()) return 'character device';
+  if (st.isSocket()) return 'socket';
+  if (st.isBlockDevice()) return 'block device';
+  return 'not a regular file';
+}
+
+/** The largest filter file read: no filter is larger than the wasm memory that holds it. */
+const MAX_FILTER_BYTES = 2 ** 32;
+
+/** A FilterError from deserializing `path` as one CliError line. */
+function notAFilter(path, err) {
+  const what = err.code === 'UNSUPPORTED_VERSION'
+    ? 'was written by a newer bloomcuckoo or holds a kind this version cannot read'
+    : 'is not a valid bloomcuckoo filter';
+  return new CliError(`${nameOf(path)} ${what} (${err.code}: ${err.message})`);
+}
+
 /**
- * Reads and deserializes a filter file; every failure is one CliError line. The file's bytes go
- * straight from the file into the filter's wasm memory, 256 KiB at a time (no whole-file buffer).
+ * Reads and deserializes a filter file; every failure is one CliError line. A regular file's
+ * bytes go straight from the file into the filter's wasm memory, 256 KiB at a time (no
+ * whole-file buffer). '-' (stdin), a pipe, a FIFO or a device is read to its end first (at most
+ * 4 GiB, the wasm memory limit), as a list of chunks, then copied into the filter.
  */
 export async function readFilter(path) {
-  await requireFile(path, 'filter');
+  const st = path === '-' ? null : await requireFile(path, 'filter');
+  if (st === null || !st.isFile()) return readFilterStream(path);
   await init();
   let fd;
   try {
@@ -107,15 +134,50 @@ export async function readFilter(path) {
     return { filter, fileBytes: size };
   } catch (err) {
     if (err === readError) throw new CliError(`cannot read filter '${path}': ${fsReason(err)}`);
-    if (err instanceof FilterError) {
-      const what = err.code === 'UNSUPPORTED_VERSION'
-        ? 'was written by a newer bloomcuckoo or holds a kind this version cannot read'
-        : 'is not a valid bloomcuckoo filter';
-      throw new CliError(`'${path}' ${what} (${err.code}: ${err.message})`);
-    }
+    if (err instanceof FilterError) throw notAFilter(path, err);
     throw err;
   } finally {
     closeSync(fd);
+  }
+}
+
+/** readFilter for stdin and other streams: the bytes to their end, then deserialized. */
+async function readFilterStream(path) {
+  if (path === '-' && process.stdin.isTTY) {
+    throw new CliError("'-' reads a filter from stdin, which is a terminal: pipe or redirect a filter file into it");
+  }
+  await init();
+  const chunks = [];
+  let total = 0;
+  try {
+    for await (const chunk of path === '-' || path === '/dev/stdin' ? process.stdin : createReadStream(path)) {
+      total += chunk.length;
+      if (total > MAX_FILTER_BYTES) {
+        throw new CliError(`${nameOf(path)} is not a bloomcuckoo filter: more than 4 GiB, larger than any filter (the wasm memory limit)`);
+      }
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    throw new CliError(`cannot read filter ${nameOf(path)}: ${fsReason(err)}`);
+  }
+  let index = 0;      // the chunk that holds `start`
+  let start = 0;      // where chunks[index] begins
+  try {
+    const filter = deserializeFrom(total, (target, offset) => {
+      if (offset < start) { index = 0; start = 0; }
+      for (let at = 0; at < target.length;) {
+        const pos = offset + at;
+        while (pos >= start + chunks[index].length) start += chunks[index++].length;
+        const from = chunks[index].subarray(pos - start, pos - start + target.length - at);
+        target.set(from, at);
+        at += from.length;
+      }
+    });
+    return { filter, fileBytes: total };
+  } catch (err) {
+    if (err instanceof FilterError) throw notAFilter(path, err);
+    throw err;
   }
 }
 

@@ -1,5 +1,6 @@
 // Usage texts of the CLI (--help on every command).
 import { LIMIT_TEXT } from './memory.js';
+import { MAX_KEY_TEXT } from './lines.js';
 export const HELP = {
   main: `Usage: bloomcuckoo <command> [options]
 
@@ -7,13 +8,17 @@ Build, query and inspect Bloom, Cuckoo and Binary Fuse filter files (one key per
 
 Commands:
   build <input|-> -o <file>    build a filter from keys, one per line (streamed)
-  check <file> [keys...]       print key<TAB>maybe|no; exit 0 if all maybe, 1 if any absent
-  info <file>                  kind, options, size, bytes, bits/key, estimated FPR
+  check <file|-> [keys...]     print key<TAB>maybe|no; exit 0 if all maybe, 1 if any absent
+  info <file|->                kind, options, size, bytes, bits/key, estimated FPR
   merge <a> <b> [...] -o <c>   union Bloom (or blocked Bloom) filters of the same shape
   redis pull <url> <key> -o <file>
                                copy a RedisBloom BF or CF filter from Redis into a file
   redis push <file> <url> <key>
                                load a redis-bloom or redis-cuckoo file into Redis
+
+A filter given as '-' is read from stdin (check, info, merge). Every command takes --json: one
+JSON document on stdout instead of the text (its fields: the command's --help); errors stay
+one line on stderr.
 
 Options:
   -h, --help                   help for bloomcuckoo or a command ('bloomcuckoo build --help')
@@ -26,9 +31,15 @@ bad option), printed as one line on stderr.
   build: `Usage: bloomcuckoo build <input|-> -o <file|-> [--kind K] [--capacity N] [--error-rate P] [options]
 
 Builds a filter from <input> (one key per line; '-' reads stdin) and writes its bytes to <file>
-('-' writes stdout). Input is streamed in batches of 16,384 keys: any number of lines passes
-through bounded memory, except for --kind fuse (below). A key is a line's bytes without the
-trailing \\n or \\r\\n; empty lines are skipped.
+('-' writes stdout). Input is streamed in batches of 16,384 keys (or 16 MiB): any number of
+lines passes through bounded memory, except for --kind fuse (below). A key is a line's bytes
+without the trailing \\n or \\r\\n; empty lines are skipped. A key longer than ${MAX_KEY_TEXT} is
+refused (exit 2, naming its line number): the reader holds at most ${MAX_KEY_TEXT} of one line and
+a 16 MiB batch, whatever the input, and reads it in time linear in its size.
+
+The input is read once. A regular file is counted first when --capacity is not given; '-', a
+pipe, a FIFO or a process substitution (<(...)) cannot be read twice, so --capacity is
+required for them (except for scalable and fuse).
 
 Before reading any key it works out the wasm memory the build needs (the filter, plus what
 writing the file takes, or for fuse the key hashes and the peeling) and says so on stderr
@@ -39,14 +50,17 @@ Options:
   -o, --output <file>        where to write the filter (required)
   -k, --kind <kind>          bloom (default), blocked, counting, scalable, cuckoo, fuse,
                              redis-bloom or redis-cuckoo
-  --capacity <n>             expected keys. Default when <input> is a file: its number of keys
-                             (counted in a first pass). Required with stdin, except for scalable
-                             (first layer 100,000) and fuse
+  --capacity <n>             expected keys. Default when <input> is a regular file: its number
+                             of keys (counted in a first pass). Required with stdin or a pipe,
+                             except for scalable (first layer 100,000) and fuse
   --error-rate <p>           wanted false-positive rate, e.g. 0.01, 1e-3 or 0.1% (default 0.01)
   --seed <n>                 32-bit hash seed, decimal or 0x hex (default 0x9747b28c)
   -q, --quiet                no notes, progress or summary on stderr
   --progress                 show progress and the summary even when stderr is not a terminal
                              (by default they are shown only on a terminal)
+  --json                     print on stdout {command, input, output, kind, keysRead, size (keys
+                             held), byteLength (in memory), fileBytes, bitsPerKey, estimatedFpr,
+                             seconds}; needs -o <file>
 
 Per kind:
   bloom      --bits <m> --hashes <k>       instead of --capacity/--error-rate
@@ -58,13 +72,18 @@ Per kind:
              --bucket-size 1|2|4|8         (default 4)
              --max-iterations <n>          kicks before an insert fails (default 500)
              --expansion <n>               size factor of new sub-filters; 0 = never grow (default 1)
-             --multiset                    add every line (duplicates too); default: add a key only
-                                           if it is not already maybe-present (a set)
+             --unique                      a set: add a key only if it is not already maybe-present.
+                                           Default: add every line (duplicates too; a multiset).
+                                           Hazard: a key whose fingerprint matches one already
+                                           there is not stored, and removing that other key later
+                                           makes it read absent: false negatives after removals.
+                                           Use --unique only for a filter you never remove from
+             --multiset                    the default (kept for old scripts)
   redis-bloom  RedisBloom's BF bit for bit (BF.RESERVE): --error-rate, --capacity,
              --expansion <n> (default 2) or --non-scaling; push it with 'bloomcuckoo redis push'
   redis-cuckoo RedisBloom's CF bit for bit (CF.RESERVE): --capacity, --bucket-size 1..255
              (default 2), --max-iterations (default 20), --expansion 0..32768 (default 1);
-             --multiset as for cuckoo
+             every line added (CF.ADD) unless --unique (CF.ADDNX; the hazard as for cuckoo)
   fuse       --fingerprint-bits 8|16       (default 8: FPR ~0.39%; 16: ~0.0015%)
              A binary fuse filter is built from all keys at once: the input is streamed, but
              every key's 8-byte hash is held in memory (8-24 B/key: the buffer doubles), then
@@ -75,30 +94,36 @@ Examples:
   zcat keys.gz | bloomcuckoo build - -o keys.cf --kind cuckoo --capacity 10000000
 `,
 
-  check: `Usage: bloomcuckoo check <file> [keys...]
-       bloomcuckoo check <file> --input <keys-file|->
+  check: `Usage: bloomcuckoo check <file|-> [keys...]
+       bloomcuckoo check <file|-> --input <keys-file|->
 
 Prints one line per key: key<TAB>maybe (may be in the set; false positives happen at the
 filter's error rate) or key<TAB>no (certainly not in the set).
 Keys starting with '-' go after '--': bloomcuckoo check f.bf -- -key.
+<file> '-' reads the filter from stdin (then the keys cannot come from stdin too).
 
 Options:
-  -i, --input <file|->   read keys from a file, one per line ('-' = stdin), streamed
+  -i, --input <file|->   read keys from a file, one per line ('-' = stdin), streamed; a key
+                         longer than ${MAX_KEY_TEXT} is refused (exit 2, naming its line number)
+  --json                 print one JSON document: {command, file, results: [{key, maybe}],
+                         checked, maybe, absent}, written as keys are checked; a key that is
+                         not valid UTF-8 also has keyBase64 (its exact bytes)
 
 Exit status: 0 when every key is maybe-present, 1 when some key is absent, 2 on an error.
 `,
 
-  info: `Usage: bloomcuckoo info <file> [--json]
+  info: `Usage: bloomcuckoo info <file|-> [--json]
 
 Prints the filter's kind, options, size (keys held), bytes (in memory and in the file),
 bits per key and its estimated false-positive rate now (from the fill for Bloom kinds, from the
-load factor for cuckoo, 2^-bits for fuse).
+load factor for cuckoo, 2^-bits for fuse). '-' reads the filter from stdin.
 
 Options:
-  --json   print every field of the filter's info() as JSON instead
+  --json   print {command, file, every field of the filter's info(), fileBytes, bitsPerKey,
+           estimatedFpr} as one JSON document instead
 `,
 
-  merge: `Usage: bloomcuckoo merge <a> <b> [more...] -o <file|->
+  merge: `Usage: bloomcuckoo merge <a|-> <b> [more...] -o <file|->
 
 Writes the union of Bloom filters: a key maybe-present in any input is maybe-present in the
 result. All inputs must be of one kind, bloom or blocked, with the same shape (bits and hashes,
@@ -108,6 +133,10 @@ Options:
   -o, --output <file>   where to write the merged filter (required; may be one of the inputs)
   -q, --quiet           no summary on stderr
   --progress            print the summary even when stderr is not a terminal
+  --json                print {command, inputs, output, kind, byteLength, fileBytes,
+                        estimatedSize, estimatedFpr} on stdout; needs -o <file>
+
+One input may be '-': the filter is read from stdin.
 `,
 
   redis: `Usage: bloomcuckoo redis pull <url> <key> -o <file|->
@@ -131,6 +160,9 @@ Options:
   -o, --output <file>   pull: where to write the filter (required; '-' writes stdout)
   --replace             push: overwrite <key> if it exists (default: refuse)
   -q, --quiet           no summary on stderr
+  --json                pull: print {command, key, output, class, kind, items, byteLength,
+                        fileBytes, seconds} (needs -o <file>); push: print {command, file, key,
+                        class, kind, items, bytesSent, seconds}
 
 Needs the 'redis' package (node-redis), an optional peer dependency: npm install redis where
 bloomcuckoo is installed (npm install -g redis for a global bloomcuckoo)

@@ -3,79 +3,142 @@
 // the trailing "\n" or "\r\n"; empty lines are skipped. Keys are Buffer views into the chunk
 // (hashed as bytes, so a line's key is the same whatever its encoding), valid until the batch
 // callback returns.
+//
+// Time is linear in the input: each chunk is searched for "\n" once, from where the last search
+// stopped, and a line spread over several chunks is kept as a list of pieces, joined once when
+// its end arrives. A key longer than MAX_KEY_BYTES is refused (CliError naming its line): the
+// reader never holds more than that much of one line, plus a batch of at most BATCH keys from
+// at most BATCH_BYTES of input (and a chunk).
 import { createReadStream } from 'node:fs';
+import { CliError, count, fsReason } from './common.js';
 
 export const BATCH = 16384;
+/** The longest key (line without its "\n" or "\r\n") the CLI reads: 16 MiB. */
+export const MAX_KEY_BYTES = 16 * 2 ** 20;
+export const MAX_KEY_TEXT = '16 MiB';
+/**
+ * A batch is handed on once this many bytes of input were read since the last one, even before
+ * BATCH keys: its keys are views into those chunks, so it holds at most this much plus a chunk.
+ */
+const BATCH_BYTES = 16 * 2 ** 20;
 const CHUNK = 1 << 20;
 
-/** A readable stream of a file, or stdin for '-'. */
+/** Whether `path` names this process's stdin: '-' or /dev/stdin (which may be a socket, not openable by name). */
+export const isStdin = (path) => path === '-' || path === '/dev/stdin';
+
+/** A readable stream of a file, or stdin for '-' and /dev/stdin. */
 export function openInput(path) {
-  return path === '-' ? process.stdin : createReadStream(path, { highWaterMark: CHUNK });
+  return isStdin(path) ? process.stdin : createReadStream(path, { highWaterMark: CHUNK });
+}
+
+/** The CliError for a line whose key is longer than MAX_KEY_BYTES. */
+export function tooLong(command, line) {
+  return new CliError(`${command}: line ${count(line)} is longer than the key limit of ${MAX_KEY_TEXT} `
+    + `(${count(MAX_KEY_BYTES)} bytes); a key is one line of the input: is it the right file?`);
 }
 
 /**
- * Calls `onBatch(keys)` (awaited) for every BATCH keys of `stream`, then for the rest, and
- * `onProgress(bytesRead, keys, final)` after each chunk and once at the end. Returns { lines, bytes }.
+ * Calls `onBatch(keys)` (awaited) for every BATCH keys of `stream` (or BATCH_BYTES of input), then
+ * for the rest, and `onProgress(bytesRead, keys, final)` after each chunk and once at the end.
+ * A key longer than MAX_KEY_BYTES throws tooLong(command, its line number).
+ * Returns { lines, bytes } (lines: the keys read).
  */
-export async function forEachBatch(stream, onBatch, onProgress) {
-  let rest = null;
+export async function forEachBatch(stream, onBatch, onProgress, command = 'build') {
+  let pieces = [];      // the current line's bytes from earlier chunks
+  let pending = 0;      // their total length
   let batch = [];
-  let lines = 0;
+  let batchStart = 0;   // bytesRead when the last batch was handed on
+  let keys = 0;
+  let lineNo = 0;       // lines ended so far (empty ones too)
   let bytesRead = 0;
-  for await (const chunk of stream) {
-    bytesRead += chunk.length;
-    const buf = rest === null ? chunk : Buffer.concat([rest, chunk]);
-    let start = 0;
-    let nl;
-    while ((nl = buf.indexOf(10, start)) !== -1) {
-      const end = nl > start && buf[nl - 1] === 13 ? nl - 1 : nl;
-      if (end > start) {
-        batch.push(buf.subarray(start, end));
-        if (batch.length === BATCH) {
-          lines += batch.length;
-          await onBatch(batch);
-          batch = [];
-        }
-      }
-      start = nl + 1;
+
+  const take = async (line) => {
+    lineNo++;
+    const end = line.length > 0 && line[line.length - 1] === 13 ? line.length - 1 : line.length;
+    if (end > MAX_KEY_BYTES) throw tooLong(command, lineNo);
+    if (end === 0) return;
+    batch.push(end === line.length ? line : line.subarray(0, end));
+    if (batch.length === BATCH || bytesRead - batchStart >= BATCH_BYTES) {
+      keys += batch.length;
+      await onBatch(batch);
+      batch = [];
+      batchStart = bytesRead;
     }
-    rest = start < buf.length ? buf.subarray(start) : null;
-    onProgress?.(bytesRead, lines + batch.length);
+  };
+
+  try {
+    for await (const chunk of stream) {
+      bytesRead += chunk.length;
+      let start = 0;
+      let nl;
+      while ((nl = chunk.indexOf(10, start)) !== -1) {
+        if (pieces.length === 0) {
+          await take(chunk.subarray(start, nl));
+        } else {
+          const length = pending + nl - start;
+          if (length > MAX_KEY_BYTES + 1) throw tooLong(command, lineNo + 1);   // + 1: a "\r" before the "\n"
+          pieces.push(chunk.subarray(start, nl));
+          const line = Buffer.concat(pieces, length);
+          pieces = [];
+          pending = 0;
+          await take(line);
+        }
+        start = nl + 1;
+      }
+      if (start < chunk.length) {
+        pending += chunk.length - start;
+        if (pending > MAX_KEY_BYTES + 1) throw tooLong(command, lineNo + 1);
+        pieces.push(chunk.subarray(start));
+      }
+      onProgress?.(bytesRead, keys + batch.length);
+    }
+  } catch (err) {
+    if (err?.syscall === undefined) throw err;   // not the stream's: a CliError, a FilterError
+    throw new CliError(`cannot read input '${stream.path ?? '-'}': ${fsReason(err)}`);
   }
-  if (rest !== null) {
-    const end = rest[rest.length - 1] === 13 ? rest.length - 1 : rest.length;
-    if (end > 0) batch.push(rest.subarray(0, end));
-  }
+  if (pieces.length > 0) await take(Buffer.concat(pieces, pending));
   if (batch.length > 0) {
-    lines += batch.length;
+    keys += batch.length;
     await onBatch(batch);
   }
-  onProgress?.(bytesRead, lines, true);
-  return { lines, bytes: bytesRead };
+  onProgress?.(bytesRead, keys, true);
+  return { lines: keys, bytes: bytesRead };
 }
 
-/** Counts the keys (non-empty lines) of a file, streaming. */
+/**
+ * Counts the keys (non-empty lines) of a file, streaming, in linear time; a key longer than
+ * MAX_KEY_BYTES throws tooLong('build', its line number) as soon as it is seen.
+ */
 export async function countKeys(path) {
   let n = 0;
-  let atLineStart = true; // the previous byte was "\n" (or the start of the file)
-  let lone13 = false;     // the line so far is exactly "\r"
+  let lineNo = 0;
+  let length = 0;       // bytes of the current line so far
+  let lastCR = false;   // its last byte is "\r"
+  const ended = () => {
+    lineNo++;
+    const key = lastCR ? length - 1 : length;
+    if (key > MAX_KEY_BYTES) throw tooLong('build', lineNo);
+    if (key > 0) n++;
+  };
   for await (const chunk of createReadStream(path, { highWaterMark: CHUNK })) {
     let start = 0;
     let nl;
     while ((nl = chunk.indexOf(10, start)) !== -1) {
-      const len = nl - start;
-      const empty = atLineStart ? (len === 0 || (len === 1 && chunk[start] === 13)) : (len === 0 && lone13);
-      if (!empty) n++;
-      atLineStart = true;
-      lone13 = false;
+      if (nl > start) {
+        length += nl - start;
+        lastCR = chunk[nl - 1] === 13;
+      }
+      ended();
+      length = 0;
+      lastCR = false;
       start = nl + 1;
     }
     if (start < chunk.length) {
-      const len = chunk.length - start;
-      lone13 = atLineStart ? len === 1 && chunk[start] === 13 : false;
-      atLineStart = false;
+      length += chunk.length - start;
+      lastCR = chunk[chunk.length - 1] === 13;
+      if (length > MAX_KEY_BYTES + 1) throw tooLong('build', lineNo + 1);
     }
   }
-  if (!atLineStart && !lone13) n++;
+  if (length > 0) ended();
   return n;
 }

@@ -4,6 +4,7 @@
 // optional peer dependency, loaded only here.
 import { FilterError, RedisBloomFilter, RedisCuckooFilter, init } from '../../js/index.js';
 import { pullFilter, pushFilter } from '../../js/redis-entry.js';
+import { stat } from 'node:fs/promises';
 import { CliError, bytes, count, parse, readFilter, writeOutput } from './common.js';
 import { HELP } from './help.js';
 
@@ -47,13 +48,17 @@ function cliError(what, err) {
   return new CliError(`${what}: ${message}`);
 }
 
-const PULL_OPTIONS = { output: { type: 'string', short: 'o' }, quiet: { type: 'boolean', short: 'q' } };
+const PULL_OPTIONS = { output: { type: 'string', short: 'o' }, quiet: { type: 'boolean', short: 'q' }, json: { type: 'boolean' } };
+
+/** Prints one JSON document on stdout. */
+const json = (doc) => process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
 
 export async function pull(argv) {
   const { values, positionals } = parse('redis pull', argv, PULL_OPTIONS);
   if (values.help) return process.stdout.write(HELP.redis), 0;
   if (positionals.length !== 2) throw new CliError("redis pull: give a Redis URL and a key (see 'bloomcuckoo redis --help')");
   if (values.output === undefined) throw new CliError('redis pull: -o <file> is required (use -o - for stdout)');
+  if (values.json && values.output === '-') throw new CliError("redis pull: --json needs -o <file> (with -o - stdout holds the filter's bytes)");
   const [url, key] = positionals;
   await init();
   const client = await connect(url);
@@ -69,10 +74,15 @@ export async function pull(argv) {
   try {
     const data = filter.serialize();
     await writeOutput(values.output, data);
+    const info = filter.info();
+    const seconds = (performance.now() - started) / 1000;
     if (!values.quiet && values.output !== '-') {
-      const info = filter.info();
       process.stderr.write(`pulled '${key}' (${filter.constructor.name}, ${count(info.items ?? filter.size)} items, ` +
-        `${bytes(filter.byteLength)}) into ${values.output} in ${((performance.now() - started) / 1000).toFixed(2)} s\n`);
+        `${bytes(filter.byteLength)}) into ${values.output} in ${seconds.toFixed(2)} s\n`);
+    }
+    if (values.json) {
+      json({ command: 'redis pull', key, output: values.output, class: filter.constructor.name, kind: info.kind,
+        items: info.items ?? filter.size, byteLength: filter.byteLength, fileBytes: (await stat(values.output)).size, seconds });
     }
   } finally {
     filter.free();
@@ -80,7 +90,7 @@ export async function pull(argv) {
   return 0;
 }
 
-const PUSH_OPTIONS = { replace: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' } };
+const PUSH_OPTIONS = { replace: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' }, json: { type: 'boolean' } };
 
 export async function push(argv) {
   const { values, positionals } = parse('redis push', argv, PUSH_OPTIONS);
@@ -99,9 +109,13 @@ export async function push(argv) {
     try {
       // a temporary key renamed over the target: readers never see a half-loaded filter
       const sent = await pushFilter(client, key, filter, { replace: values.replace === true });
+      const seconds = (performance.now() - started) / 1000;
       if (!values.quiet) {
-        process.stderr.write(`pushed ${file} (${filter.constructor.name}, ${bytes(sent)}) to '${key}' in ` +
-          `${((performance.now() - started) / 1000).toFixed(2)} s\n`);
+        process.stderr.write(`pushed ${file} (${filter.constructor.name}, ${bytes(sent)}) to '${key}' in ${seconds.toFixed(2)} s\n`);
+      }
+      if (values.json) {
+        json({ command: 'redis push', file, key, class: filter.constructor.name, kind: filter.info().kind,
+          items: filter.info().items ?? filter.size, bytesSent: sent, seconds });
       }
     } catch (err) {
       throw cliError('redis push', err);
