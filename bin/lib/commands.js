@@ -7,7 +7,7 @@ import {
   CliError, bytes, count, fileType, parse, percent, readFilter, requireFile, writeOutput,
 } from './common.js';
 import { KINDS, KIND_NAMES, OPTION_FLAGS, classOf, estimatedFpr, optionsFor, shownOptions } from './kinds.js';
-import { BATCH, countKeys, forEachBatch, openInput } from './lines.js';
+import { BATCH, countKeys, forEachBatch, isStdin, openInput } from './lines.js';
 import { WASM_MEMORY_LIMIT, buildMemory, fits, fuseStdinPlan, memoryNote, refusal } from './memory.js';
 import { Progress } from './progress.js';
 import { HELP } from './help.js';
@@ -261,7 +261,7 @@ export async function check(argv) {
   const [file, ...keys] = positionals;
   if (keys.length > 0 && values.input !== undefined) throw new CliError('check: give keys or --input, not both');
   if (keys.length === 0 && values.input === undefined) throw new CliError('check: give keys to check, or --input <file|->');
-  if (file === '-' && values.input === '-') {
+  if (isStdin(file) && values.input !== undefined && isStdin(values.input)) {
     throw new CliError("check: stdin can be read only once: give the filter or the keys as '-', not both");
   }
   if (values.input !== undefined && values.input !== '-') await requireFile(values.input, 'input');
@@ -363,7 +363,7 @@ export async function merge(argv) {
   if (values.help) return out(HELP.merge), 0;
   if (positionals.length < 2) throw new CliError(`merge: give at least two filter files (see 'bloomcuckoo merge --help')`);
   if (values.output === undefined) throw new CliError('merge: -o <file> is required (use -o - for stdout)');
-  if (positionals.filter((f) => f === '-').length > 1) throw new CliError("merge: stdin can be read only once: give '-' as one input at most");
+  if (positionals.filter(isStdin).length > 1) throw new CliError("merge: stdin can be read only once: give '-' as one input at most");
   jsonNeedsFile('merge', values);
   const filters = [];
   try {

@@ -102,8 +102,9 @@ function notAFilter(path, err) {
 /**
  * Reads and deserializes a filter file; every failure is one CliError line. A regular file's
  * bytes go straight from the file into the filter's wasm memory, 256 KiB at a time (no
- * whole-file buffer). '-' (stdin), a pipe, a FIFO or a device is read to its end first (at most
- * 4 GiB, the wasm memory limit), as a list of chunks, then copied into the filter.
+ * whole-file buffer). '-' (stdin), a pipe, a FIFO or a device is read first, as a list of
+ * chunks, only as far as its frame says (docs/FORMAT.md: magic, then the body length B at
+ * offset 12, 24 + B bytes in all, at most 4 GiB), then copied into the filter.
  */
 export async function readFilter(path) {
   const st = path === '-' ? null : await requireFile(path, 'filter');
@@ -141,7 +142,29 @@ export async function readFilter(path) {
   }
 }
 
-/** readFilter for stdin and other streams: the bytes to their end, then deserialized. */
+/** The frame's first bytes: magic "BCFL", then (at offset 12) the u64 body length. */
+const MAGIC = Buffer.from('BCFL', 'latin1');
+const FRAME_HEAD = 20;
+const FRAME_EXTRA = 24;   // the head and the CRC-32 after the body
+
+/**
+ * How many bytes a stream's filter takes, from its first FRAME_HEAD bytes: 24 + B; null when the
+ * magic is wrong (nothing more is read: deserialize names the fault).
+ */
+function frameBytes(path, head) {
+  if (!head.subarray(0, 4).equals(MAGIC)) return null;
+  const claimed = Number(head.readBigUInt64LE(12)) + FRAME_EXTRA;
+  if (claimed > MAX_FILTER_BYTES) {
+    throw new CliError(`${nameOf(path)} is not a bloomcuckoo filter this version can hold: its frame claims ${count(claimed)} bytes, `
+      + 'more than 4 GiB (the wasm memory limit)');
+  }
+  return claimed;
+}
+
+/**
+ * readFilter for stdin and other streams: read as far as the frame says (one byte more, so that
+ * trailing bytes are seen), then deserialized. Endless or oversized input stops early.
+ */
 async function readFilterStream(path) {
   if (path === '-' && process.stdin.isTTY) {
     throw new CliError("'-' reads a filter from stdin, which is a terminal: pipe or redirect a filter file into it");
@@ -149,13 +172,16 @@ async function readFilterStream(path) {
   await init();
   const chunks = [];
   let total = 0;
+  let limit = null;   // the bytes the frame says, once its head has arrived
   try {
     for await (const chunk of path === '-' || path === '/dev/stdin' ? process.stdin : createReadStream(path)) {
-      total += chunk.length;
-      if (total > MAX_FILTER_BYTES) {
-        throw new CliError(`${nameOf(path)} is not a bloomcuckoo filter: more than 4 GiB, larger than any filter (the wasm memory limit)`);
-      }
       chunks.push(chunk);
+      total += chunk.length;
+      if (limit === null && total >= FRAME_HEAD) {
+        limit = frameBytes(path, Buffer.concat(chunks, FRAME_HEAD));
+        if (limit === null) break;
+      }
+      if (limit !== null && total > limit) break;   // more than the frame: enough to say so
     }
   } catch (err) {
     if (err instanceof CliError) throw err;

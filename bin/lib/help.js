@@ -16,7 +16,7 @@ Commands:
   redis push <file> <url> <key>
                                load a redis-bloom or redis-cuckoo file into Redis
 
-A filter given as '-' is read from stdin (check, info, merge). Every command takes --json: one
+A filter given as '-' is read from stdin (check, info, merge), as far as its frame says. Every command takes --json: one
 JSON document on stdout instead of the text (its fields: the command's --help); errors stay
 one line on stderr.
 

@@ -356,10 +356,37 @@ describe('filters from stdin, and --json', () => {
     const bytes = readFileSync(p('fruit.bloom'));
     expect(oneLine(await cli(['check', '-', '--input', '-'], { input: bytes }))).toMatch(/stdin can be read only once/);
     expect(oneLine(await cli(['merge', '-', '-', '-o', 'x.bloom'], { input: bytes }))).toMatch(/stdin can be read only once/);
+    expect(oneLine(await cli(['check', '/dev/stdin', '--input', '-'], { input: bytes }))).toMatch(/stdin can be read only once/);
     expect(oneLine(await cli(['info', '-'], { input: 'hello\n' }))).toMatch(/^bloomcuckoo: '-' \(stdin\) is not a valid bloomcuckoo filter \(CORRUPT_DATA/);
     expect(oneLine(await cli(['info', '-'], { input: '' }))).toMatch(/is not a valid bloomcuckoo filter \(CORRUPT_DATA/);
     expect(oneLine(await cli(['info', '-'], { input: bytes.subarray(0, bytes.length - 3) }))).toMatch(/CORRUPT_DATA/);
   });
+
+  test('a filter on stdin is read only as far as its frame says: endless or oversized input is refused at once', async () => {
+    const endless = (head) => {
+      const zeros = Buffer.alloc(65536);
+      let first = true;
+      return new Readable({ read() { this.push(first ? head : zeros); first = false; } });
+    };
+    const frame = (bodyLength) => {
+      const h = Buffer.alloc(20);
+      h.write('BCFL', 0, 'latin1');
+      h.writeUInt16LE(1, 4);
+      h[6] = 1;
+      h[7] = 1;
+      h.writeBigUInt64LE(BigInt(bodyLength), 12);
+      return h;
+    };
+    const zeros = await cli(['info', '-'], { input: endless(Buffer.alloc(0)), timeout: 15_000 });
+    expect(zeros).toMatchObject({ code: 2, timedOut: false });
+    expect(zeros.stderr).toMatch(/^bloomcuckoo: '-' \(stdin\) is not a valid bloomcuckoo filter \(CORRUPT_DATA[^\n]*\n$/);
+    const huge = await cli(['info', '-'], { input: endless(frame(2 ** 40)), timeout: 15_000 });
+    expect(huge).toMatchObject({ code: 2, timedOut: false });
+    expect(huge.stderr).toMatch(/^bloomcuckoo: '-' \(stdin\) is not a bloomcuckoo filter this version can hold: its frame claims 1,099,511,627,800 bytes, more than 4 GiB[^\n]*\n$/);
+    const longer = await cli(['check', '-', 'k'], { input: endless(frame(1000)), timeout: 15_000 });
+    expect(longer).toMatchObject({ code: 2, timedOut: false });
+    expect(longer.stderr).toMatch(/^bloomcuckoo: '-' \(stdin\) is not a valid bloomcuckoo filter \(CORRUPT_DATA[^\n]*\n$/);
+  }, 60_000);
 
   test('--json: build, check, info, merge', async () => {
     const b = await cli(['build', 'fruit.txt', '-o', 'json.bloom', '--json', '--error-rate', '0.001']);
