@@ -1,8 +1,8 @@
 // The four commands: build, check, info, merge. Each takes its argv (after the command name),
 // writes its results, and returns the exit status; failures throw CliError (exit 2).
 import { isUtf8 } from 'node:buffer';
-import { FilterError, init } from '../../js/index.js';
 import { stat } from 'node:fs/promises';
+import { FilterError, init } from '../../js/index.js';
 import {
   CliError, bytes, count, fileType, parse, percent, readFilter, requireFile, writeOutput,
 } from './common.js';
@@ -183,8 +183,11 @@ async function fill(filter, kind, input, values, onProgress) {
   let held = 0;
   const cuckoo = CUCKOO_KINDS.includes(kind);
   const unique = cuckoo && values.unique === true;
+  // (a multiset stores every copy: a line repeated more than 2 x bucket-size times fills its two buckets)
   const full = (n) => new CliError(`build: the ${kind} filter is full after ${count(n)} keys; `
-    + `raise --capacity${cuckoo ? ' or --expansion' : ''}`);
+    + `raise --capacity${cuckoo ? ' or --expansion' : ''}`
+    + (cuckoo && !unique ? '; every line is added: a line repeated more than 2 x bucket-size times fills its buckets, '
+      + "so remove repeated lines first (sort -u), or build a set with --unique if keys are never removed" : ''));
   return forEachBatch(openInput(input), (batch) => {
     if (unique) {
       // A set: add a key only if it is not maybe-present already; false with `has` false = full.

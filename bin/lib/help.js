@@ -31,11 +31,11 @@ bad option), printed as one line on stderr.
   build: `Usage: bloomcuckoo build <input|-> -o <file|-> [--kind K] [--capacity N] [--error-rate P] [options]
 
 Builds a filter from <input> (one key per line; '-' reads stdin) and writes its bytes to <file>
-('-' writes stdout). Input is streamed in batches of 16,384 keys (or 16 MiB): any number of
+('-' writes stdout). Input is streamed in batches of 16,384 keys (or 16 MiB of input): any number of
 lines passes through bounded memory, except for --kind fuse (below). A key is a line's bytes
 without the trailing \\n or \\r\\n; empty lines are skipped. A key longer than ${MAX_KEY_TEXT} is
 refused (exit 2, naming its line number): the reader holds at most ${MAX_KEY_TEXT} of one line and
-a 16 MiB batch, whatever the input, and reads it in time linear in its size.
+the keys of 16 MiB of input, whatever the input, and reads it in time linear in its size.
 
 The input is read once. A regular file is counted first when --capacity is not given; '-', a
 pipe, a FIFO or a process substitution (<(...)) cannot be read twice, so --capacity is
@@ -73,7 +73,9 @@ Per kind:
              --max-iterations <n>          kicks before an insert fails (default 500)
              --expansion <n>               size factor of new sub-filters; 0 = never grow (default 1)
              --unique                      a set: add a key only if it is not already maybe-present.
-                                           Default: add every line (duplicates too; a multiset).
+                                           Default: add every line (duplicates too; a multiset:
+                                           a line repeated more than 2 x bucket-size times fills
+                                           its buckets; remove repeats first, e.g. sort -u).
                                            Hazard: a key whose fingerprint matches one already
                                            there is not stored, and removing that other key later
                                            makes it read absent: false negatives after removals.

@@ -305,6 +305,12 @@ describe('cuckoo builds keep every line', () => {
       f.free();
     }
     for (const kind of ['cuckoo', 'redis-cuckoo']) expect((await lostAfterRemoval(kind, ['--unique'])).lost).toBeGreaterThan(0);
+    // every line is stored: a line repeated more than 2 x bucket-size times fills its buckets
+    writeFileSync(p('repeated.txt'), `${'alpha\n'.repeat(1000)}${keys.slice(0, 5000).join('\n')}\n`);
+    const full = await cli(['build', 'repeated.txt', '-o', 'x.cuckoo', '--kind', 'cuckoo']);
+    expect(full.code).toBe(2);
+    expect(full.stderr).toMatch(/^bloomcuckoo: build: the cuckoo filter is full after [\d,]+ keys; raise --capacity or --expansion; every line is added: .*repeated.*sort -u.*--unique[^\n]*\n$/);
+    expect((await cli(['build', 'repeated.txt', '-o', 'x.cuckoo', '--kind', 'cuckoo', '--unique'])).code).toBe(0);
     const help = (await cli(['build', '--help'])).stdout;
     expect(help).toMatch(/--unique/);
     expect(help).toMatch(/false negatives/);
