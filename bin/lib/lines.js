@@ -52,18 +52,21 @@ export async function forEachBatch(stream, onBatch, onProgress, command = 'build
   let lineNo = 0;       // lines ended so far (empty ones too)
   let bytesRead = 0;
 
-  const take = async (line) => {
+  // Adds a line's key to the batch; true when the batch is to be handed on (synchronous: an
+  // await per line would cost a microtask per key).
+  const take = (line) => {
     lineNo++;
     const end = line.length > 0 && line[line.length - 1] === 13 ? line.length - 1 : line.length;
     if (end > MAX_KEY_BYTES) throw tooLong(command, lineNo);
-    if (end === 0) return;
+    if (end === 0) return false;
     batch.push(end === line.length ? line : line.subarray(0, end));
-    if (batch.length === BATCH || bytesRead - batchStart >= BATCH_BYTES) {
-      keys += batch.length;
-      await onBatch(batch);
-      batch = [];
-      batchStart = bytesRead;
-    }
+    return batch.length === BATCH || bytesRead - batchStart >= BATCH_BYTES;
+  };
+  const flush = async () => {
+    keys += batch.length;
+    await onBatch(batch);
+    batch = [];
+    batchStart = bytesRead;
   };
 
   try {
@@ -72,8 +75,9 @@ export async function forEachBatch(stream, onBatch, onProgress, command = 'build
       let start = 0;
       let nl;
       while ((nl = chunk.indexOf(10, start)) !== -1) {
+        let full;
         if (pieces.length === 0) {
-          await take(chunk.subarray(start, nl));
+          full = take(chunk.subarray(start, nl));
         } else {
           const length = pending + nl - start;
           if (length > MAX_KEY_BYTES + 1) throw tooLong(command, lineNo + 1);   // + 1: a "\r" before the "\n"
@@ -81,8 +85,9 @@ export async function forEachBatch(stream, onBatch, onProgress, command = 'build
           const line = Buffer.concat(pieces, length);
           pieces = [];
           pending = 0;
-          await take(line);
+          full = take(line);
         }
+        if (full) await flush();
         start = nl + 1;
       }
       if (start < chunk.length) {
@@ -96,11 +101,8 @@ export async function forEachBatch(stream, onBatch, onProgress, command = 'build
     if (err?.syscall === undefined) throw err;   // not the stream's: a CliError, a FilterError
     throw new CliError(`cannot read input '${stream.path ?? '-'}': ${fsReason(err)}`);
   }
-  if (pieces.length > 0) await take(Buffer.concat(pieces, pending));
-  if (batch.length > 0) {
-    keys += batch.length;
-    await onBatch(batch);
-  }
+  if (pieces.length > 0) take(Buffer.concat(pieces, pending));
+  if (batch.length > 0) await flush();
   onProgress?.(bytesRead, keys, true);
   return { lines: keys, bytes: bytesRead };
 }
