@@ -74,7 +74,11 @@ export async function forEachBatch(stream, onBatch, onProgress, command = 'build
       bytesRead += chunk.length;
       let start = 0;
       let nl;
-      while ((nl = chunk.indexOf(10, start)) !== -1) {
+      for (;;) {
+        if (pieces.length === 0) {   // empty lines: skipped a byte at a time, not a search each
+          while (start < chunk.length && chunk[start] === 10) { start++; lineNo++; }
+        }
+        if ((nl = chunk.indexOf(10, start)) === -1) break;
         let full;
         if (pieces.length === 0) {
           full = take(chunk.subarray(start, nl));
@@ -125,7 +129,11 @@ export async function countKeys(path) {
   for await (const chunk of createReadStream(path, { highWaterMark: CHUNK })) {
     let start = 0;
     let nl;
-    while ((nl = chunk.indexOf(10, start)) !== -1) {
+    for (;;) {
+      if (length === 0) {   // empty lines: skipped a byte at a time
+        while (start < chunk.length && chunk[start] === 10) { start++; lineNo++; }
+      }
+      if ((nl = chunk.indexOf(10, start)) === -1) break;
       if (nl > start) {
         length += nl - start;
         lastCR = chunk[nl - 1] === 13;

@@ -225,6 +225,28 @@ describe('long lines', () => {
     expect(c.stderr).toMatch(tooLong(3));
   }, 90_000);
 
+  test('a batch holds the keys of at most 16 MiB of input: keys far apart do not keep their chunks', async () => {
+    // 4,096 keys, each after 64 KiB of empty lines (256 MB in all): a batch of 16,384 views into
+    // the chunks they came in would hold every chunk
+    const keysApart = 4096;
+    let sent = 0;
+    const input = new Readable({
+      read() {
+        if (sent === keysApart) { this.push(null); return; }
+        const block = Buffer.alloc(65536, 10);
+        block.write(`far-${sent}`, 0, 'latin1');
+        sent++;
+        this.push(block);
+      },
+    });
+    const r = await cli(['build', '-', '-o', 'apart.bloom', '--capacity', String(keysApart)], { input, nodeArgs: rss, timeout: 60_000 });
+    expect(r).toMatchObject({ code: 0, timedOut: false });
+    expect(Number(/maxrss (\d+)/.exec(r.stderr)[1])).toBeLessThan(200 * MiB);
+    const f = lib.deserialize(readFileSync(p('apart.bloom')));
+    expect([f.size, f.has('far-0'), f.has(`far-${keysApart - 1}`)]).toEqual([keysApart, true, true]);
+    f.free();
+  }, 90_000);
+
   test('a 256 MB file without a newline: refused while counting, in bounded time', async () => {
     const fd = openSync(p('one-line.txt'), 'w');
     ftruncateSync(fd, 256 * MiB);   // sparse: 256 MB of NUL bytes, no newline, no disk
