@@ -774,6 +774,7 @@ describe('redis pull and push', () => {
     expect(await cli(['redis', 'fetch'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown subcommand 'fetch'/) });
     expect(await cli(['redis', 'pull', 'http://x', 'k', '-o', 'x'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/not a redis:\/\/ or rediss:\/\/ URL/) });
     expect(await cli(['redis', 'pull', 'redis://127.0.0.1:1', 'k'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/-o <file> is required/) });
+    expect(await cli(['redis', 'pull', 'redis://127.0.0.1:1', 'k', '-o', '-', '--json'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--json needs -o <file>/) });
     await cli(['build', 'few.txt', '-o', 'few.bloom', '-q']);
     expect(await cli(['redis', 'push', 'few.bloom', 'redis://127.0.0.1:1', 'k'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/holds a BloomFilter; only redis-bloom and redis-cuckoo/) });
     const down = await cli(['redis', 'pull', 'redis://127.0.0.1:1', 'k', '-o', 'x']);
