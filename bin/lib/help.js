@@ -16,9 +16,9 @@ Commands:
   redis push <file> <url> <key>
                                load a redis-bloom or redis-cuckoo file into Redis
 
-A filter given as '-' is read from stdin (check, info, merge), as far as its frame says. Every command takes --json: one
-JSON document on stdout instead of the text (its fields: the command's --help); errors stay
-one line on stderr.
+A filter given as '-' is read from stdin (check, info, merge), as far as its frame says.
+Every command takes --json: one JSON document on stdout instead of the text (its fields: the
+command's --help); errors stay one line on stderr.
 
 Options:
   -h, --help                   help for bloomcuckoo or a command ('bloomcuckoo build --help')
