@@ -341,7 +341,8 @@ export interface SizedOptions extends SeedOption {
 
 /**
  * Options of the `from(keys, options)` factories: the class's options without `capacity`, which
- * is the number of keys; `errorRate` is 0.01 unless given.
+ * is the number of keys; `errorRate` is 0.01 unless given. An object: a number in its place
+ * (bloom-filters' `from(items, 0.001)`) throws a `TypeError` saying `pass { errorRate: 0.001 }`.
  */
 export interface FromOptions extends SeedOption {
   /** Target false-positive rate, strictly between 0 and 1. Default 0.01. */
@@ -930,7 +931,7 @@ export class RedisCuckooFilter extends FilterBase {
   static optimalShape(options: { capacity: number; bucketSize?: number }): { buckets: number; byteLength: number };
   /**
    * A filter sized for `keys` (capacity = their count) holding all of them, in one call:
-   * `RedisCuckooFilter.from(urls, { errorRate: 0.001 })`. Capacity is at least 2·bucketSize, as `CF.RESERVE` needs.
+   * `RedisCuckooFilter.from(urls, { bucketSize: 4 })` (no errorRate: CF fingerprints are 8 bits). Capacity is at least 2·bucketSize, as `CF.RESERVE` needs.
    */
   static from(keys: Keys, options?: Omit<RedisCuckooFilterOptions, 'capacity'>): RedisCuckooFilter;
   /**
@@ -1206,7 +1207,7 @@ export class BinaryFuseFilter extends FilterBase {
   static deserialize(bytes: FilterBytes): BinaryFuseFilter;
   /**
    * A filter sized for `keys` (capacity = their count) holding all of them, in one call:
-   * `BinaryFuseFilter.from(urls, { errorRate: 0.001 })`. The same as {@link BinaryFuseFilter.build}.
+   * `BinaryFuseFilter.from(urls, { fingerprintBits: 16 })` (no errorRate: 8 or 16 bits choose it). The same as {@link BinaryFuseFilter.build}.
    */
   static from(keys: Keys, options?: BinaryFuseFilterOptions): BinaryFuseFilter;
   /** Distinct keys it was built from. */
