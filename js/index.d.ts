@@ -979,8 +979,12 @@ export interface CuckooFilterOptions extends SeedOption {
   /** Expected number of keys: a positive safe integer. */
   capacity: number;
   /**
-   * Wanted false-positive rate, strictly between 0 and 1; picks `fingerprintBits` when that is
-   * not given (ε ≈ 2·bucketSize / 2^fingerprintBits). Default 0.01.
+   * Wanted false-positive rate of each sub-filter, strictly between 0 and 1; picks
+   * `fingerprintBits` when that is not given (ε ≈ 2·bucketSize / 2^fingerprintBits). Default 0.01.
+   * A lookup checks every sub-filter, so a filter grown past its capacity can exceed it, up to
+   * sub-filters × 2·bucketSize/2^fingerprintBits: measured with capacity 10,000 and `expansion: 1`,
+   * at 30× the capacity, 3.53× the errorRate at 1% and 2.21× at 0.1% (docs/API.md has the
+   * table). To stay under it, size `capacity` for the final count or use `expansion: 2` or more.
    */
   errorRate?: number;
   /** Fingerprint width: 8, 12 or 16 bits. Default: from `errorRate`. */

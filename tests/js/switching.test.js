@@ -229,6 +229,9 @@ describe('coming from bloomfilter 1.1.0 (its README example)', () => {
     expect([bloom.test('foo'), bloom.test('bar'), bloom.test('blah')]).toEqual([true, true, false]);
     expect([ours.has('foo'), ours.has('bar'), ours.has('blah')]).toEqual([true, true, false]);
     expect(() => ours.test('foo')).toThrow(TypeError);
+    // not sized for a key count: info() says 0 for both, estimatedErrorRate() is the rate at its fill
+    expect(ours.info()).toMatchObject({ capacity: 0, errorRate: 0, bits: 32 * 256, hashes: 16 });
+    expect(ours.estimatedErrorRate()).toBeGreaterThan(0);
     ours.free();
   });
 
