@@ -206,6 +206,17 @@ describe('coming from bloom-filters 3.0.4 (its README examples)', () => {
     ours.free();
   });
 
+  test('XOR-Filter: XorFilter.create(items[, 16]) is BinaryFuseFilter.build(items[, { fingerprintBits: 16 }])', () => {
+    expect(peer.XorFilter.create(['a']).has('a')).toBe(true);
+    expect(peer.XorFilter.create(['a'], 16).has('a')).toBe(true);
+    for (const fingerprintBits of [8, 16]) {
+      const ours = BinaryFuseFilter.build(['a'], { fingerprintBits });
+      expect(ours.has('a')).toBe(true);
+      expect(ours.has('b')).toBe(false);
+      ours.free();
+    }
+  });
+
   test('number keys: theirs hash them, here they are a TypeError (String(x) them)', () => {
     const theirs = peer.BloomFilter.create(100, 0.01);
     theirs.add(42);

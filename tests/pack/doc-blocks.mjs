@@ -5,6 +5,7 @@
 // its info string, ```js norun="needs a browser", and is type-checked instead (tsc --strict,
 // checkJs) against the package's types; names it uses without defining them are declared in
 // given="urls: string[]; redis" (an entry without a type is `any`); the Redis clients' modules are `any`.
+// deno="--allow-write" gives Deno a block's further permissions (every block gets --allow-read).
 // tests/pack/run-pack.mjs runs them against the installed tarball; `node tests/pack/doc-blocks.mjs`
 // runs them against this repository's built package (its name resolves to itself), for quick checks.
 import { spawnSync } from 'node:child_process';
@@ -32,8 +33,8 @@ export function docBlocks() {
       const lang = open[1];
       if (['js', 'javascript', 'ts', 'typescript', 'mjs'].includes(lang)) {
         const attrs = Object.fromEntries([...open[2].matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
-        const unknown = Object.keys(attrs).filter((k) => !['norun', 'given'].includes(k));
-        if (unknown.length) throw new Error(`${file}:${i + 1}: unknown attribute ${unknown.join(', ')} (norun, given)`);
+        const unknown = Object.keys(attrs).filter((k) => !['norun', 'given', 'deno'].includes(k));
+        if (unknown.length) throw new Error(`${file}:${i + 1}: unknown attribute ${unknown.join(', ')} (norun, given, deno)`);
         blocks.push({ file, line: i + 1, lang: lang.startsWith('t') ? 'ts' : 'js', attrs, code: lines.slice(i + 1, end).join('\n') });
       }
       i = end;
@@ -109,7 +110,9 @@ export async function checkDocBlocks({ check, dir, cwd = dir, runtimes, tsc, typ
       writeFileSync(file, `${b.code}\n`);
       let first = null;
       for (const [name, cmd, args] of runtimes) {
-        const r = sh(cmd, [...args, relative(cwd, file)], { cwd, timeout: 120000, env: { ...process.env, NO_COLOR: '1' } });
+        // deno="--allow-write": what a block needs of Deno beyond the --allow-read every block gets
+        const extra = name === 'Deno' && b.attrs.deno ? b.attrs.deno.split(' ') : [];
+        const r = sh(cmd, [...args, ...extra, relative(cwd, file)], { cwd, timeout: 120000, env: { ...process.env, NO_COLOR: '1' } });
         if (r.status !== 0) throw new Error(`${where(b)} in ${name}: exit ${r.status}${r.signal ? ` (${r.signal})` : ''}:\n${r.out}`);
         if (first === null) {
           first = r.stdout;

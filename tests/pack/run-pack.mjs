@@ -93,7 +93,7 @@ try {
     } catch {
       throw new Error(`attw did not report (exit ${r.status}): ${r.out.slice(0, 2000)}`);
     }
-    const problems = report.problems ?? report.analysis?.problems ?? [];
+    const problems = report.analysis?.problems ?? [];
     const other = problems.filter((p) => !allowed.includes(p.kind));
     assert(other.length === 0, `attw: ${other.map((p) => `${p.kind} ${p.entrypoint} (${p.resolutionKind})`).join('; ')}`);
     const entrypoints = Object.keys(report.analysis?.entrypoints ?? {});
