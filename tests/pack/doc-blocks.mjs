@@ -74,6 +74,7 @@ export function compareShown(code, stdout) {
  */
 export async function checkDocBlocks({ check, dir, cwd = dir, runtimes, tsc, typeRoots, sh }) {
   const blocks = docBlocks();
+  rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   for (const b of blocks) {
     if (b.attrs.norun !== undefined) {
