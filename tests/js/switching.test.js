@@ -184,6 +184,7 @@ describe('coming from bloom-filters 3.0.4 (its README examples)', () => {
     expect(ours.has("alice") && ours.has("elem:999")).toBe(true);
     expect(filter.capacity()).toBeGreaterThan(1000);
     expect(() => ours.capacity()).toThrow(TypeError);
+    expect(ours.info().capacity).toBe(8);   // the first layer's
     expect(ours.info().layers.reduce((a, l) => a + l.capacity, 0)).toBeGreaterThan(1000);
     expect(() => new ScalableBloomFilter()).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
     ours.free();
