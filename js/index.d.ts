@@ -1005,7 +1005,7 @@ export interface CuckooFilterOptions extends SeedOption {
 /** `CuckooFilter.prototype.info()`. */
 export interface CuckooFilterInfo extends FilterInfo {
   kind: 'cuckoo';
-  /** Buckets of the first sub-filter (a power of two). */
+  /** Buckets of all sub-filters together (the first one's is a power of two: see `optimalShape`). */
   buckets: number;
   /** Number of sub-filters (1 to 32). */
   filters: number;

@@ -39,6 +39,8 @@ test.each(CASES)('errorRate %p, expansion %p: each sub-filter within errorRate, 
       if (times === 1) expect(rate).toBeLessThanOrEqual(errorRate);
       // what the docs say of these runs: a first sub-filter of 4,096 buckets; expansion 2 stays under
       expect(CuckooFilter.optimalShape({ capacity: CAPACITY, errorRate }).buckets).toBe(4096);
+      // info().buckets counts every sub-filter's: 4,096 · expansion^i each
+      expect(f.info().buckets).toBe(Array.from({ length: filters }, (_, i) => 4096 * expansion ** i).reduce((a, b) => a + b));
       if (expansion === 2) expect(rate).toBeLessThanOrEqual(errorRate);
       rows.push(`| ${pct(errorRate)} | ${expansion} | ${times}× | ${filters} | ${fingerprintBits} | ${pct(rate)} | ${(rate / errorRate).toFixed(2)}× |`);
     }
