@@ -4,7 +4,7 @@ import { FilterError, invalidOption } from './errors.js';
 import { Filter, makeCore, readInfo } from './filter.js';
 import { requireWasm, throwIfError } from './loader.js';
 import { forEachChunk, outArea, PackedKeys, wasmMalloc } from './keys.js';
-import { readOptions, seedOption } from './options.js';
+import { fromOptions, readOptions, seedOption } from './options.js';
 
 const OPTIONS = ['fingerprintBits', 'seed'];
 
@@ -38,7 +38,7 @@ export class BinaryFuseFilter extends Filter {
    */
   /** The same as build(keys, options). */
   static from(keys, options) {
-    return BinaryFuseFilter.build(keys, options);
+    return BinaryFuseFilter.build(keys, fromOptions('BinaryFuseFilter', options, false));
   }
 
   static builder(options) {

@@ -2,6 +2,7 @@
 // shares (has, hasAll, size, byteLength, serialize, clear, free).
 import { FilterError } from './errors.js';
 import { requireWasm, throwIfError } from './loader.js';
+import { fromOptions } from './options.js';
 import { encodeKey, forEachChunk, inputBytes, keyList, outArea, outPointer, queryAll, sumChunks, wasmMalloc } from './keys.js';
 
 const disposeSymbol = Symbol.dispose ?? Symbol.for('Symbol.dispose');
@@ -109,6 +110,7 @@ export class Filter {
    * own, errorRate 0.01 unless given.
    */
   static from(keys, options) {
+    fromOptions(this.name, options, this.name !== 'RedisCuckooFilter');
     const list = keyList(keys);
     const f = new this(this._fromOptions(list.length, options));
     try {

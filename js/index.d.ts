@@ -341,7 +341,8 @@ export interface SizedOptions extends SeedOption {
 
 /**
  * Options of the `from(keys, options)` factories: the class's options without `capacity`, which
- * is the number of keys; `errorRate` is 0.01 unless given.
+ * is the number of keys; `errorRate` is 0.01 unless given. An object: a number in its place
+ * (bloom-filters' `from(items, 0.001)`) throws a `TypeError` saying `pass { errorRate: 0.001 }`.
  */
 export interface FromOptions extends SeedOption {
   /** Target false-positive rate, strictly between 0 and 1. Default 0.01. */
@@ -930,7 +931,7 @@ export class RedisCuckooFilter extends FilterBase {
   static optimalShape(options: { capacity: number; bucketSize?: number }): { buckets: number; byteLength: number };
   /**
    * A filter sized for `keys` (capacity = their count) holding all of them, in one call:
-   * `RedisCuckooFilter.from(urls, { errorRate: 0.001 })`. Capacity is at least 2·bucketSize, as `CF.RESERVE` needs.
+   * `RedisCuckooFilter.from(urls, { bucketSize: 4 })` (no errorRate: CF fingerprints are 8 bits). Capacity is at least 2·bucketSize, as `CF.RESERVE` needs.
    */
   static from(keys: Keys, options?: Omit<RedisCuckooFilterOptions, 'capacity'>): RedisCuckooFilter;
   /**
@@ -978,8 +979,12 @@ export interface CuckooFilterOptions extends SeedOption {
   /** Expected number of keys: a positive safe integer. */
   capacity: number;
   /**
-   * Wanted false-positive rate, strictly between 0 and 1; picks `fingerprintBits` when that is
-   * not given (ε ≈ 2·bucketSize / 2^fingerprintBits). Default 0.01.
+   * Wanted false-positive rate of each sub-filter, strictly between 0 and 1; picks
+   * `fingerprintBits` when that is not given (ε ≈ 2·bucketSize / 2^fingerprintBits). Default 0.01.
+   * A lookup checks every sub-filter, so a filter grown past its capacity can exceed it, up to
+   * sub-filters × 2·bucketSize/2^fingerprintBits: measured with capacity 10,000 and `expansion: 1`,
+   * at 30× the capacity, 3.53× the errorRate at 1% and 2.21× at 0.1% (docs/API.md has the
+   * table). To stay under it, size `capacity` for the final count or use `expansion: 2` or more.
    */
   errorRate?: number;
   /** Fingerprint width: 8, 12 or 16 bits. Default: from `errorRate`. */
@@ -1000,7 +1005,7 @@ export interface CuckooFilterOptions extends SeedOption {
 /** `CuckooFilter.prototype.info()`. */
 export interface CuckooFilterInfo extends FilterInfo {
   kind: 'cuckoo';
-  /** Buckets of the first sub-filter (a power of two). */
+  /** Buckets of all sub-filters together (the first one's is a power of two: see `optimalShape`). */
   buckets: number;
   /** Number of sub-filters (1 to 32). */
   filters: number;
@@ -1206,7 +1211,7 @@ export class BinaryFuseFilter extends FilterBase {
   static deserialize(bytes: FilterBytes): BinaryFuseFilter;
   /**
    * A filter sized for `keys` (capacity = their count) holding all of them, in one call:
-   * `BinaryFuseFilter.from(urls, { errorRate: 0.001 })`. The same as {@link BinaryFuseFilter.build}.
+   * `BinaryFuseFilter.from(urls, { fingerprintBits: 16 })` (no errorRate: 8 or 16 bits choose it). The same as {@link BinaryFuseFilter.build}.
    */
   static from(keys: Keys, options?: BinaryFuseFilterOptions): BinaryFuseFilter;
   /** Distinct keys it was built from. */

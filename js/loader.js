@@ -121,7 +121,10 @@ async function compile(options) {
     try {
       bytes = await readFile(url);
     } catch (err) {
-      throw Object.assign(new Error(`bloomcuckoo: cannot read ${url.href} (${err.code ?? err.message}): ${FIX}`), { code: err.code });
+      // Deno without --allow-read: the file is there, reading it is not allowed
+      const denied = err?.name === 'NotCapable' || err?.name === 'PermissionDenied';
+      const fix = denied ? 'allow reading it (Deno: run with --allow-read)' : FIX;
+      throw Object.assign(new Error(`bloomcuckoo: cannot read ${url.href} (${err.code ?? err.message}): ${fix}`), { code: err.code });
     }
     return WebAssembly.compile(bytes);
   }

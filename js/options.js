@@ -21,6 +21,20 @@ export function readOptions(className, options, allowed) {
   return { ...options };
 }
 
+/**
+ * The options of `Class.from(keys, options)`, as given. A number there is bloom-filters'
+ * positional error rate (`from(items, 0.001)`): a TypeError naming the fix, never a filter
+ * silently built at the default rate.
+ */
+export function fromOptions(className, options, hasErrorRate = true) {
+  if (typeof options === 'number') {
+    throw new TypeError(hasErrorRate
+      ? `${className}.from(keys, ${options}): options are an object: pass { errorRate: ${options} }`
+      : `${className}.from(keys, ${options}): options are an object, and ${className} has no errorRate option`);
+  }
+  return options;
+}
+
 /** A positive safe integer (capacity, bits, ...). */
 export function positiveInteger(name, value) {
   if (!Number.isSafeInteger(value) || value < 1) invalidOption(name, value, 'must be a positive safe integer');

@@ -67,7 +67,11 @@ async function build({ input, out, library, shipped, glue = GLUE }) {
     ecma: 2020,
     compress: { passes: 2 },
     keep_classnames: true,
-    format: { comments: /webpackIgnore|@vite-ignore/ },
+    // Line breaks instead of semicolons, and none longer than 300 columns: Node prints the whole
+    // source line of an uncaught error, which was the whole 30 KB file (31,558 bytes on stderr for
+    // one forgotten errorRate; tests/js/shipped-errors.test.js keeps it under 2 KB). Gzipped, the
+    // breaks cost about 50 bytes of the main entry (docs/BENCHMARKS.md, "Size").
+    format: { comments: /webpackIgnore|@vite-ignore/, semicolons: false, max_line_len: 300 },
     sourceMap: { content: chunk.map, filename: name, url: `${name}.map` },
   });
   writeFileSync(`${root}${out}`, `${min.code}\n`);
@@ -75,11 +79,13 @@ async function build({ input, out, library, shipped, glue = GLUE }) {
   return min.code;
 }
 
-const lib = await build({ input: 'js/index.js', out: 'js/index.min.js', library: true });
+// the checks below read the code without its line breaks (terser may break a line between any tokens)
+const flat = (code) => code.replace(/\n/g, '');
+const lib = flat(await build({ input: 'js/index.js', out: 'js/index.min.js', library: true }));
 // what bundlers and runtimes rely on: the wasm URL in the form bundlers emit as an asset, the glue
 // import, and node:fs/promises imported through a variable with the comments that tell bundlers
 // to leave it alone
-const noeval = await build({ input: 'js/index.js', out: 'js/index.noeval.min.js', library: true, glue: './wasm/bloomcuckoo.noeval.mjs' });
+const noeval = flat(await build({ input: 'js/index.js', out: 'js/index.noeval.min.js', library: true, glue: './wasm/bloomcuckoo.noeval.mjs' }));
 for (const [file, code, glue] of [['js/index.min.js', lib, GLUE], ['js/index.noeval.min.js', noeval, './wasm/bloomcuckoo.noeval.mjs']]) {
   for (const needle of ['new URL("./wasm/bloomcuckoo.wasm",import.meta.url)', `from"${glue}"`,
     /import\(\/\* webpackIgnore: true \*\/\s*\/\* @vite-ignore \*\/\s*[A-Za-z_$]/]) {
@@ -89,15 +95,16 @@ for (const [file, code, glue] of [['js/index.min.js', lib, GLUE], ['js/index.noe
 if (lib.includes('noeval') || (noeval.match(/bloomcuckoo\.noeval\.mjs/g) ?? []).length !== 1) {
   throw new Error('js/index.noeval.min.js must import the no-eval glue, and only it; js/index.min.js never');
 }
-const check = await build({ input: 'js/check.js', out: 'js/check.min.js', library: true });
+const check = flat(await build({ input: 'js/check.js', out: 'js/check.min.js', library: true }));
 for (const kind of ['bloom', 'blocked', 'counting', 'scalable', 'cuckoo', 'fuse', 'redis-bloom', 'redis-cuckoo']) {
   if (!check.includes(`new URL("./wasm/check-${kind}.wasm",import.meta.url)`)) throw new Error(`js/check.min.js lost the URL of check-${kind}.wasm`);
 }
-const cli = await build({ input: 'bin/bloomcuckoo.js', out: 'bin/bloomcuckoo.min.js', library: false, shipped: '../js/index.min.js' });
-if (!cli.startsWith('#!/usr/bin/env node\n') || !cli.includes('from"../js/index.min.js"') || /\.\.\/js\/index\.js/.test(cli)) {
+const cliCode = await build({ input: 'bin/bloomcuckoo.js', out: 'bin/bloomcuckoo.min.js', library: false, shipped: '../js/index.min.js' });
+const cli = flat(cliCode);
+if (!cliCode.startsWith('#!/usr/bin/env node\n') || !cli.includes('from"../js/index.min.js"') || /\.\.\/js\/index\.js/.test(cli)) {
   throw new Error('bin/bloomcuckoo.min.js: no node #! line, or it does not import ../js/index.min.js');
 }
 chmodSync(`${root}bin/bloomcuckoo.min.js`, 0o755);
-const redis = await build({ input: 'js/redis-entry.js', out: 'js/redis.min.js', library: false, shipped: './index.min.js' });
+const redis = flat(await build({ input: 'js/redis-entry.js', out: 'js/redis.min.js', library: false, shipped: './index.min.js' }));
 if (!redis.includes('from"./index.min.js"') || /index\.js"/.test(redis)) throw new Error('js/redis.min.js does not import ./index.min.js');
 console.error(`[build-js] js/index.min.js ${lib.length} B, js/check.min.js ${check.length} B, bin/bloomcuckoo.min.js ${cli.length} B, js/redis.min.js ${redis.length} B`);

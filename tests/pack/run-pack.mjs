@@ -13,6 +13,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { assert, buildAndServe, launchBrowser, makeRunner } from '../e2e/browser.mjs';
+import { checkDocBlocks } from './doc-blocks.mjs';
+import { deadLinks } from './links.mjs';
 import { MODULE_WORKER, PAGE, ROUND_TRIP, WEB_WORKER, pageMain, pageResult, pageScript, runMatrix } from './matrix.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -61,14 +63,42 @@ try {
     packed = info.files.map((f) => f.path).sort();
     // our JS ships as the minified builds of scripts/build-js.mjs (npm pack runs it: prepack), with
     // their source maps; the readable sources stay in the repo
-    const allowed = /^(package\.json|README\.md|LICENSE|js\/index(\.noeval)?\.min\.js(\.map)?|js\/(index|wasm)\.d\.ts|js\/redis\.min\.js(\.map)?|js\/redis-entry\.d\.ts|js\/check\.min\.js(\.map)?|js\/check\.d\.ts|js\/wasm\/check-[a-z-]+\.wasm|js\/wasm\/bloomcuckoo\.(mjs|noeval\.mjs|wasm)|bin\/bloomcuckoo\.min\.js(\.map)?)$/;
+    const allowed = /^(package\.json|README\.md|LICENSE|docs\/(API|BENCHMARKS|CONTRIBUTING|FORMAT)\.md|js\/index(\.noeval)?\.min\.js(\.map)?|js\/(index|wasm)\.d\.ts|js\/redis\.min\.js(\.map)?|js\/redis-entry\.d\.ts|js\/check\.min\.js(\.map)?|js\/check\.d\.ts|js\/wasm\/check-[a-z-]+\.wasm|js\/wasm\/bloomcuckoo\.(mjs|noeval\.mjs|wasm)|bin\/bloomcuckoo\.min\.js(\.map)?)$/;
     const stray = packed.filter((f) => !allowed.test(f));
     assert(stray.length === 0, `files outside the whitelist: ${stray.join(', ')}`);
-    for (const f of ['package.json', 'README.md', 'LICENSE', 'js/index.min.js', 'js/index.d.ts', 'js/wasm/bloomcuckoo.mjs',
+    for (const f of ['package.json', 'README.md', 'docs/API.md', 'LICENSE', 'js/index.min.js', 'js/index.d.ts', 'js/wasm/bloomcuckoo.mjs',
       'js/wasm/bloomcuckoo.wasm', 'bin/bloomcuckoo.min.js']) {
       assert(packed.includes(f), `missing from the tarball: ${f}`);
     }
     console.log(`       ${info.filename}: ${packed.length} files, ${kb(info.size)} packed, ${kb(info.unpackedSize)} unpacked`);
+  });
+
+  await t.check('README: every relative link (and #anchor) resolves inside the tarball', () => {
+    const { dead, checked } = deadLinks(root, packed);
+    assert(checked > 0, 'no relative link found in README.md');
+    assert(dead.length === 0, `dead links where the package is read (node_modules, the tarball):\n  ${dead.join('\n  ')}`);
+    console.log(`       ${checked} relative links`);
+  });
+
+  await t.check('@arethetypeswrong/cli on the tarball: no problem but the one README "Package" explains', () => {
+    // allowed: "ESM (dynamic import only)" for CommonJS callers under node16 (cjs-resolves-to-esm):
+    // the package is ESM only; require() of it works on Node >= 20.19 (require(esm), tested in
+    // (b2)), which attw's analysis (TypeScript 5.6) does not model. Anything else fails.
+    const allowed = ['CJSResolvesToESM'];
+    const r = sh(process.execPath, [join(root, 'node_modules/@arethetypeswrong/cli/dist/index.js'), tarball, '--format', 'json',
+      '--no-definitely-typed'], { cwd: work });
+    let report;
+    try {
+      report = JSON.parse(r.stdout);
+    } catch {
+      throw new Error(`attw did not report (exit ${r.status}): ${r.out.slice(0, 2000)}`);
+    }
+    const problems = report.analysis?.problems ?? [];
+    const other = problems.filter((p) => !allowed.includes(p.kind));
+    assert(other.length === 0, `attw: ${other.map((p) => `${p.kind} ${p.entrypoint} (${p.resolutionKind})`).join('; ')}`);
+    const entrypoints = Object.keys(report.analysis?.entrypoints ?? {});
+    assert(entrypoints.length >= 5, `attw analysed ${entrypoints.join(', ')}`);
+    console.log(`       ${entrypoints.length} entry points; allowed: ${problems.length} × ${allowed.join(', ')}`);
   });
 
   await t.check('every relative import of a packaged file is packaged too', () => {
@@ -152,6 +182,24 @@ try {
     nodeProbe = JSON.parse(r.stdout);
     assert(nodeProbe.errors.length === 0, `probe errors: ${nodeProbe.errors.join('; ')}`);
     console.log(`       classes: ${Object.keys(nodeProbe.filters).join(', ')}`);
+  });
+
+  // README.md's and docs/*.md's js/ts blocks, as a reader pastes them into the empty project:
+  // run in Node, Bun and Deno (--allow-read, as the Quickstart says), or type-checked where they
+  // need a browser or a server (tests/pack/doc-blocks.mjs)
+  const tool = (name) => join(here, 'tools/node_modules/.bin', name);
+  await checkDocBlocks({
+    check: t.check, dir: join(app, 'doc-blocks'), cwd: app, sh,
+    runtimes: [['Node', process.execPath, []], ['Bun', tool('bun'), []], ['Deno', tool('deno'), ['run', '--allow-read', '--quiet']]],
+    tsc: join(root, 'node_modules/typescript/bin/tsc'), typeRoots: [join(root, 'node_modules/@types')],
+  });
+
+  await t.check('Deno without --allow-read: the load error says to allow reading the .wasm, not to copy it', () => {
+    writeFileSync(join(app, 'deno-noread.mjs'), "import { init } from 'bloomcuckoo';\nawait init();\n");
+    const r = sh(tool('deno'), ['run', '--quiet', '--no-prompt', 'deno-noread.mjs'], { cwd: app, env: { ...process.env, NO_COLOR: '1' } });
+    assert(r.status !== 0, `deno ran without read permission: ${r.out}`);
+    const first = r.out.split('\n').find((l) => l.includes('bloomcuckoo:')) ?? r.out;
+    assert(first.includes('--allow-read') && !/esbuild|Rollup|bun build/.test(first), `the error's advice: ${first}`);
   });
 
   await t.check('(a2) the shipped minified build answers as the readable sources in js/, class names and messages too', () => {
