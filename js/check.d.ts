@@ -15,10 +15,13 @@ export interface CheckOpenOptions {
 }
 
 /**
- * An error of the checker, with the main entry's codes: `CORRUPT_DATA`, `UNSUPPORTED_VERSION`,
- * `INVALID_ARGUMENT`, `OUT_OF_MEMORY`, `DISPOSED` (used after `free()`), `NOT_INITIALIZED` (the
- * module could not be found or fetched). Its own class: `instanceof` the main entry's
- * `FilterError` is false; compare `code`.
+ * An error of the checker, with the main entry's codes: `CORRUPT_DATA` (corrupt, truncated or
+ * inconsistent bytes), `UNSUPPORTED_VERSION` (a newer format version or hash id),
+ * `INVALID_ARGUMENT` (bytes of another kind than the module given with `{ module }` or `{ url }`
+ * was built for, as the main entry's `Class.deserialize` of another kind; that module is then not
+ * kept for the bytes' kind), `OUT_OF_MEMORY`, `DISPOSED` (used after `free()`), `NOT_INITIALIZED`
+ * (the module could not be found or fetched). Never `OK`. Its own class: `instanceof` the main
+ * entry's `FilterError` is false; compare `code`.
  */
 export class FilterError extends Error {
   name: 'FilterError';
@@ -51,6 +54,8 @@ export interface CheckFilter extends Disposable {
  * Reads a filter's bytes (any kind, as the main entry's `serialize()` wrote them, checksum and
  * all) and loads the small wasm module of that kind, once per kind.
  * @throws FilterError `CORRUPT_DATA` or `UNSUPPORTED_VERSION` for bytes the main `deserialize`
- *   refuses, with the same code; `NOT_INITIALIZED` when the module cannot be found (pass `url`).
+ *   refuses, with the same code; `INVALID_ARGUMENT` when the `module` or `url` given is another
+ *   kind's module; `NOT_INITIALIZED` when the module cannot be found (pass `url`). Any bytes are
+ *   judged in time linear in their length (docs/FORMAT.md, "Cost of reading").
  */
 export function open(bytes: ArrayBuffer | ArrayBufferView, options?: CheckOpenOptions): Promise<CheckFilter>;

@@ -6,11 +6,14 @@
 // imports nothing from the main entry.
 
 const KINDS = ['bloom', 'blocked', 'counting', 'scalable', 'cuckoo', 'fuse', 'redis-bloom', 'redis-cuckoo'];
-const CODES = ['OK', 'INVALID_ARGUMENT', 'FULL', 'UNKNOWN', 'OUT_OF_MEMORY', 'CORRUPT_DATA', 'UNSUPPORTED_VERSION'];
+// A module's refusal (bc_status, the core's StatusCode) as the code it is thrown with; null: no
+// load refuses with it. 0 (OK) comes only from a module built before issue 34, which kept it when
+// the bytes were of another kind than its own: INVALID_ARGUMENT, as such a module now says.
+const CODES = ['INVALID_ARGUMENT', 'INVALID_ARGUMENT', null, null, 'OUT_OF_MEMORY', 'CORRUPT_DATA', 'UNSUPPORTED_VERSION'];
 const SAYS = {
   CORRUPT_DATA: 'corrupt or truncated filter bytes',
   UNSUPPORTED_VERSION: 'bytes of a newer format version or hash than this build reads',
-  INVALID_ARGUMENT: 'bytes this filter kind cannot hold',
+  INVALID_ARGUMENT: 'bytes of another kind than the module given was built for (its { module } or { url })',
   OUT_OF_MEMORY: 'no wasm memory for the filter',
 };
 
@@ -36,7 +39,8 @@ function moduleUrl(kind) {
     case 'cuckoo': return new URL('./wasm/check-cuckoo.wasm', import.meta.url);
     case 'fuse': return new URL('./wasm/check-fuse.wasm', import.meta.url);
     case 'redis-bloom': return new URL('./wasm/check-redis-bloom.wasm', import.meta.url);
-    default: return new URL('./wasm/check-redis-cuckoo.wasm', import.meta.url);
+    case 'redis-cuckoo': return new URL('./wasm/check-redis-cuckoo.wasm', import.meta.url);
+    default: return fail('NOT_INITIALIZED', `no checker module for kind '${kind}' in this build`);
   }
 }
 
@@ -48,7 +52,8 @@ async function compile(kind, options) {
   let url;
   try {
     url = options.url === undefined ? moduleUrl(kind) : new URL(options.url, globalThis.location?.href ?? import.meta.url);
-  } catch {
+  } catch (err) {
+    if (err instanceof FilterError) throw err;
     fail('NOT_INITIALIZED', `no import.meta.url (an IIFE or classic-script bundle) to find check-${kind}.wasm beside this file: pass open(bytes, { url })`);
   }
   if (url.protocol === 'file:') {
@@ -163,7 +168,9 @@ export async function open(bytes, options = {}) {
   }
   if (!handle) {
     const code = CODES[m.x.bc_status()] ?? 'CORRUPT_DATA';
-    fail(code, `${SAYS[code] ?? code} (the main entry's deserialize() names the check that failed)`);
+    // a module of another kind is not kept for this one: the next open loads the right module
+    if (code === 'INVALID_ARGUMENT' && loaded.get(kind) === pending) loaded.delete(kind);
+    fail(code, `${SAYS[code]} (the main entry's deserialize() names the check that failed)`);
   }
   return new CheckFilter(m, handle, kind);
 }

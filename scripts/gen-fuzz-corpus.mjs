@@ -2,6 +2,7 @@
 // Rerun after a format change: node scripts/gen-fuzz-corpus.mjs
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as lib from '../js/index.js';
+import { bfHeader, cfHeader, frames, frame } from '../tests/fuzz/worst-headers.mjs';
 
 await lib.init();
 const dir = new URL('../tests/fuzz/corpus/', import.meta.url);
@@ -36,4 +37,22 @@ for (const [name, make] of Object.entries(dumpMakers)) {
   writeFileSync(new URL(`${name}.bin`, dir), body);
   console.log(`${name}.bin ${body.length} bytes`);
   f.free();
+}
+
+// The worst header of every kind (tests/fuzz/worst-headers.mjs, issue 34): a reader that does work
+// proportional to what a header claims rather than to its bytes is slow on these at once, and the
+// fuzz run (tests/fuzz/run-fuzz.mjs, -timeout) fails. Only those within the fuzzer's -max_len
+// (4096 bytes); the BF header with as many links as fit, and a valid CF of 4000 sub-filters.
+const dump = (header, data) => Buffer.concat([Buffer.from([header.length & 0xff, header.length >> 8]), header, data]);
+const worst = [
+  ...frames().filter(([, bytes]) => bytes.length <= 4096).map(([name, bytes]) => [name, bytes]),
+  ['redis-bloom: 76 links of 2^40 bytes', frame(7, bfHeader(2 ** 40, 76))],
+  ['redis-cuckoo: a valid filter of 4000 sub-filters', frame(8, Buffer.concat([cfHeader(1, 4000, 1, 1), new Uint8Array(4000)]))],
+  ['redis_cuckoo_dump: expansion 1, 65535 sub-filters, 534 data bytes', dump(cfHeader(1, 65535, 1, 1), new Uint8Array(534))],
+  ['redis_bloom_dump: 76 links of 2^40 bytes', dump(bfHeader(2 ** 40, 76), new Uint8Array(0))],
+];
+for (const [i, [name, bytes]] of worst.entries()) {
+  const file = `worst_${String(i).padStart(2, '0')}.bin`;
+  writeFileSync(new URL(file, dir), bytes);
+  console.log(`${file} ${bytes.length} bytes: ${name}`);
 }

@@ -85,9 +85,13 @@ __attribute__((export_name("bc_load"))) Loaded* bc_load(const uint8_t* data, uin
   if (!Last().ok()) return nullptr;
   void* filter = nullptr;
   switch (static_cast<uint8_t>(kind)) {
-#define BC_LOAD(number, enumerator, name, cls, hash_id)         \
-  case number:                                                  \
-    if constexpr (On(number)) filter = LoadAs<cls>(data, size); \
+#define BC_LOAD(number, enumerator, name, cls, hash_id)                                 \
+  case number:                                                                          \
+    if constexpr (On(number)) {                                                         \
+      filter = LoadAs<cls>(data, size);                                                 \
+    } else {                                                                            \
+      Last() = Status(StatusCode::kInvalidArgument, "another kind than this module's"); \
+    }                                                                                   \
     break;
     BLOOMCUCKOO_FILTER_KINDS(BC_LOAD)
 #undef BC_LOAD

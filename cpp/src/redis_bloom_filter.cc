@@ -370,7 +370,8 @@ uint8_t* RedisBloomFilter::DumpChunkTarget(uint64_t iterator, size_t len, Status
       "RedisBloom BF dump: a data chunk spans two filters",
       "RedisBloom BF dump: a data chunk runs past the filters"};
   return internal::DumpChunkTarget(
-      links_, [](const Link& l) { return l.bytes; }, iterator, len, &load_next_, kFaults, status);
+      links_, [](const Link& l) { return l.bytes; }, iterator, len, &load_next_, &load_part_,
+      &load_part_start_, kFaults, status);
 }
 
 Status RedisBloomFilter::FinishDumpLoad() const {

@@ -43,11 +43,22 @@ uint64_t NextPow2(uint64_t n) {
 }
 
 // Buckets of sub-filter k: first * expansion^k (RedisBloom: expansion^0 = 1, 0^k = 0 for k > 0);
-// false past RedisBloom's 56-bit bucket count.
+// false past RedisBloom's 56-bit bucket count. Never a loop over k (a header may claim 65535
+// sub-filters, and this is asked for each): expansion 0 or 1 and first 0 are closed forms, and
+// with expansion >= 2 and first >= 1 the product passes 2^56 within 56 rounds.
 bool SubFilterBuckets(uint64_t first, uint32_t expansion, uint64_t k, uint64_t* out) {
+  if (k == 0 || first == 0) {
+    *out = first;
+    return true;
+  }
+  if (expansion <= 1) {
+    if (first > kMaxBuckets) return false;
+    *out = expansion == 0 ? 0 : first;
+    return true;
+  }
   uint64_t n = first;
-  for (uint64_t i = 0; i < k; ++i) {
-    if (expansion != 0 && n > kMaxBuckets / expansion) return false;
+  for (uint64_t i = 0; i < k; ++i) {  // at most 57 rounds: n at least doubles in each
+    if (n > kMaxBuckets / expansion) return false;
     n *= expansion;
   }
   *out = n;
@@ -348,15 +359,31 @@ Status RedisCuckooFilter::ParseHeader(const uint8_t* header, size_t len, RedisCu
       (out->expansion_ != 0 && !internal::IsPowerOfTwo(out->expansion_))) {
     return Corrupt("not a RedisBloom CF dump: invalid header fields");
   }
+  // The sub-filters' slots (at most 2^62 in all), in time independent of the claimed count: with
+  // expansion 0 or 1 every sub-filter has the first's buckets (a product); with expansion >= 2
+  // each has at least twice the last's, so the walk meets one of 2^56 buckets or more (refused)
+  // within 57 sub-filters.
+  constexpr uint64_t kMaxTotal = uint64_t{1} << 62;
+  const uint64_t slots = out->bucket_size_;
   uint64_t total = 0;
-  for (uint64_t k = 0; k < filters; ++k) {
-    uint64_t buckets = 0;
-    if (!SubFilterBuckets(out->num_buckets_, out->expansion_, k, &buckets) ||
-        buckets > kMaxBuckets / out->bucket_size_ ||
-        buckets * out->bucket_size_ > (uint64_t{1} << 62) - total) {
+  if (out->expansion_ <= 1) {
+    const uint64_t each = out->num_buckets_;
+    if (each > kMaxBuckets / slots || each * slots > kMaxTotal / filters) {
       return Corrupt("not a RedisBloom CF dump: sub-filters too large");
     }
-    total += buckets * out->bucket_size_;
+    total = each * slots * filters;
+  } else {
+    uint64_t buckets = out->num_buckets_;
+    for (uint64_t k = 0; k < filters; ++k) {
+      if (k > 0 && buckets > kMaxBuckets / out->expansion_) {
+        return Corrupt("not a RedisBloom CF dump: sub-filters too large");
+      }
+      if (k > 0) buckets *= out->expansion_;
+      if (buckets > kMaxBuckets / slots || buckets * slots > kMaxTotal - total) {
+        return Corrupt("not a RedisBloom CF dump: sub-filters too large");
+      }
+      total += buckets * slots;
+    }
   }
   *data_bytes = total;
   return Status::Ok();
@@ -384,7 +411,7 @@ uint8_t* RedisCuckooFilter::DumpChunkTarget(uint64_t iterator, size_t len, Statu
   const uint64_t slots = bucket_size_;
   return internal::DumpChunkTarget(
       filters_, [slots](const SubFilter& f) { return f.buckets * slots; }, iterator, len,
-      &load_next_, kFaults, status);
+      &load_next_, &load_part_, &load_part_start_, kFaults, status);
 }
 
 Status RedisCuckooFilter::FinishDumpLoad() {

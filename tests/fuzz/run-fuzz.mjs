@@ -1,11 +1,17 @@
 // Runs the libFuzzer target briefly (FUZZ_SECONDS, default 20) from the committed seed corpus,
 // on a copy, with ASan + UBSan. `npm run fuzz` runs it longer (FUZZ_SECONDS=300).
-// Prints "N passed, N failed" last: 1 passed when the fuzzer found nothing.
+// Prints "N passed, N failed" last: 1 passed when the fuzzer found nothing. A slow input is a
+// failure like a crash: libFuzzer's -timeout (FUZZ_TIMEOUT seconds per input, default 3; every
+// input is at most 4096 bytes and any reader judges that in milliseconds) stops the run with a
+// timeout- artifact and a nonzero exit. The corpus holds the worst header of every kind
+// (tests/fuzz/worst-headers.mjs), so a reader that works in proportion to a header's claims
+// fails at once.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const seconds = Number(process.env.FUZZ_SECONDS ?? 20);
+const timeout = Number(process.env.FUZZ_TIMEOUT ?? 3);
 const buildDir = `${root}build/fuzz`;
 const run = (cmd, args, opts = {}) => spawnSync(cmd, args, { cwd: root, encoding: 'utf8', ...opts });
 
@@ -28,13 +34,15 @@ mkdirSync(work, { recursive: true });
 cpSync(`${root}tests/fuzz/corpus`, work, { recursive: true });
 const artifacts = `${root}build/fuzz/artifacts/`;
 mkdirSync(artifacts, { recursive: true });
-const r = run(`${buildDir}/deserialize_fuzz`, [`-max_total_time=${seconds}`, '-max_len=4096', '-timeout=10',
-  '-rss_limit_mb=2048', '-print_final_stats=1', `-artifact_prefix=${artifacts}`, work], { maxBuffer: 1 << 26 });
+const r = run(`${buildDir}/deserialize_fuzz`, [`-max_total_time=${seconds}`, '-max_len=4096', `-timeout=${timeout}`,
+  '-rss_limit_mb=2048', '-print_final_stats=1', `-artifact_prefix=${artifacts}`, work], { maxBuffer: 1 << 26, timeout: (seconds + 300) * 1000 });
 const out = `${r.stdout}${r.stderr}`;
 const execs = out.match(/stat::number_of_executed_units:\s*(\d+)/)?.[1] ?? '?';
 const cov = [...out.matchAll(/cov: (\d+)/g)].pop()?.[1] ?? '?';
-if (r.status !== 0) {
-  finish(false, `fuzzer found a problem (exit ${r.status}) after ${execs} runs:\n${out.split('\n').slice(-60).join('\n')}`);
+const slow = /ERROR: libFuzzer: timeout/.test(out);
+if (r.status !== 0 || r.error) {
+  const what = slow ? `a slow input (over ${timeout} s)` : `a problem (exit ${r.status ?? r.error})`;
+  finish(false, `fuzzer found ${what} after ${execs} runs (artifacts in ${artifacts}):\n${out.split('\n').slice(-60).join('\n')}`);
 } else {
   finish(true, `fuzz: ${execs} executions in ${seconds} s, coverage ${cov} edges, no crash`);
 }

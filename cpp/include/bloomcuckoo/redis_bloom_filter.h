@@ -75,7 +75,9 @@ struct RedisBloomFields {
   uint64_t size_ = 0;
   uint32_t options_ = 0;
   uint32_t growth_ = 0;
-  uint64_t load_next_ = 0;  // the data offset the next dump chunk must start at
+  uint64_t load_next_ = 0;        // the data offset the next dump chunk must start at
+  size_t load_part_ = 0;          // the link the next dump chunk's search starts at
+  uint64_t load_part_start_ = 0;  // its offset in the data (redis_dump.h)
   RedisBloomServer server_ = RedisBloomServer::k2;
 };
 }  // namespace internal

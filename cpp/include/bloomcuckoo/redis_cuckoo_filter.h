@@ -64,6 +64,8 @@ struct RedisCuckooFields {
   uint32_t max_iterations_ = 0;
   uint32_t expansion_ = 0;
   uint64_t load_next_ = 0;
+  size_t load_part_ = 0;          // the sub-filter the next dump chunk's search starts at
+  uint64_t load_part_start_ = 0;  // its offset in the data (redis_dump.h)
 };
 }  // namespace internal
 
