@@ -23,13 +23,21 @@ export class CuckooPlay {
    * @param els { canvas, verdict, how } elements; options for new CuckooFilter;
    *   stepMode() → true to wait for step() between kicks; delay() → ms per move;
    *   onStatus(text, state, { move, moves }) optional: playback progress ("Move 2 of 5: …"); text
-   *   null keeps the last one; state 'idle' | 'playing' | 'waiting' (for Step) | 'done'.
+   *   null keeps the last one; state 'idle' | 'playing' | 'waiting' (for Step) | 'done';
+   *   rowHeight(canvas width) → px of a bucket's row (default 34).
    */
-  constructor(els, { options, seedKeys = [], stepMode = () => false, delay = () => 450, onStatus = () => {} }) {
-    Object.assign(this, { els, options, seedKeys, stepMode, delay, onStatus });
+  constructor(els, { options, seedKeys = [], stepMode = () => false, delay = () => 450, onStatus = () => {}, rowHeight = () => 34 }) {
+    Object.assign(this, { els, options, seedKeys, stepMode, delay, onStatus, rowHeight });
     this.filter = null;
     this.token = 0;
     for (const type of ['pointermove', 'click']) els.canvas.addEventListener(type, (e) => this.explainSlot(this.slotAt(e)));
+    // from the keyboard: the figure takes the focus; arrows move between buckets (up, down) and
+    // slots (left, right), Home / End to the first / last slot, each named as a pointer would
+    this.cursor = null;
+    els.canvas.tabIndex = 0;
+    els.canvas.addEventListener('keydown', (e) => this.keyMove(e));
+    els.canvas.addEventListener('focus', () => { if (this.cursor === null) this.moveCursor(0, 0); else this.redraw(); });
+    els.canvas.addEventListener('blur', () => this.redraw());
     this.release = null;
     this.reset();
   }
@@ -117,8 +125,54 @@ export class CuckooPlay {
       const alt = at.bucket === i1 ? i2 : i1;
       other = `; kicked out, it would go to ${at.bucket} ⊕ ${at.bucket ^ alt} = ${alt}, its other bucket`;
     }
+    el.classList.remove('idle');
     el.textContent = fp ? `${where}: ${fpHex(fp, f)}${owner ? `, the fingerprint of ${q(owner)}` : ''}${other}.` : `${where}: empty.`;
     Object.assign(el.dataset, { bucket: String(at.bucket), slot: String(at.slot), owner });
+  }
+
+  /** Arrow keys on the focused figure: move the inspected slot and say what it holds. */
+  keyMove(e) {
+    const { row, slot } = this.cursor ?? { row: 0, slot: 0 };
+    const moves = { ArrowDown: [row + 1, slot], ArrowUp: [row - 1, slot], ArrowRight: [row, slot + 1], ArrowLeft: [row, slot - 1], Home: [0, 0], End: [Infinity, Infinity] };
+    if (!(e.key in moves)) return;
+    e.preventDefault();
+    this.moveCursor(...moves[e.key]);
+  }
+
+  /** The slot inspected from the keyboard: row (bucket, counted over every sub-filter) and slot, clamped. */
+  moveCursor(row, slot) {
+    const { b, subs } = readCuckooTables(this.filter);
+    const rows = subs.flatMap((s, sub) => Array.from({ length: s.buckets }, (_, bucket) => ({ sub, bucket })));
+    const r = Math.max(0, Math.min(rows.length - 1, row));
+    const j = Math.max(0, Math.min(b - 1, slot));
+    this.cursor = { row: r, slot: j, at: { ...rows[r], slot: j } };
+    this.explainSlot(this.cursor.at);
+    this.els.canvas.dataset.cursor = `${rows[r].sub}.${rows[r].bucket}.${j}`;
+    this.redraw();
+  }
+
+  /**
+   * The rows of the move being shown (its bucket and, for an eviction, the other bucket), as CSS px
+   * from the canvas's top (data-active-rows: each row's bottom). With els.bar (a sticky Step bar at
+   * the bottom of a phone's screen), the page scrolls so that they stay above the bar.
+   */
+  showActive(view) {
+    const { canvas, bar } = this.els;
+    const m = view.move;
+    if (!m) { delete canvas.dataset.activeRows; return; }
+    const blocks = (canvas.dataset.layout ?? '').split(';').map((t) => t.split(' ').map(Number));
+    const [, y0, , h] = blocks[m.sub ?? 0] ?? [0, 0, 0, 0];
+    const rows = [m.bucket, ...(m.evicted ? [m.next] : [])];
+    const tops = rows.map((i) => y0 + i * h);
+    const bottoms = rows.map((i) => y0 + (i + 1) * h);
+    canvas.dataset.activeRows = bottoms.map(Math.round).join(' ');
+    if (!bar || getComputedStyle(bar).position !== 'sticky') return;
+    const r = canvas.getBoundingClientRect();
+    const limit = bar.getBoundingClientRect().top - 6;
+    const low = r.top + Math.max(...bottoms);
+    const high = r.top + Math.min(...tops);
+    if (low > limit) window.scrollBy({ top: Math.min(low - limit, Math.max(0, high - 6)), behavior: 'instant' });
+    else if (high < 0) window.scrollBy({ top: high - 6, behavior: 'instant' });
   }
 
   /** Draws the figure again (after a width change) as it was last drawn. */
@@ -131,8 +185,10 @@ export class CuckooPlay {
     const { canvas } = this.els;
     const { f, b, subs } = view.tables;
     const owners = this.owners(view.tables, extraOwners);
-    drawTinyCuckoo(canvas, { ...view, owners }, progress);
+    const cursor = document.activeElement === canvas && this.cursor ? this.cursor.at : null;
+    drawTinyCuckoo(canvas, { ...view, owners, cursor, rowH: this.rowHeight(canvas.clientWidth || 480) }, progress);
     canvas.dataset.path = view.path ? view.path.map((m) => `${m.bucket}.${m.slot}`).join(' ') : '';
+    this.showActive(view);
     canvas.dataset.shown = tableText(view.tables);
     const rows = subs.flatMap((s, k) => Array.from({ length: s.buckets }, (_, i) => {
       const fps = s.slots.slice(i * b, i * b + b).map((fp, j) => (fp ? `${fpHex(fp, f)}${owners[k][i * b + j] ? ` (${owners[k][i * b + j]})` : ''}` : 'empty'));

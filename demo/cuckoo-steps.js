@@ -53,12 +53,13 @@ function showSpeed() {
 }
 
 export function setupCuckooSteps() {
-  play = new CuckooPlay({ canvas: $('steps-canvas'), verdict: $('steps-verdict'), how: $('steps-how'), trail: $('steps-trail'), cell: $('steps-cell') }, {
+  play = new CuckooPlay({ canvas: $('steps-canvas'), verdict: $('steps-verdict'), how: $('steps-how'), trail: $('steps-trail'), cell: $('steps-cell'), bar: document.querySelector('#steps .step-bar') }, {
     options: stepsOptions(Number($('steps-expansion').value)),
     seedKeys: STEPS_SEED_KEYS,
     stepMode: () => $('steps-stepwise').checked,
     delay: () => SPEEDS[Number($('steps-speed').value) - 1],
     onStatus: showStatus,
+    rowHeight: () => (matchMedia('(max-width: 600px)').matches ? 44 : 34),   // a phone: slots 44 px tall, a thumb's target
   });
   const errorEl = $('steps-error');
   $('steps-form').addEventListener('submit', (e) => {

@@ -16,6 +16,7 @@ let bloom = null;
 let bloomKeys = [];
 let bloomView = null;
 let cuckoo = null;
+let bitCursor = null;   // the bit inspected from the keyboard (null: none yet)
 
 const bitsOf = (f) => Array.from(f.fillMap(f.info().bits), (x) => (x > 0 ? 1 : 0));
 const list = (xs) => xs.join(', ');
@@ -23,12 +24,30 @@ const list = (xs) => xs.join(', ');
 function drawBloom(view, p = 1) {
   bloomView = view;
   const canvas = $('tiny-bloom');
-  drawTinyBloom(canvas, view, p);
+  drawTinyBloom(canvas, { ...view, cursor: document.activeElement === canvas ? bitCursor : null }, p);
   const shown = view.op === 'add' && p >= 0.6 ? view.after : view.bits;
   canvas.dataset.bits = shown.join('');
   const set = shown.flatMap((x, i) => (x ? [i] : []));
+  showRate(set.length, shown.length);
   canvas.setAttribute('aria-label', `Bloom filter of ${shown.length} bits, k = 3. Bits set (${set.length}): ${list(set) || 'none'}.`
     + `${view.key ? ` Last key ${q(view.key)}: bits ${list(view.positions)}.` : ''}`);
+}
+
+/**
+ * The live line under the Bloom figure: a key never added lands on k bits picked by its hash, each
+ * set with the chance x/64 of the figure as it stands, so it reads maybe present with (x/64)^k.
+ */
+function showRate(x, m) {
+  const k = TINY_BLOOM.hashes;
+  const y = 100 * (x / m) ** k;
+  const el = $('tiny-fpr');
+  const text = `${x} of ${m} bits set → (${x}/${m})^${k} ≈ ${y < 10 ? y.toFixed(2) : y.toFixed(1)} %`;
+  if (el.dataset.x === String(x)) return;   // announced once per change, not once per frame
+  const span = (cls, t) => Object.assign(document.createElement('span'), { className: cls, textContent: t });
+  el.replaceChildren(Object.assign(document.createElement('strong'), { textContent: text }),
+    span('why', `: the chance that a key never added finds all ${k} of its bits set (a false positive).`),
+    span('why-short', ' false positives'));
+  Object.assign(el.dataset, { x: String(x), rate: String(y / 100) });
 }
 
 function bloomVerdict(text, state, proof = null) {
@@ -115,6 +134,7 @@ function explainBit(i) {
   const el = $('tiny-bloom-cell');
   if (i < 0) return;
   const setters = bloomKeys.filter((k, n) => bloomKeys.indexOf(k) === n && bloom.positions(k).includes(i));
+  el.classList.remove('idle');
   el.textContent = setters.length ? `Bit ${i} is 1, set by ${list(setters.map((k) => q(k)))}.` : `Bit ${i} is 0: no key added so far hashes to it.`;
   el.dataset.bit = String(i);
   el.dataset.setters = setters.join(' ');
@@ -124,6 +144,7 @@ export function setupTiny() {
   const els = { canvas: $('tiny-cuckoo'), verdict: $('tiny-cuckoo-verdict'), how: $('tiny-cuckoo-how'), cell: $('tiny-cuckoo-cell') };
   cuckoo = new CuckooPlay(els, {
     options: TINY_CUCKOO, seedKeys: TINY_SEED_KEYS, delay: () => 500,
+    rowHeight: () => (matchMedia('(max-width: 600px)').matches ? 28 : 34),   // a phone: both figures on the first screen
     onStatus: (text, state) => {
       const el = $('tiny-cuckoo-status');
       if (text !== null) el.textContent = text;
@@ -152,6 +173,22 @@ export function setupTiny() {
     chip.addEventListener('click', () => { $('tiny-key').value = chip.textContent; run('check'); });
   }
   onWidthChange($('tiny-bloom'), () => drawBloom(bloomView));
+  // from the keyboard: the figure takes the focus, arrows move between bits (8 to a row), Home / End
+  const fig = $('tiny-bloom');
+  fig.tabIndex = 0;
+  fig.addEventListener('focus', () => { if (bitCursor === null) bitCursor = 0; explainBit(bitCursor); drawBloom(bloomView); });
+  fig.addEventListener('blur', () => drawBloom(bloomView));
+  fig.addEventListener('keydown', (e) => {
+    const cols = Number((fig.dataset.grid ?? '').split(' ')[3]) || 8;   // 8 to a row, 16 on a phone
+    const last = bitsOf(bloom).length - 1;
+    const at = bitCursor ?? 0;
+    const next = { ArrowRight: at + 1, ArrowLeft: at - 1, ArrowDown: at + cols, ArrowUp: at - cols, Home: 0, End: last }[e.key];
+    if (next === undefined) return;
+    e.preventDefault();
+    bitCursor = Math.max(0, Math.min(last, next));
+    explainBit(bitCursor);
+    drawBloom(bloomView);
+  });
   for (const type of ['pointermove', 'click']) $('tiny-bloom').addEventListener(type, (e) => explainBit(bitAt($('tiny-bloom'), e)));
   onWidthChange(els.canvas, () => cuckoo.redraw());
 }
