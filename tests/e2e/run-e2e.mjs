@@ -20,6 +20,7 @@ import * as worker from './worker.mjs';
 import * as verdicts from './verdicts.mjs';
 import * as phone from './phone.mjs';
 import * as opening from './opening.mjs';
+import * as derive from './derive.mjs';
 import * as access from './access.mjs';
 import { checkRobustness } from './robust.mjs';
 
@@ -55,7 +56,7 @@ try {
   await blacklist.runFailure(t, c);
   await verdicts.run(t, c);
   await phone.run(t, c);
-  for (const section of [opening, access]) await section.run(t, c);
+  for (const section of [opening, derive, access]) await section.run(t, c);
   await checkRobustness(t, { browser, url: server.url, shots });
 
   await t.check('no error banner, no console errors', async () => {
