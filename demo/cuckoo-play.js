@@ -60,6 +60,10 @@ export class CuckooPlay {
 
   /** Stops a playback in progress (it is superseded by a newer operation). */
   interrupt() {
+    if (this.chain) {   // the timeline belongs to the last chain: another operation retires it
+      this.chain = null;
+      this.els.scrub?.dispatchEvent(new CustomEvent('chain', { detail: null }));
+    }
     this.token++;
     this.release?.();
     this.release = null;
@@ -258,6 +262,7 @@ export class CuckooPlay {
     if (played) {
       const total = moves.length;
       const shown = replay.outcome === 'kicked' ? total : Math.min(total, MAX_SHOWN_MOVES);
+      this.chain = { base, moves, before, shown, total, key };
       let said = `Buckets ${replay.i1} and ${replay.i2} are both full: ${fpHex(replay.fp, before.f)} must take someone's slot.`;
       for (let n = 0; n < shown; n++) {
         if (!(await this.pace(token, said))) return;
@@ -283,11 +288,34 @@ export class CuckooPlay {
       : replay.outcome !== 'full' && still ? { sub: first.sub, bucket: first.bucket, slot: first.slot } : null;
     const last = replay.outcome === 'kicked' ? moves.at(-1) : null;
     const pairs = replay.outcome === 'grew' ? this.filter.locate(key).buckets : k.pairs;
-    this.draw({ ...base, pairs, op: replay.outcome === 'full' ? 'check' : 'add', miss: replay.outcome === 'full', placedAt,
+    const endView = { ...base, pairs, op: replay.outcome === 'full' ? 'check' : 'add', miss: replay.outcome === 'full', placedAt,
       hit: last ? { sub: last.sub, bucket: last.bucket, slot: last.slot } : null,
-      grew: replay.outcome === 'grew' ? replay.sub : undefined, path: played && replay.outcome === 'kicked' ? moves : undefined, tables: real }, 1, [key]);
-    this.onStatus(replay.outcome === 'kicked' ? `${moves.length - 1} kick${moves.length === 2 ? '' : 's'}, then a free slot: done.`
+      grew: replay.outcome === 'grew' ? replay.sub : undefined, path: played && replay.outcome === 'kicked' ? moves : undefined, tables: real };
+    this.draw(endView, 1, [key]);
+    if (this.chain) {
+      this.chain.end = endView;
+      this.els.scrub?.dispatchEvent(new CustomEvent('chain', { detail: { moves: this.chain.shown } }));
+    }
+    this.onStatus(replay.outcome === 'kicked' ? `${moves.length} moves: ${moves.length - 1} kick${moves.length === 2 ? '' : 's'}, then a free slot: done.`
       : replay.outcome === 'stored' ? '' : null, 'done', { move: moves.length, moves: moves.length });
+  }
+
+  /**
+   * The last chain played, at move `n` (0: before the first move; its last move: the table the add
+   * left), for the timeline under the table: drag it back and forth. Returns the status line.
+   */
+  scrubTo(n) {
+    const c = this.chain;
+    if (!c) return '';
+    const at = Math.max(0, Math.min(c.shown, n));
+    if (at === c.shown) this.draw(c.end, 1, [c.key]);
+    else if (at === 0) this.draw({ ...c.base, op: 'add', tables: c.before }, 1, [c.key]);
+    else this.draw({ ...c.base, op: 'kick', move: c.moves[at - 1], path: c.moves.slice(0, at), tables: tablesAfterMoves(c.before, c.moves, at) }, 1, [c.key]);
+    if (at > 0 && at < c.shown) this.showActive({ move: c.moves[at - 1] });
+    for (const li of this.els.trail?.children ?? []) li.classList.toggle('now', Number(li.value) === at);
+    return at === 0 ? `Before the first move: buckets ${c.base.pairs[c.base.pairs.length - 1].join(' and ')} are full.`
+      : at === c.shown && c.shown === c.total && c.moves[at - 1].evicted === 0 ? `Move ${at} of ${c.total}: ${this.moveText(c.moves[at - 1], c.before)}: the table as the filter holds it.`
+        : `Move ${at} of ${c.total}: ${this.moveText(c.moves[at - 1], c.before)}.`;
   }
 
   /**
@@ -313,7 +341,7 @@ export class CuckooPlay {
     const { f } = tables;
     const n = tables.subs[m.sub].buckets;
     return m.evicted
-      ? `${fpHex(m.placed, f)} goes into bucket ${m.bucket}, slot ${m.slot}, kicking out ${fpHex(m.evicted, f)}; its other bucket is `
+      ? `${fpHex(m.placed, f)} goes into bucket ${m.bucket}, slot ${m.slot} (drawn at random), kicking out ${fpHex(m.evicted, f)}; its other bucket is `
         + `${m.bucket} ⊕ (hash(${fpHex(m.evicted, f)}) mod ${int(n)}) = ${m.bucket} ⊕ ${m.bucket ^ m.next} = ${m.next}`
       : `${fpHex(m.placed, f)} goes into the free slot ${m.slot} of bucket ${m.bucket}`;
   }

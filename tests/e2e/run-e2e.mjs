@@ -23,6 +23,7 @@ import * as opening from './opening.mjs';
 import * as derive from './derive.mjs';
 import * as access from './access.mjs';
 import * as serve from './serve.mjs';
+import * as scrub from './scrub.mjs';
 import { checkRobustness } from './robust.mjs';
 
 const { init } = lib;
@@ -57,7 +58,7 @@ try {
   await blacklist.runFailure(t, c);
   await verdicts.run(t, c);
   await phone.run(t, c);
-  for (const section of [opening, derive, access, serve]) await section.run(t, c);
+  for (const section of [opening, derive, access, scrub, serve]) await section.run(t, c);
   await checkRobustness(t, { browser, url: server.url, shots });
 
   await t.check('no error banner, no console errors', async () => {
