@@ -51,6 +51,7 @@ export function wilson(hits, trials, z = 1.959964) {
 let measured = [];   // [{ n, rate, fp, probes, lo, hi }] of the last fill, drawn as dots while its shape is kept
 let measuredShape = '';
 let running = 0;     // a fill in progress (its token)
+let scrubAt = null;  // the timeline: show the fill as it was after this many chunks (null: all)
 
 /** The Bloom chart: the formula's curve for n from 0 to the slider's n, and the dots measured. */
 function drawBloomChart() {
@@ -60,7 +61,7 @@ function drawBloomChart() {
   const xMax = Math.max(1, n);
   const xOf = (x) => PAD.left + (x / xMax) * plotW;
   // linear, from 0 to a round rate above the curve's end and the dots: the climb is the point
-  const dots = measuredShape === `${m} ${k}` ? measured.filter((d) => d.n <= xMax) : [];
+  const dots = measuredShape === `${m} ${k}` ? measured.slice(0, scrubAt ?? measured.length).filter((d) => d.n <= xMax) : [];
   const top = Math.max(bloomFpr(xMax, m, k), ...dots.map((d) => d.hi)) * 1.1;
   const yMax = [0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1].find((v) => v >= top) ?? 1;
   const yOf = (p) => PAD.top + plotH - Math.min(1, p / yMax) * plotH;
@@ -167,6 +168,8 @@ async function fillBloom() {
   const token = ++running;
   const { m, k, n } = shape();
   const f = new BloomFilter({ bits: m, hashes: k });
+  scrubAt = null;
+  $('fill-scrub-row').hidden = true;
   const probes = Array.from({ length: FILL_PROBES }, (_, j) => probeKey(j));
   measured = [];
   measuredShape = `${m} ${k}`;
@@ -186,9 +189,29 @@ async function fillBloom() {
       drawBloomChart();
       await nextFrame();
     }
+    if (token === running) {   // done: the timeline drags back and forth through the fill
+      const scrub = $('fill-scrub');
+      scrub.max = String(measured.length);
+      scrub.value = String(measured.length);
+      $('fill-scrub-row').hidden = false;
+    }
   } finally {
     f.free();
   }
+}
+
+/** The fill's timeline: the chart and the live line as they were after `i` chunks. */
+function scrubFill(i) {
+  scrubAt = i;
+  const d = measured[i - 1];
+  if (!d) return;
+  const { m, k } = shape();
+  const live = $('fill-live');
+  live.textContent = `${int(d.n)} keys in: ${int(d.fp)} of ${int(d.probes)} keys never added answer “maybe present”, ${pct(d.rate)} `
+    + `(95 % interval ${pct(d.lo)} to ${pct(d.hi)}); the formula: ${pct(bloomFpr(d.n, m, k))}.`;
+  Object.assign(live.dataset, { keys: String(d.n), fp: String(d.fp) });
+  $('fill-scrub').setAttribute('aria-valuetext', `${d.n} keys`);
+  drawBloomChart();
 }
 
 /** The cuckoo chart: kicks per insert against the load, one dot per key. */
@@ -254,9 +277,10 @@ export function setupFill() {
   const err = $('fill-error');
   for (const id of ['fill-m', 'fill-k', 'fill-n']) {
     // input fires on every step of a drag: the curve follows the thumb
-    $(id).addEventListener('input', () => guard(err, () => { running++; showSliders(); drawBloomChart(); }));
+    $(id).addEventListener('input', () => guard(err, () => { running++; scrubAt = null; $('fill-scrub-row').hidden = true; showSliders(); drawBloomChart(); }));
   }
   $('fill-bloom-run').addEventListener('click', () => guard(err, fillBloom));
+  $('fill-scrub').addEventListener('input', () => guard(err, () => scrubFill(Number($('fill-scrub').value))));
   $('fill-cuckoo-run').addEventListener('click', () => guard(err, fillCuckoo));
   showSliders();
   drawBloomChart();

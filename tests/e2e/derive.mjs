@@ -66,6 +66,18 @@ export async function run(t, c) {
       }
       const live = await page.textContent('#fill-live');
       assert(/95 %/.test(live), `the live line gives the interval: ${live}`);
+      // the timeline: back to the first chunk and forward again, the dots and the live line follow
+      assert(await page.isVisible('#fill-scrub'), 'the fill has a timeline once done');
+      const scrubTo = async (v) => {
+        await page.$eval('#fill-scrub', (el, x) => { el.value = String(x); el.dispatchEvent(new Event('input', { bubbles: true })); }, v);
+        return page.evaluate(() => ({ dots: Number(document.getElementById('fill-bloom-chart').dataset.dots), keys: Number(document.getElementById('fill-live').dataset.keys) }));
+      };
+      const first = await scrubTo(1);
+      assert(first.dots === 1 && first.keys === dots[0].n, `at 1: ${JSON.stringify(first)}`);
+      const mid = await scrubTo(5);
+      assert(mid.dots === 5 && mid.keys === dots[4].n, `at 5: ${JSON.stringify(mid)}`);
+      const back = await scrubTo(2);
+      assert(back.dots === 2 && back.keys === dots[1].n, `back at 2: ${JSON.stringify(back)}`);
       await page.locator('#fill').screenshot({ path: `${shots}fill-derive.png` });
       assert(errors.length === 0, `console errors: ${errors.join(' | ')}`);
     } finally {
