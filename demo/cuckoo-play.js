@@ -24,10 +24,10 @@ export class CuckooPlay {
    *   stepMode() → true to wait for step() between kicks; delay() → ms per move;
    *   onStatus(text, state, { move, moves }) optional: playback progress ("Move 2 of 5: …"); text
    *   null keeps the last one; state 'idle' | 'playing' | 'waiting' (for Step) | 'done';
-   *   rowHeight(canvas width) → px of a bucket's row (default 34).
+   *   rowHeight(canvas width) → px of a bucket's row (default 34); colourOf(key) → a key's colour, or null.
    */
-  constructor(els, { options, seedKeys = [], stepMode = () => false, delay = () => 450, onStatus = () => {}, rowHeight = () => 34 }) {
-    Object.assign(this, { els, options, seedKeys, stepMode, delay, onStatus, rowHeight });
+  constructor(els, { options, seedKeys = [], stepMode = () => false, delay = () => 450, onStatus = () => {}, rowHeight = () => 34, colourOf = null }) {
+    Object.assign(this, { els, options, seedKeys, stepMode, delay, onStatus, rowHeight, colourOf });
     this.filter = null;
     this.token = 0;
     for (const type of ['pointermove', 'click']) els.canvas.addEventListener(type, (e) => this.explainSlot(this.slotAt(e)));
@@ -190,7 +190,7 @@ export class CuckooPlay {
     const { f, b, subs } = view.tables;
     const owners = this.owners(view.tables, extraOwners);
     const cursor = document.activeElement === canvas && this.cursor ? this.cursor.at : null;
-    drawTinyCuckoo(canvas, { ...view, owners, cursor, rowH: this.rowHeight(canvas.clientWidth || 480) }, progress);
+    drawTinyCuckoo(canvas, { ...view, owners, cursor, rowH: this.rowHeight(canvas.clientWidth || 480), colourOf: this.colourOf }, progress);
     canvas.dataset.path = view.path ? view.path.map((m) => `${m.bucket}.${m.slot}`).join(' ') : '';
     this.showActive(view);
     canvas.dataset.shown = tableText(view.tables);

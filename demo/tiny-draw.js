@@ -13,6 +13,9 @@ export const C = {
   mark: '#d96800', markDark: '#a84a00', miss: '#dc2626', hit: '#1f9d55', hitDark: '#0a7a3d', paper: '#fff',
 };
 export const DARK = { [C.mark]: C.markDark, [C.hit]: C.hitDark };
+// One colour per key (Okabe-Ito, without its blue and black: each shows on the navy set bits and on
+// the pale slots), drawn as a strip along a cell's bottom: a bit two keys set shows both colours.
+export const KEY_COLOURS = ['#e69f00', '#56b4e9', '#009e73', '#f0e442', '#cc79a7', '#d55e00'];
 export const TOP = 46;   // the band with the key and its hash
 export const clamp01 = (x) => Math.min(1, Math.max(0, x));
 
@@ -143,6 +146,12 @@ export function drawTinyBloom(canvas, v, progress = 1) {
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
     ctx.fillText(isSet ? '1' : '0', x + cell / 2, y + cell / 2 + (cell >= 28 ? 3 : 1));
+    const who = v.setters?.[i] ?? [];
+    if (isSet && who.length) {   // the keys that set this bit, one colour each
+      const h = Math.max(2, Math.round(cell * 0.1));
+      const w = (cell - 4) / who.length;
+      who.forEach((c, n) => { ctx.fillStyle = c; ctx.fillRect(x + 2 + n * w, y + cell - 1 - h, w, h); });
+    }
   }
   if (v.op && v.positions) {
     for (const p of v.positions) {
@@ -274,14 +283,19 @@ function drawSubFilter(g, s, k, v) {
     ctx.font = '600 12px system-ui, sans-serif';
     ctx.textAlign = 'right';
     ctx.fillText(String(i), B.lblX + 22, y + L.rowH / 2);
-    for (let j = 0; j < b; j++) drawSlot(ctx, s.slots[i * b + j], v.owners?.[k]?.[i * b + j], f, slotX(k, j), y, L);
+    for (let j = 0; j < b; j++) drawSlot(ctx, s.slots[i * b + j], v.owners?.[k]?.[i * b + j], f, slotX(k, j), y, L, v.colourOf);
   }
 }
 
 /** One slot: its fingerprint in hex and the key that put it there, or a dot when empty. */
-function drawSlot(ctx, fp, owner, f, x, y, L) {
+function drawSlot(ctx, fp, owner, f, x, y, L, colourOf) {
   ctx.fillStyle = fp ? '#dfe6f3' : C.empty;
   ctx.fillRect(x + 1, y + 1, L.slotW - 2, L.rowH - 2);
+  const colour = owner && colourOf?.(owner);
+  if (colour) {   // the key's colour, as on the Bloom figure beside it
+    ctx.fillStyle = colour;
+    ctx.fillRect(x + 1, y + 1, 4, L.rowH - 2);
+  }
   ctx.textAlign = 'center';
   if (!fp) {
     ctx.fillStyle = '#b3bac7';

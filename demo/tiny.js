@@ -5,7 +5,7 @@
 // the filter holds.
 import { BloomFilter, murmur3 } from './lib.js';
 import { CuckooPlay } from './cuckoo-play.js';
-import { animate, drawTinyBloom } from './tiny-draw.js';
+import { animate, drawTinyBloom, KEY_COLOURS } from './tiny-draw.js';
 import { $, guard, onWidthChange, q, showFigureVerdict } from './ui.js';
 
 export const TINY_SEED_KEYS = ['alice', 'bob', 'carol', 'dave'];
@@ -19,12 +19,23 @@ let cuckoo = null;
 let bitCursor = null;   // the bit inspected from the keyboard (null: none yet)
 
 const bitsOf = (f) => Array.from(f.fillMap(f.info().bits), (x) => (x > 0 ? 1 : 0));
+/** A key's colour on both figures: by the order keys were added (after six, the colours repeat). */
+const colourOf = (key) => {
+  const i = [...new Set(bloomKeys)].indexOf(key);
+  return i < 0 ? null : KEY_COLOURS[i % KEY_COLOURS.length];
+};
+/** For each bit, the colours of the added keys whose positions include it. */
+function settersOf() {
+  const out = Array.from({ length: TINY_BLOOM.bits }, () => []);
+  for (const k of new Set(bloomKeys)) for (const p of new Set(bloom.positions(k))) out[p].push(colourOf(k));
+  return out;
+}
 const list = (xs) => xs.join(', ');
 
 function drawBloom(view, p = 1) {
   bloomView = view;
   const canvas = $('tiny-bloom');
-  drawTinyBloom(canvas, { ...view, cursor: document.activeElement === canvas ? bitCursor : null }, p);
+  drawTinyBloom(canvas, { ...view, setters: view.op === 'add' && p < 0.6 ? view.settersBefore : settersOf(), cursor: document.activeElement === canvas ? bitCursor : null }, p);
   const shown = view.op === 'add' && p >= 0.6 ? view.after : view.bits;
   canvas.dataset.bits = shown.join('');
   const set = shown.flatMap((x, i) => (x ? [i] : []));
@@ -83,9 +94,10 @@ function bloomAdd(key) {
   bloom.add(key);
   bloomKeys.push(key);
   const after = bitsOf(bloom);
+  const settersBefore = settersOf().map((c, i) => (bits[i] ? c.filter((x) => x !== colourOf(key)) : []));
   const already = positions.filter((p) => bits[p]);
   bloomVerdict(`${q(key)} sets bits ${list(positions)}${already.length ? ` (${list(already)} ${already.length === 1 ? 'was' : 'were'} already 1)` : ''}.`, 'added');
-  return animate($('tiny-bloom'), 900, (p) => drawBloom({ bits, after, key, hashText: `bits ${list(positions)}`, positions, op: 'add' }, p));
+  return animate($('tiny-bloom'), 900, (p) => drawBloom({ bits, after, key, hashText: `bits ${list(positions)}`, positions, op: 'add', settersBefore }, p));
 }
 
 function bloomCheck(key) {
@@ -109,7 +121,15 @@ function bloomCheck(key) {
 function holds() {
   const el = $('tiny-holds');
   const names = bloomKeys.map((k) => `${q(k)}`);
-  el.textContent = `Both hold: ${list(names.slice(0, 12))}${names.length > 12 ? ` and ${names.length - 12} more` : ''}${cuckoo.keys.length !== bloomKeys.length ? ` (the cuckoo filter ${cuckoo.keys.length} of them)` : ''}.`;
+  const swatches = [...new Set(bloomKeys)].slice(0, 12).map((k) => {
+    const sw = Object.assign(document.createElement('span'), { className: 'swatch' });
+    sw.style.background = colourOf(k);
+    const item = Object.assign(document.createElement('span'), { className: 'key-chip' });
+    item.append(sw, q(k));
+    return item;
+  });
+  el.replaceChildren('Both hold, one colour per key (a strip on each bit it set, on its slot): ', ...swatches.flatMap((x, i) => (i ? [' ', x] : [x])),
+    `${names.length > 12 ? ` and ${names.length - 12} more` : ''}${cuckoo.keys.length !== bloomKeys.length ? ` (the cuckoo filter ${cuckoo.keys.length} of them)` : ''}.`);
   el.dataset.keys = bloomKeys.join(' ');
 }
 
@@ -145,6 +165,7 @@ export function setupTiny() {
   cuckoo = new CuckooPlay(els, {
     options: TINY_CUCKOO, seedKeys: TINY_SEED_KEYS, delay: () => 500,
     rowHeight: () => (matchMedia('(max-width: 600px)').matches ? 28 : 34),   // a phone: both figures on the first screen
+    colourOf,
     onStatus: (text, state) => {
       const el = $('tiny-cuckoo-status');
       if (text !== null) el.textContent = text;
@@ -152,6 +173,7 @@ export function setupTiny() {
     },
   });
   resetBloom();
+  cuckoo.redraw();   // now with the keys' colours (they come from the Bloom side's keys)
   holds();
   const run = (op) => guard($('tiny-error'), () => {
     const key = readKey();

@@ -2,7 +2,9 @@
 // 64-bit Bloom filter and the 8-bucket cuckoo filter answer the same key on the first screen, with
 // a live "x of 64 bits set → (x/64)^k ≈ y %" line that follows the figure's own bits.
 import { assert, watchConsole } from './browser.mjs';
-import { shots } from './helpers.mjs';
+import { lib, shots } from './helpers.mjs';
+import { TINY_BLOOM, TINY_SEED_KEYS } from '../../demo/tiny.js';
+import { KEY_COLOURS } from '../../demo/tiny-draw.js';
 
 const SIZES = [{ name: 'desktop', width: 1280, height: 800 }, { name: 'phone', width: 390, height: 844 }];
 
@@ -52,6 +54,24 @@ export async function run(t, c) {
           assert(Math.abs(l.y - want) <= Math.max(0.05, want * 0.02), `the line says ${l.y} %, (${l.set}/64)^${l.k} is ${want.toFixed(3)} %`);
         };
         check(line);
+        // one colour per key: a bit only one seed key set carries that key's colour (a strip along
+        // its bottom), the same as the strip on the key's cuckoo slot and its swatch in the list
+        const twin = new lib.BloomFilter(TINY_BLOOM);
+        const setters = Array.from({ length: 64 }, () => []);
+        TINY_SEED_KEYS.forEach((k, i) => { twin.add(k); for (const p of new Set(twin.positions(k))) setters[p].push(i); });
+        twin.free();
+        const lone = setters.findIndex((s) => s.length === 1);
+        const strip = await page.$eval('#tiny-bloom', (cv, bit) => {
+          const [x0, top, cell, cols] = cv.dataset.grid.split(' ').map(Number);
+          const dpr = cv.width / cv.getBoundingClientRect().width;
+          const x = x0 + (bit % cols) * cell + cell / 2;
+          const y = top + Math.floor(bit / cols) * cell + cell - 3;
+          const d = cv.getContext('2d').getImageData(Math.round(x * dpr), Math.round(y * dpr), 1, 1).data;
+          return `#${[d[0], d[1], d[2]].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+        }, lone);
+        assert(strip === KEY_COLOURS[setters[lone][0]], `bit ${lone}, set only by ${TINY_SEED_KEYS[setters[lone][0]]}: strip ${strip}, the key's colour ${KEY_COLOURS[setters[lone][0]]}`);
+        const swatches = await page.$$eval('#tiny-holds .swatch', (els) => els.map((e) => getComputedStyle(e).backgroundColor));
+        assert(swatches.length === TINY_SEED_KEYS.length, `${swatches.length} key swatches`);
         // one Check answers in both figures; an Add moves the line
         await page.fill('#tiny-key', 'zed');
         await page.click('#tiny-check');
