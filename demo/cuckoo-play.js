@@ -179,6 +179,11 @@ export class CuckooPlay {
     else if (high < 0) window.scrollBy({ top: high - 6, behavior: 'instant' });
   }
 
+  /** showActive again for what is drawn (after the Step bar changed height). */
+  keepActiveVisible() {
+    if (this.lastView?.view?.move) this.showActive(this.lastView.view);
+  }
+
   /** Draws the figure again (after a width change) as it was last drawn. */
   redraw() {
     if (this.lastView) this.draw(this.lastView.view, 1, this.lastView.extraOwners);

@@ -44,6 +44,8 @@ function showStatus(text, state, counts = {}) {
   const waiting = state === 'waiting';
   $('steps-step').setAttribute('aria-disabled', String(!waiting));
   $('steps-finish').setAttribute('aria-disabled', String(!waiting));
+  // a longer status makes the sticky Step bar taller: the move's rows stay above it
+  if (text !== null) play?.keepActiveVisible();
 }
 
 function showSpeed() {
