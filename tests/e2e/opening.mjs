@@ -91,14 +91,16 @@ export async function run(t, c) {
     });
   }
 
-  await t.check('phone (390 x 844): the kick chain is reached within 6 screens of scrolling', async () => {
+  await t.check('phone (390 x 844): the kick chain is reached within 3.5 screens of scrolling', async () => {
     const page = await browser.context.newPage();
     try {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(server.url);
       await page.waitForSelector('#status:text("ready")', { timeout: 20000 });
       const top = await page.$eval('#steps-canvas', (el) => el.getBoundingClientRect().top + scrollY);
-      assert(top < 6 * 844, `the kick chain's table starts at y ${Math.round(top)} (${(top / 844).toFixed(1)} screens)`);
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      console.log(`       phone: the kick chain's table at y ${Math.round(top)} (${(top / 844).toFixed(1)} screens), the page ${height} px`);
+      assert(top < 3.5 * 844, `the kick chain's table starts at y ${Math.round(top)} (${(top / 844).toFixed(1)} screens)`);
     } finally {
       await page.close();
     }
