@@ -534,6 +534,7 @@ export function refresh() {
   if (r.labelBox) legend.dataset.labelBox = [r.labelBox.x, r.labelBox.y, r.labelBox.w, r.labelBox.h].join(' ');
   else delete legend.dataset.labelBox;
   $('filter-summary').textContent = `${entrySpec.label}: ${bytes(s.bytes)} of storage`;
+  $('filter-canvas').setAttribute('aria-label', `${entrySpec.label} filter, ${int(s.items)} keys in ${bytes(s.bytes)}: ${r.note}`);
 }
 
 function selectKind(kindName) {

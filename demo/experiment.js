@@ -182,6 +182,8 @@ async function run() {
         series: sides.map((sd) => ({ label: `${sd.side}: ${sd.spec.label}, ${bytes(sd.filter.byteLength)}`, color: COLORS[sd.side], points: sd.points })),
       });
       for (const sd of sides) renderRow(sd.side, sd.spec, sd.filter, sd.keysIn, m, sd.fp, sd.theory, sd.failed);
+      $('exp-chart').setAttribute('aria-label', `False-positive rate as keys go in, ${int(inserted)} of ${int(n)} keys so far: `
+        + sides.map((sd) => `${sd.side} ${sd.spec.label}, measured ${pct(sd.fp / m)} (${int(sd.fp)} of ${int(m)} probes), theory ${pct(sd.theory)}`).join('; ') + '.');
       $('exp-progress').value = s / steps;
       $('exp-status').textContent = `step ${s} of ${steps}: ${int(inserted)} keys inserted`;
       await yieldToBrowser();

@@ -71,6 +71,18 @@ export async function run(t, c) {
         return { unlabelled, silent, boxes };
       });
       assert(a11y.unlabelled.length === 0, `canvases without role="img" and a label: ${a11y.unlabelled.join(', ')}`);
+      // the builder's and the experiment's canvases say what they show, not only what they are
+      await page.fill('#fill-count', '300');
+      await page.click('#fill-btn');
+      await page.waitForFunction(() => !document.getElementById('fill-btn').disabled);
+      const builderLabel = await page.getAttribute('#filter-canvas', 'aria-label');
+      assert(/300 keys/.test(builderLabel), `the builder's canvas: "${builderLabel}"`);
+      await page.fill('#exp-n', '1000');
+      await page.fill('#exp-m', '2000');
+      await page.click('#exp-run');
+      await page.waitForFunction(() => document.getElementById('exp-status').dataset.state === 'done', null, { timeout: 60000 });
+      const expLabel = await page.getAttribute('#exp-chart', 'aria-label');
+      assert(/1,000 of 1,000 keys/.test(expLabel) && /measured/.test(expLabel), `the experiment's chart: "${expLabel}"`);
       assert(a11y.silent.length === 0, `status lines not announced: ${a11y.silent.join(', ')}`);
       assert(a11y.boxes.length === 0, `table boxes not reachable from the keyboard (tabindex 0, a role and a label): ${a11y.boxes.join(', ')}`);
       assert(errors.length === 0, `console errors: ${errors.join(' | ')}`);
