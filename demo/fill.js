@@ -238,6 +238,23 @@ function drawCuckooChart(points, capacity) {
   canvas.dataset.capacity = String(capacity);
 }
 
+let cuckooRun = null;   // the last fill to the brim: { points, slots }, for its timeline
+
+/** The brim fill's timeline: the chart as it was after `i` inserts, the last one described. */
+function scrubCuckoo(i) {
+  if (!cuckooRun) return;
+  const { points, slots } = cuckooRun;
+  const n = Math.max(1, Math.min(points.length, i));
+  drawCuckooChart(points.slice(0, n), slots);
+  const p = points[n - 1];
+  const el = $('fill-cuckoo-scrub-text');
+  el.textContent = p.failed ? `insert ${int(n)}: no free slot after ${int(p.kicks)} moves, full at ${pct(p.load)} load`
+    : `insert ${int(n)}: ${int(p.kicks)} kick${p.kicks === 1 ? '' : 's'} at ${pct(p.load)} load`;
+  el.dataset.insert = String(n);
+  el.dataset.kicks = String(p.kicks);
+  $('fill-cuckoo-scrub').setAttribute('aria-valuetext', el.textContent);
+}
+
 /** Fills a cuckoo filter one key at a time until an insert fails, plotting each insert's kicks. */
 async function fillCuckoo() {
   const token = ++running;
@@ -246,6 +263,7 @@ async function fillCuckoo() {
   const points = [];
   const status = $('fill-cuckoo-status');
   status.dataset.state = 'running';
+  $('fill-cuckoo-scrub-row').hidden = true;
   try {
     for (let i = 0; token === running; i++) {
       const key = fillKey(i);
@@ -265,6 +283,11 @@ async function fillCuckoo() {
         const mean = (ps) => ps.reduce((a, p) => a + p.kicks, 0) / Math.max(1, ps.length);
         status.dataset.meanBelowHalf = String(mean(kicks.filter((p) => p.load < 0.5)));
         status.dataset.meanAbove90 = String(mean(kicks.filter((p) => p.load >= 0.9)));
+        cuckooRun = { points, slots };
+        const scrub = $('fill-cuckoo-scrub');
+        scrub.max = String(points.length);
+        scrub.value = String(points.length);
+        $('fill-cuckoo-scrub-row').hidden = false;
         return;
       }
     }
@@ -282,6 +305,7 @@ export function setupFill() {
   $('fill-bloom-run').addEventListener('click', () => guard(err, fillBloom));
   $('fill-scrub').addEventListener('input', () => guard(err, () => scrubFill(Number($('fill-scrub').value))));
   $('fill-cuckoo-run').addEventListener('click', () => guard(err, fillCuckoo));
+  $('fill-cuckoo-scrub').addEventListener('input', () => guard(err, () => scrubCuckoo(Number($('fill-cuckoo-scrub').value))));
   showSliders();
   drawBloomChart();
   drawCuckooChart([], 0);

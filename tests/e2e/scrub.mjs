@@ -60,6 +60,33 @@ export async function run(t, c) {
     }
   });
 
+  await t.check('scrub: the cuckoo fill to the brim replays insert by insert, back and forth', async () => {
+    const page = await browser.context.newPage();
+    const errors = watchConsole(page);
+    try {
+      await page.goto(server.url);
+      await page.waitForSelector('#status:text("ready")', { timeout: 20000 });
+      await page.selectOption('#fill-fp', '8');
+      await page.click('#fill-cuckoo-run');
+      await page.waitForFunction(() => document.getElementById('fill-cuckoo-status').dataset.state === 'full', null, { timeout: 60000 });
+      const total = Number(await page.getAttribute('#fill-cuckoo-chart', 'data-points'));
+      assert(await page.isVisible('#fill-cuckoo-scrub') && Number(await page.getAttribute('#fill-cuckoo-scrub', 'max')) === total, `the timeline has ${total} stops`);
+      const at = async (v) => {
+        await page.$eval('#fill-cuckoo-scrub', (el, x) => { el.value = String(x); el.dispatchEvent(new Event('input', { bubbles: true })); }, v);
+        return page.evaluate(() => ({ points: Number(document.getElementById('fill-cuckoo-chart').dataset.points), insert: Number(document.getElementById('fill-cuckoo-scrub-text').dataset.insert) }));
+      };
+      for (const v of [10, Math.floor(total / 2), total, 20]) {
+        const r = await at(v);
+        assert(r.points === v && r.insert === v, `at ${v}: ${JSON.stringify(r)}`);
+      }
+      await at(total);
+      assert(/no free slot/.test(await page.textContent('#fill-cuckoo-scrub-text')), 'the last insert is the one that failed');
+      assert(errors.length === 0, `console errors: ${errors.join(' | ')}`);
+    } finally {
+      await page.close();
+    }
+  });
+
   await t.check('explain: the scalable layers\' caption gives their real sizes; the fuse tab shows its peeling order, checked in Node', async () => {
     const page = await browser.context.newPage();
     const errors = watchConsole(page);
