@@ -175,7 +175,7 @@ export function drawFprChart(canvas, data) {
   const plotH = H - PAD.top - PAD.bottom;
 
   let yMaxVal = yFloor * 10;
-  for (const s of series) for (const p of s.points) yMaxVal = Math.max(yMaxVal, p.measured, p.theory);
+  for (const s of series) for (const p of s.points) yMaxVal = Math.max(yMaxVal, p.measured, p.theory, p.hi ?? 0);   // the bars fit too
   const lo = Math.floor(Math.log10(yFloor));
   const hi = Math.min(0, Math.ceil(Math.log10(yMaxVal)));
   const xOf = (x) => PAD.left + (x / xMax) * plotW;
