@@ -151,12 +151,12 @@ function rebuildStatic() {
 }
 
 /** The same, solved in a Web Worker (fuse-worker.js): a million keys never hold the page. */
-async function rebuildStaticInWorker(n) {
+async function rebuildStaticInWorker() {
   const options = parseOptions(spec, readFields());
   const bytes = await solveFuseInWorker(stagedKeys(), options, (sent, total) => {
     fillProgress(sent === 'solving' ? total : sent, total);
     $('fill-progress-text').textContent = sent === 'solving' ? `solving the fuse filter of ${int(total)} keys in a worker (peeling)…`
-      : `${int(n)} random keys: ${int(sent)} of ${int(total)} keys sent to the worker…`;
+      : `${int(sent)} of ${int(total)} keys sent to the worker…`;
   });
   setFilter('builder', deserialize(bytes), spec);
 }
@@ -216,11 +216,26 @@ function fullMessage(added, wanted) {
     + `key${wanted === 1 ? '' : 's'} added, the rest rejected after ${info.maxIterations} kicks; nothing already stored was lost.`;
 }
 
-function add() {
+const STATIC_IN_WORKER = 100_000;   // from this many staged keys a fuse filter is solved in the worker (~0.1 s and up)
+
+async function add() {
   const k = key();
   if (spec.static) {
+    const had = staged.has(k);
     staged.add(k);
-    rebuildStatic();
+    if (stagedCount() < STATIC_IN_WORKER) rebuildStatic();
+    else {
+      setFilling(true);
+      try {
+        await rebuildStaticInWorker();
+      } catch (err) {
+        if (!had) staged.delete(k);
+        throw err;
+      } finally {
+        setFilling(false);
+        fillProgress(null);
+      }
+    }
     setResult(`added; filter rebuilt from ${int(stagedCount())} keys`, 'added');
   } else {
     const f = requireFilter();
@@ -394,7 +409,7 @@ async function fillRandom() {
     if (f === null) {   // a fuse filter: the batch is staged as its prefix, the worker makes and solves the keys
       stagedBatches.push({ prefix, n });
       try {
-        await rebuildStaticInWorker(n);
+        await rebuildStaticInWorker();
       } catch (err) {
         stagedBatches.pop();
         throw err;
