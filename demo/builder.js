@@ -3,11 +3,25 @@
 import { drawFilterMap } from './canvas.js';
 import { BPK_MIN_KEYS, createFilter, cuckooSubFilterBuckets, kindByName, pageKinds, parseOptions, statsOf, touchedBy } from './filters.js';
 import { deserialize } from './lib.js';
+import { solveFuseInWorker } from './fuse-worker.js';
 import { dropFilter, getEntry, setFilter, touch } from './store.js';
 import { $, bitsPerKeyText, bytes, clip, describeError, enterClicks, guard, int, pct, q, randomHex, showError, yieldToBrowser } from './ui.js';
 
 let spec = null;          // the selected kind
 let staged = new Set();   // keys of a static (fuse) filter, rebuilt after each change
+// ... and its random batches ({ prefix, n }: keys prefix + 0 … prefix + n − 1), made again when the
+// filter is solved rather than kept: a million strings held here made the collector pause the page
+let stagedBatches = [];
+const stagedCount = () => staged.size + stagedBatches.reduce((a, b) => a + b.n, 0);
+/** Every staged key (typed ones, then the batches'), as an iterable that knows its size. */
+const stagedKeys = () => ({
+  size: stagedCount(),
+  *[Symbol.iterator]() {
+    yield* staged;
+    for (const b of stagedBatches) for (let i = 0; i < b.n; i++) yield b.prefix + i;
+  },
+});
+const clearStaged = () => { staged = new Set(); stagedBatches = []; };
 let lastTouched = null;   // what the last key touched, for the canvas
 let grew = null;          // a cuckoo filter's growth during the last operation: { from, to, bytesFrom, bytesTo }
 // The keys this page added to the current filter (typed ones with their counts, random batches by
@@ -102,11 +116,11 @@ function create() {
   const old = getEntry('builder');
   try {
     const options = parseOptions(spec, readFields());
-    const filter = createFilter(spec, options, [...staged]);
+    const filter = createFilter(spec, options, [...stagedKeys()]);
     setFilter('builder', filter, spec);
     forgetKeys();
     clearTouched();
-    setResult(spec.static && staged.size ? `created from the ${int(staged.size)} keys added so far` : 'created', 'created');
+    setResult(spec.static && stagedCount() ? `created from the ${int(stagedCount())} keys added so far` : 'created', 'created');
     $('stats-note').hidden = true;
   } catch (err) {
     showError(errorEl(), err);
@@ -132,8 +146,19 @@ function clearTouched(note = '—') {
 /** Rebuilds a static filter from the staged keys with the current options. */
 function rebuildStatic() {
   const options = parseOptions(spec, readFields());
-  const filter = createFilter(spec, options, [...staged]);
+  const filter = createFilter(spec, options, [...stagedKeys()]);
   setFilter('builder', filter, spec);
+}
+
+/** The same, solved in a Web Worker (fuse-worker.js): a million keys never hold the page. */
+async function rebuildStaticInWorker() {
+  const options = parseOptions(spec, readFields());
+  const bytes = await solveFuseInWorker(stagedKeys(), options, (sent, total) => {
+    fillProgress(sent === 'solving' ? total : sent, total);
+    $('fill-progress-text').textContent = sent === 'solving' ? `solving the fuse filter of ${int(total)} keys in a worker (peeling)…`
+      : `${int(sent)} of ${int(total)} keys sent to the worker…`;
+  });
+  setFilter('builder', deserialize(bytes), spec);
 }
 
 function requireFilter() {
@@ -191,12 +216,27 @@ function fullMessage(added, wanted) {
     + `key${wanted === 1 ? '' : 's'} added, the rest rejected after ${info.maxIterations} kicks; nothing already stored was lost.`;
 }
 
-function add() {
+const STATIC_IN_WORKER = 100_000;   // from this many staged keys a fuse filter is solved in the worker (~0.1 s and up)
+
+async function add() {
   const k = key();
   if (spec.static) {
+    const had = staged.has(k);
     staged.add(k);
-    rebuildStatic();
-    setResult(`added; filter rebuilt from ${int(staged.size)} keys`, 'added');
+    if (stagedCount() < STATIC_IN_WORKER) rebuildStatic();
+    else {
+      setFilling(true);
+      try {
+        await rebuildStaticInWorker();
+      } catch (err) {
+        if (!had) staged.delete(k);
+        throw err;
+      } finally {
+        setFilling(false);
+        fillProgress(null);
+      }
+    }
+    setResult(`added; filter rebuilt from ${int(stagedCount())} keys`, 'added');
   } else {
     const f = requireFilter();
     const changed = watchGrowth(f, () => f.add(k));
@@ -322,6 +362,22 @@ const randomKeys = (n) => `${int(n)} random key${n === 1 ? '' : 's'}`;
 
 const FILL_CHUNK = 50_000;   // keys per addAll call of "Add random": ~10-30 ms, then the page paints
 
+const CHUNK_MS = 40;   // the time one addAll call of "Add random" aims at
+
+/**
+ * The next chunk of "Add random": at most FILL_CHUNK keys, about CHUNK_MS at the last chunk's pace,
+ * and for a cuckoo filter at most half its free slots (and at least 256): the chunk that fills a
+ * table must not be 50,000 keys of up to maxIterations kicks each (that held the page ~1 s).
+ */
+function nextChunk(f, size, spent) {
+  let next = spent > 0 ? Math.floor((size * CHUNK_MS) / spent) : FILL_CHUNK;
+  if (spec.kind === 'cuckoo') {
+    const info = f.info();
+    next = Math.min(next, Math.ceil((info.buckets * info.bucketSize - f.size) / 2));
+  }
+  return Math.max(256, Math.min(FILL_CHUNK, next));
+}
+
 /** Progress of "Add random": `done` of `n` keys (null hides it). */
 function fillProgress(done, n) {
   const bar = $('fill-progress');
@@ -332,32 +388,45 @@ function fillProgress(done, n) {
 }
 
 /**
- * Adds `n` random keys in chunks of FILL_CHUNK with a progress bar, yielding to the browser
- * between chunks, so 2,000,000 keys never freeze the page. A fuse filter stages its keys the same
- * way and is then solved once (one build call: it cannot be built in parts).
+ * Adds `n` random keys in chunks (nextChunk) with a progress bar, yielding to the browser between
+ * chunks, so 2,000,000 keys never freeze the page. A fuse filter (one build call: it cannot be
+ * built in parts) is solved in a worker from every key staged, this batch sent in chunks.
  */
 async function fillRandom() {
   const n = Number($('fill-count').value);
   if (!Number.isSafeInteger(n) || n < 1 || n > 5_000_000) throw new RangeError(`random key count must be an integer from 1 to 5,000,000, got "${clip($('fill-count').value)}"`);
   const prefix = `rnd-${randomHex(8)}-`;
-  const chunkOf = (from) => Array.from({ length: Math.min(FILL_CHUNK, n - from) }, (_, i) => prefix + (from + i));
+  const chunkOf = (from, size) => Array.from({ length: Math.min(size, n - from) }, (_, i) => prefix + (from + i));
   // the marks show where one key landed: after a batch they would point at a key of the past
   clearTouched(`— (${randomKeys(n)} added; the marks show one key: add or check one)`);
   const f = spec.static ? null : requireFilter();
   const from = spec.kind === 'cuckoo' ? { filters: f.info().filters, bytes: f.byteLength } : null;
   let added = 0;
   let tried = 0;
+  let chunk = FILL_CHUNK;
   setFilling(true);
   try {
+    if (f === null) {   // a fuse filter: the batch is staged as its prefix, the worker makes and solves the keys
+      stagedBatches.push({ prefix, n });
+      try {
+        await rebuildStaticInWorker();
+      } catch (err) {
+        stagedBatches.pop();
+        throw err;
+      }
+      added = tried = n;
+    }
     while (tried < n) {
-      const keys = chunkOf(tried);
-      if (f === null) for (const k of keys) staged.add(k);
-      const got = f === null ? keys.length : f.addAll(keys);
+      const keys = chunkOf(tried, chunk);
+      const t0 = performance.now();
+      const got = f.addAll(keys);
+      const spent = performance.now() - t0;   // the add alone: the stats' redraw below costs the same whatever the chunk
       added += got;
       tried += keys.length;
       fillProgress(tried, n);
       refresh();   // the stats (estimated FPR, fill) move as the keys go in
       if (spec.kind === 'cuckoo' && got < keys.length) break;   // full: the rest would be rejected too
+      chunk = nextChunk(f, keys.length, spent);
       if (tried < n) await yieldToBrowser();
     }
   } finally {
@@ -367,8 +436,7 @@ async function fillRandom() {
     fillProgress(null);
   }
   if (spec.static) {
-    rebuildStatic();
-    setResult(`${randomKeys(n)} added; rebuilt from ${int(staged.size)} key${staged.size === 1 ? '' : 's'}`, 'added');
+    setResult(`${randomKeys(n)} added; rebuilt from ${int(stagedCount())} key${stagedCount() === 1 ? '' : 's'} (solved in a worker)`, 'added');
     return;
   }
   touch('builder');
@@ -391,7 +459,7 @@ function setFilling(on) {
 
 function clearFilter() {
   if (spec.static) {
-    staged = new Set();
+    clearStaged();
     rebuildStatic();
   } else {
     requireFilter().clear();
@@ -481,11 +549,12 @@ export function refresh() {
   if (r.labelBox) legend.dataset.labelBox = [r.labelBox.x, r.labelBox.y, r.labelBox.w, r.labelBox.h].join(' ');
   else delete legend.dataset.labelBox;
   $('filter-summary').textContent = `${entrySpec.label}: ${bytes(s.bytes)} of storage`;
+  $('filter-canvas').setAttribute('aria-label', `${entrySpec.label} filter, ${int(s.items)} keys in ${bytes(s.bytes)}: ${r.note}`);
 }
 
 function selectKind(kindName) {
   spec = kindByName(kindName);
-  staged = new Set();
+  clearStaged();
   renderFields();
   create();
 }

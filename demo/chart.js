@@ -97,6 +97,15 @@ function drawTheory(ctx, s, xOf, yOf, lo) {
 function drawMeasured(ctx, s, xOf, yOf, zeroY) {
   return s.points.map((p) => {
     const x = xOf(p.x);
+    if (p.lo !== undefined && p.hi > 0) {   // the 95 % interval of the measured rate (Wilson)
+      ctx.strokeStyle = s.color;
+      ctx.lineWidth = 1.25;
+      ctx.beginPath();
+      ctx.moveTo(x, yOf(p.lo > 0 ? p.lo : 0)); ctx.lineTo(x, yOf(p.hi));
+      ctx.moveTo(x - 2.5, yOf(p.hi)); ctx.lineTo(x + 2.5, yOf(p.hi));
+      if (p.lo > 0) { ctx.moveTo(x - 2.5, yOf(p.lo)); ctx.lineTo(x + 2.5, yOf(p.lo)); }
+      ctx.stroke();
+    }
     ctx.beginPath();
     if (p.measured > 0) {
       ctx.fillStyle = s.color;
@@ -135,7 +144,7 @@ function drawLegend(ctx, series, W, top) {
   }
   if (series.length) {
     ctx.fillStyle = '#4b5563';
-    ctx.fillText(fit('line = theory, dots = measured'), lx + 44, ly);
+    ctx.fillText(fit('line = theory, dots = measured, bars = their 95 % intervals'), lx + 44, ly);
     ly += 20;
     ctx.strokeStyle = '#6b7280';
     ctx.lineWidth = 1.5;
@@ -149,7 +158,8 @@ function drawLegend(ctx, series, W, top) {
 /**
  * @param {HTMLCanvasElement} canvas
  * @param {{ xMax: number, yFloor: number, series: Array<{ label: string, color: string,
- *           points: Array<{ x: number, measured: number, theory: number }> }> }} data
+ *           points: Array<{ x: number, measured: number, theory: number, lo?: number, hi?: number }> }> }} data
+ *   (lo, hi: the measured rate's 95 % interval, drawn as a bar)
  */
 export function drawFprChart(canvas, data) {
   const { xMax, yFloor, series } = data;
@@ -165,7 +175,7 @@ export function drawFprChart(canvas, data) {
   const plotH = H - PAD.top - PAD.bottom;
 
   let yMaxVal = yFloor * 10;
-  for (const s of series) for (const p of s.points) yMaxVal = Math.max(yMaxVal, p.measured, p.theory);
+  for (const s of series) for (const p of s.points) yMaxVal = Math.max(yMaxVal, p.measured, p.theory, p.hi ?? 0);   // the bars fit too
   const lo = Math.floor(Math.log10(yFloor));
   const hi = Math.min(0, Math.ceil(Math.log10(yMaxVal)));
   const xOf = (x) => PAD.left + (x / xMax) * plotW;

@@ -23,13 +23,21 @@ export class CuckooPlay {
    * @param els { canvas, verdict, how } elements; options for new CuckooFilter;
    *   stepMode() → true to wait for step() between kicks; delay() → ms per move;
    *   onStatus(text, state, { move, moves }) optional: playback progress ("Move 2 of 5: …"); text
-   *   null keeps the last one; state 'idle' | 'playing' | 'waiting' (for Step) | 'done'.
+   *   null keeps the last one; state 'idle' | 'playing' | 'waiting' (for Step) | 'done';
+   *   rowHeight(canvas width) → px of a bucket's row (default 34); colourOf(key) → a key's colour, or null.
    */
-  constructor(els, { options, seedKeys = [], stepMode = () => false, delay = () => 450, onStatus = () => {} }) {
-    Object.assign(this, { els, options, seedKeys, stepMode, delay, onStatus });
+  constructor(els, { options, seedKeys = [], stepMode = () => false, delay = () => 450, onStatus = () => {}, rowHeight = () => 34, colourOf = null }) {
+    Object.assign(this, { els, options, seedKeys, stepMode, delay, onStatus, rowHeight, colourOf });
     this.filter = null;
     this.token = 0;
     for (const type of ['pointermove', 'click']) els.canvas.addEventListener(type, (e) => this.explainSlot(this.slotAt(e)));
+    // from the keyboard: the figure takes the focus; arrows move between buckets (up, down) and
+    // slots (left, right), Home / End to the first / last slot, each named as a pointer would
+    this.cursor = null;
+    els.canvas.tabIndex = 0;
+    els.canvas.addEventListener('keydown', (e) => this.keyMove(e));
+    els.canvas.addEventListener('focus', () => { if (this.cursor === null) this.moveCursor(0, 0); else this.redraw(); });
+    els.canvas.addEventListener('blur', () => this.redraw());
     this.release = null;
     this.reset();
   }
@@ -52,6 +60,10 @@ export class CuckooPlay {
 
   /** Stops a playback in progress (it is superseded by a newer operation). */
   interrupt() {
+    if (this.chain) {   // the timeline belongs to the last chain: another operation retires it
+      this.chain = null;
+      this.els.scrub?.dispatchEvent(new CustomEvent('chain', { detail: null }));
+    }
     this.token++;
     this.release?.();
     this.release = null;
@@ -117,8 +129,59 @@ export class CuckooPlay {
       const alt = at.bucket === i1 ? i2 : i1;
       other = `; kicked out, it would go to ${at.bucket} ⊕ ${at.bucket ^ alt} = ${alt}, its other bucket`;
     }
+    el.classList.remove('idle');
     el.textContent = fp ? `${where}: ${fpHex(fp, f)}${owner ? `, the fingerprint of ${q(owner)}` : ''}${other}.` : `${where}: empty.`;
     Object.assign(el.dataset, { bucket: String(at.bucket), slot: String(at.slot), owner });
+  }
+
+  /** Arrow keys on the focused figure: move the inspected slot and say what it holds. */
+  keyMove(e) {
+    const { row, slot } = this.cursor ?? { row: 0, slot: 0 };
+    const moves = { ArrowDown: [row + 1, slot], ArrowUp: [row - 1, slot], ArrowRight: [row, slot + 1], ArrowLeft: [row, slot - 1], Home: [0, 0], End: [Infinity, Infinity] };
+    if (!(e.key in moves)) return;
+    e.preventDefault();
+    this.moveCursor(...moves[e.key]);
+  }
+
+  /** The slot inspected from the keyboard: row (bucket, counted over every sub-filter) and slot, clamped. */
+  moveCursor(row, slot) {
+    const { b, subs } = readCuckooTables(this.filter);
+    const rows = subs.flatMap((s, sub) => Array.from({ length: s.buckets }, (_, bucket) => ({ sub, bucket })));
+    const r = Math.max(0, Math.min(rows.length - 1, row));
+    const j = Math.max(0, Math.min(b - 1, slot));
+    this.cursor = { row: r, slot: j, at: { ...rows[r], slot: j } };
+    this.explainSlot(this.cursor.at);
+    this.els.canvas.dataset.cursor = `${rows[r].sub}.${rows[r].bucket}.${j}`;
+    this.redraw();
+  }
+
+  /**
+   * The rows of the move being shown (its bucket and, for an eviction, the other bucket), as CSS px
+   * from the canvas's top (data-active-rows: each row's bottom). With els.bar (a sticky Step bar at
+   * the bottom of a phone's screen), the page scrolls so that they stay above the bar.
+   */
+  showActive(view) {
+    const { canvas, bar } = this.els;
+    const m = view.move;
+    if (!m) { delete canvas.dataset.activeRows; return; }
+    const blocks = (canvas.dataset.layout ?? '').split(';').map((t) => t.split(' ').map(Number));
+    const [, y0, , h] = blocks[m.sub ?? 0] ?? [0, 0, 0, 0];
+    const rows = [m.bucket, ...(m.evicted ? [m.next] : [])];
+    const tops = rows.map((i) => y0 + i * h);
+    const bottoms = rows.map((i) => y0 + (i + 1) * h);
+    canvas.dataset.activeRows = bottoms.map(Math.round).join(' ');
+    if (!bar || getComputedStyle(bar).position !== 'sticky') return;
+    const r = canvas.getBoundingClientRect();
+    const limit = bar.getBoundingClientRect().top - 6;
+    const low = r.top + Math.max(...bottoms);
+    const high = r.top + Math.min(...tops);
+    if (low > limit) window.scrollBy({ top: Math.min(low - limit, Math.max(0, high - 6)), behavior: 'instant' });
+    else if (high < 0) window.scrollBy({ top: high - 6, behavior: 'instant' });
+  }
+
+  /** showActive again for what is drawn (after the Step bar changed height). */
+  keepActiveVisible() {
+    if (this.lastView?.view?.move) this.showActive(this.lastView.view);
   }
 
   /** Draws the figure again (after a width change) as it was last drawn. */
@@ -131,8 +194,10 @@ export class CuckooPlay {
     const { canvas } = this.els;
     const { f, b, subs } = view.tables;
     const owners = this.owners(view.tables, extraOwners);
-    drawTinyCuckoo(canvas, { ...view, owners }, progress);
+    const cursor = document.activeElement === canvas && this.cursor ? this.cursor.at : null;
+    drawTinyCuckoo(canvas, { ...view, owners, cursor, rowH: this.rowHeight(canvas.clientWidth || 480), colourOf: this.colourOf }, progress);
     canvas.dataset.path = view.path ? view.path.map((m) => `${m.bucket}.${m.slot}`).join(' ') : '';
+    this.showActive(view);
     canvas.dataset.shown = tableText(view.tables);
     const rows = subs.flatMap((s, k) => Array.from({ length: s.buckets }, (_, i) => {
       const fps = s.slots.slice(i * b, i * b + b).map((fp, j) => (fp ? `${fpHex(fp, f)}${owners[k][i * b + j] ? ` (${owners[k][i * b + j]})` : ''}` : 'empty'));
@@ -202,6 +267,7 @@ export class CuckooPlay {
     if (played) {
       const total = moves.length;
       const shown = replay.outcome === 'kicked' ? total : Math.min(total, MAX_SHOWN_MOVES);
+      this.chain = { base, moves, before, shown, total, key };
       let said = `Buckets ${replay.i1} and ${replay.i2} are both full: ${fpHex(replay.fp, before.f)} must take someone's slot.`;
       for (let n = 0; n < shown; n++) {
         if (!(await this.pace(token, said))) return;
@@ -227,11 +293,34 @@ export class CuckooPlay {
       : replay.outcome !== 'full' && still ? { sub: first.sub, bucket: first.bucket, slot: first.slot } : null;
     const last = replay.outcome === 'kicked' ? moves.at(-1) : null;
     const pairs = replay.outcome === 'grew' ? this.filter.locate(key).buckets : k.pairs;
-    this.draw({ ...base, pairs, op: replay.outcome === 'full' ? 'check' : 'add', miss: replay.outcome === 'full', placedAt,
+    const endView = { ...base, pairs, op: replay.outcome === 'full' ? 'check' : 'add', miss: replay.outcome === 'full', placedAt,
       hit: last ? { sub: last.sub, bucket: last.bucket, slot: last.slot } : null,
-      grew: replay.outcome === 'grew' ? replay.sub : undefined, path: played && replay.outcome === 'kicked' ? moves : undefined, tables: real }, 1, [key]);
-    this.onStatus(replay.outcome === 'kicked' ? `${moves.length - 1} kick${moves.length === 2 ? '' : 's'}, then a free slot: done.`
+      grew: replay.outcome === 'grew' ? replay.sub : undefined, path: played && replay.outcome === 'kicked' ? moves : undefined, tables: real };
+    this.draw(endView, 1, [key]);
+    if (this.chain) {
+      this.chain.end = endView;
+      this.els.scrub?.dispatchEvent(new CustomEvent('chain', { detail: { moves: this.chain.shown } }));
+    }
+    this.onStatus(replay.outcome === 'kicked' ? `${moves.length} moves: ${moves.length - 1} kick${moves.length === 2 ? '' : 's'}, then a free slot: done.`
       : replay.outcome === 'stored' ? '' : null, 'done', { move: moves.length, moves: moves.length });
+  }
+
+  /**
+   * The last chain played, at move `n` (0: before the first move; its last move: the table the add
+   * left), for the timeline under the table: drag it back and forth. Returns the status line.
+   */
+  scrubTo(n) {
+    const c = this.chain;
+    if (!c) return '';
+    const at = Math.max(0, Math.min(c.shown, n));
+    if (at === c.shown) this.draw(c.end, 1, [c.key]);
+    else if (at === 0) this.draw({ ...c.base, op: 'add', tables: c.before }, 1, [c.key]);
+    else this.draw({ ...c.base, op: 'kick', move: c.moves[at - 1], path: c.moves.slice(0, at), tables: tablesAfterMoves(c.before, c.moves, at) }, 1, [c.key]);
+    if (at > 0 && at < c.shown) this.showActive({ move: c.moves[at - 1] });
+    for (const li of this.els.trail?.children ?? []) li.classList.toggle('now', Number(li.value) === at);
+    return at === 0 ? `Before the first move: buckets ${c.base.pairs[c.base.pairs.length - 1].join(' and ')} are full.`
+      : at === c.shown && c.shown === c.total && c.moves[at - 1].evicted === 0 ? `Move ${at} of ${c.total}: ${this.moveText(c.moves[at - 1], c.before)}: the table as the filter holds it.`
+        : `Move ${at} of ${c.total}: ${this.moveText(c.moves[at - 1], c.before)}.`;
   }
 
   /**
@@ -257,7 +346,7 @@ export class CuckooPlay {
     const { f } = tables;
     const n = tables.subs[m.sub].buckets;
     return m.evicted
-      ? `${fpHex(m.placed, f)} goes into bucket ${m.bucket}, slot ${m.slot}, kicking out ${fpHex(m.evicted, f)}; its other bucket is `
+      ? `${fpHex(m.placed, f)} goes into bucket ${m.bucket}, slot ${m.slot} (drawn at random), kicking out ${fpHex(m.evicted, f)}; its other bucket is `
         + `${m.bucket} ⊕ (hash(${fpHex(m.evicted, f)}) mod ${int(n)}) = ${m.bucket} ⊕ ${m.bucket ^ m.next} = ${m.next}`
       : `${fpHex(m.placed, f)} goes into the free slot ${m.slot} of bucket ${m.bucket}`;
   }

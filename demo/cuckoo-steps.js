@@ -44,6 +44,8 @@ function showStatus(text, state, counts = {}) {
   const waiting = state === 'waiting';
   $('steps-step').setAttribute('aria-disabled', String(!waiting));
   $('steps-finish').setAttribute('aria-disabled', String(!waiting));
+  // a longer status makes the sticky Step bar taller: the move's rows stay above it
+  if (text !== null) play?.keepActiveVisible();
 }
 
 function showSpeed() {
@@ -53,12 +55,13 @@ function showSpeed() {
 }
 
 export function setupCuckooSteps() {
-  play = new CuckooPlay({ canvas: $('steps-canvas'), verdict: $('steps-verdict'), how: $('steps-how'), trail: $('steps-trail'), cell: $('steps-cell') }, {
+  play = new CuckooPlay({ canvas: $('steps-canvas'), verdict: $('steps-verdict'), how: $('steps-how'), trail: $('steps-trail'), cell: $('steps-cell'), bar: document.querySelector('#steps .step-bar'), scrub: $('steps-scrub') }, {
     options: stepsOptions(Number($('steps-expansion').value)),
     seedKeys: STEPS_SEED_KEYS,
     stepMode: () => $('steps-stepwise').checked,
     delay: () => SPEEDS[Number($('steps-speed').value) - 1],
     onStatus: showStatus,
+    rowHeight: () => (matchMedia('(max-width: 600px)').matches ? 44 : 34),   // a phone: slots 44 px tall, a thumb's target
   });
   const errorEl = $('steps-error');
   $('steps-form').addEventListener('submit', (e) => {
@@ -99,6 +102,22 @@ export function setupCuckooSteps() {
     if (!key) throw new Error('No key among the first 5,000 tried looks present: add a few keys first.');
     $('steps-key').value = key;
     return play.check(key);
+  }));
+  // the timeline: after a chain has played, drag back and forth through its moves
+  const scrub = $('steps-scrub');
+  scrub.addEventListener('chain', (e) => {
+    const row = $('steps-scrub-row');
+    row.hidden = e.detail === null;
+    if (e.detail === null) return;
+    scrub.max = String(e.detail.moves);
+    scrub.value = String(e.detail.moves);
+    scrub.setAttribute('aria-valuetext', `after move ${e.detail.moves} of ${e.detail.moves}`);
+  });
+  scrub.addEventListener('input', () => guard(errorEl, () => {
+    const n = Number(scrub.value);
+    const text = play.scrubTo(n);
+    showStatus(text, 'scrub', { move: n, moves: Number(scrub.max) });
+    scrub.setAttribute('aria-valuetext', n === 0 ? 'before the first move' : `after move ${n} of ${scrub.max}`);
   }));
   $('steps-step').addEventListener('click', () => play.step());
   $('steps-finish').addEventListener('click', () => play.finish());

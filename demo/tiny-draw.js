@@ -13,6 +13,9 @@ export const C = {
   mark: '#d96800', markDark: '#a84a00', miss: '#dc2626', hit: '#1f9d55', hitDark: '#0a7a3d', paper: '#fff',
 };
 export const DARK = { [C.mark]: C.markDark, [C.hit]: C.hitDark };
+// One colour per key (Okabe-Ito, without its blue and black: each shows on the navy set bits and on
+// the pale slots), drawn as a strip along a cell's bottom: a bit two keys set shows both colours.
+export const KEY_COLOURS = ['#e69f00', '#56b4e9', '#009e73', '#f0e442', '#cc79a7', '#d55e00'];
 export const TOP = 46;   // the band with the key and its hash
 export const clamp01 = (x) => Math.min(1, Math.max(0, x));
 
@@ -100,14 +103,24 @@ export function keyBand(ctx, W, v) {
  */
 export function drawTinyBloom(canvas, v, progress = 1) {
   const cw = canvas.clientWidth || 480;
-  const cols = 8;
-  const cell = Math.min(46, Math.floor((cw - 16) / cols));
+  // on a phone 16 bits to a row (4 rows: the cuckoo figure fits on the same screen), each row
+  // numbered on its left; else 8 to a row, each bit with its index
+  const cols = globalThis.matchMedia?.('(max-width: 600px)').matches ? 16 : 8;
+  const gutter = cols === 16 ? 22 : 0;
+  const cell = Math.min(46, Math.floor((cw - 16 - gutter) / cols));
   const rows = Math.ceil(v.after.length / cols);
   const height = TOP + rows * cell + 8;
   const { ctx, W } = fitCanvas(canvas, height / cw, height, height);
   ctx.fillStyle = C.paper;
   ctx.fillRect(0, 0, W, height);
-  const x0 = Math.floor((W - cols * cell) / 2);
+  const x0 = Math.floor((W - cols * cell + gutter) / 2);
+  if (gutter) {
+    ctx.fillStyle = C.muted;
+    ctx.font = '10px system-ui, sans-serif';
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'middle';
+    for (let r = 0; r < rows; r++) ctx.fillText(String(r * cols), x0 - 4, TOP + r * cell + cell / 2);
+  }
   const at = (i) => ({ x: x0 + (i % cols) * cell, y: TOP + Math.floor(i / cols) * cell });
   canvas.dataset.grid = `${x0} ${TOP} ${cell} ${cols}`;   // where bit i is drawn, for the e2e test's contrast check
   const from = keyBand(ctx, W, v);
@@ -121,22 +134,38 @@ export function drawTinyBloom(canvas, v, progress = 1) {
     const fresh = v.op === 'add' && progress >= 0.6 && isSet && v.bits[i] === 0;
     ctx.fillStyle = fresh ? C.mark : isSet ? C.set : C.empty;
     ctx.fillRect(x + 1, y + 1, cell - 2, cell - 2);
-    ctx.fillStyle = isSet ? 'rgba(255,255,255,.75)' : C.muted;
-    ctx.font = `${cell >= 30 ? 9.5 : 8.5}px system-ui, sans-serif`;
-    ctx.textAlign = 'left';
-    ctx.textBaseline = 'top';
-    ctx.fillText(String(i), x + 3, y + 3);
+    if (cell >= 28) {
+      ctx.fillStyle = isSet ? 'rgba(255,255,255,.75)' : C.muted;
+      ctx.font = `${cell >= 30 ? 9.5 : 8.5}px system-ui, sans-serif`;
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'top';
+      ctx.fillText(String(i), x + 3, y + 3);
+    }
     ctx.fillStyle = isSet ? '#fff' : C.muted;
     ctx.font = `bold ${Math.round(cell * 0.42)}px ui-monospace, monospace`;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
-    ctx.fillText(isSet ? '1' : '0', x + cell / 2, y + cell / 2 + 3);
+    ctx.fillText(isSet ? '1' : '0', x + cell / 2, y + cell / 2 + (cell >= 28 ? 3 : 1));
+    const who = v.setters?.[i] ?? [];
+    if (isSet && who.length) {   // the keys that set this bit, one colour each
+      const h = Math.max(2, Math.round(cell * 0.1));
+      const w = (cell - 4) / who.length;
+      who.forEach((c, n) => { ctx.fillStyle = c; ctx.fillRect(x + 2 + n * w, y + cell - 1 - h, w, h); });
+    }
   }
   if (v.op && v.positions) {
     for (const p of v.positions) {
       const { x, y } = at(p);
       arrow(ctx, from.x, from.y, x + cell / 2, y + 2, reach, C.mark);
     }
+  }
+  if (v.cursor != null && v.cursor < shown.length) {   // the bit inspected from the keyboard
+    const { x, y } = at(v.cursor);
+    ctx.setLineDash([4, 3]);
+    ctx.strokeStyle = C.mark;
+    ctx.lineWidth = 3;
+    ctx.strokeRect(x + 1.5, y + 1.5, cell - 3, cell - 3);
+    ctx.setLineDash([]);
   }
   if (marked) {
     for (const p of targets) {
@@ -152,11 +181,11 @@ export function drawTinyBloom(canvas, v, progress = 1) {
         ctx.font = `${cell >= 30 ? 9.5 : 8.5}px system-ui, sans-serif`;
         ctx.textAlign = 'left';
         ctx.textBaseline = 'top';
-        ctx.fillText(String(p), x + 4, y + 4);
+        if (cell >= 28) ctx.fillText(String(p), x + 4, y + 4);
         ctx.font = `bold ${Math.round(cell * 0.42)}px ui-monospace, monospace`;
         ctx.textAlign = 'center';
         ctx.textBaseline = 'middle';
-        ctx.fillText('0', x + cell / 2, y + cell / 2 + 3);
+        ctx.fillText('0', x + cell / 2, y + cell / 2 + (cell >= 28 ? 3 : 1));
       }
     }
   }
@@ -185,13 +214,12 @@ function drawPath(ctx, path, slotX, rowY) {
 }
 
 /** Where everything of a cuckoo figure goes, for a canvas `W` CSS px wide. */
-function cuckooLayout(W, subs, b) {
+function cuckooLayout(W, subs, b, rowH = 34) {
   const GUT = 30;   // kick arcs, left of the bucket numbers
   const LBL = 28;   // bucket numbers
   const TAG = 58;   // i1 / i2 tags, right of the slots
   const slotW = Math.max(34, Math.min(64, Math.floor((Math.min(W, 460) - GUT - LBL - TAG - 8) / b)));
   const blockW = GUT + LBL + slotW * b + TAG;
-  const rowH = 34;
   const caption = subs.length > 1 ? 20 : 0;
   const head = caption + 16;
   const perRow = Math.max(1, Math.floor((W + 16) / (blockW + 16)));
@@ -255,14 +283,19 @@ function drawSubFilter(g, s, k, v) {
     ctx.font = '600 12px system-ui, sans-serif';
     ctx.textAlign = 'right';
     ctx.fillText(String(i), B.lblX + 22, y + L.rowH / 2);
-    for (let j = 0; j < b; j++) drawSlot(ctx, s.slots[i * b + j], v.owners?.[k]?.[i * b + j], f, slotX(k, j), y, L);
+    for (let j = 0; j < b; j++) drawSlot(ctx, s.slots[i * b + j], v.owners?.[k]?.[i * b + j], f, slotX(k, j), y, L, v.colourOf);
   }
 }
 
 /** One slot: its fingerprint in hex and the key that put it there, or a dot when empty. */
-function drawSlot(ctx, fp, owner, f, x, y, L) {
+function drawSlot(ctx, fp, owner, f, x, y, L, colourOf) {
   ctx.fillStyle = fp ? '#dfe6f3' : C.empty;
   ctx.fillRect(x + 1, y + 1, L.slotW - 2, L.rowH - 2);
+  const colour = owner && colourOf?.(owner);
+  if (colour) {   // the key's colour, as on the Bloom figure beside it
+    ctx.fillStyle = colour;
+    ctx.fillRect(x + 1, y + 1, 4, L.rowH - 2);
+  }
   ctx.textAlign = 'center';
   if (!fp) {
     ctx.fillStyle = '#b3bac7';
@@ -272,11 +305,11 @@ function drawSlot(ctx, fp, owner, f, x, y, L) {
   }
   ctx.fillStyle = C.ink;
   ctx.font = `bold ${f > 8 ? 12 : 13}px ui-monospace, monospace`;
-  ctx.fillText(fpHex(fp, f).slice(2), x + L.slotW / 2, y + (owner ? 12 : L.rowH / 2));
+  ctx.fillText(fpHex(fp, f).slice(2), x + L.slotW / 2, y + (owner ? Math.round(L.rowH * 0.36) : L.rowH / 2));
   if (owner) {
     ctx.fillStyle = C.muted;
     ctx.font = '9.5px system-ui, sans-serif';
-    ctx.fillText(fitText(ctx, owner, L.slotW - 6), x + L.slotW / 2, y + 25);
+    ctx.fillText(fitText(ctx, owner, L.slotW - 6), x + L.slotW / 2, y + Math.round(L.rowH * 0.73));
   }
 }
 
@@ -317,8 +350,8 @@ function drawLost(g, lost) {
   ctx.textBaseline = 'middle';
   const t = fitText(ctx, lost.keys.join(', '), L.slotW - 6);
   const w = ctx.measureText(t).width;
-  ctx.fillText(t, x + L.slotW / 2, y + 25);
-  ctx.fillRect(x + L.slotW / 2 - w / 2, y + 25, w, 1.25);
+  ctx.fillText(t, x + L.slotW / 2, y + Math.round(L.rowH * 0.73));
+  ctx.fillRect(x + L.slotW / 2 - w / 2, y + Math.round(L.rowH * 0.73), w, 1.25);
 }
 
 /**
@@ -366,7 +399,7 @@ function drawMove(g, m, f, progress) {
 export function drawTinyCuckoo(canvas, v, progress = 1) {
   const cw = canvas.clientWidth || 480;
   const { b, subs } = v.tables;
-  const L = cuckooLayout(cw, subs, b);
+  const L = cuckooLayout(cw, subs, b, v.rowH);
   const { ctx, W } = fitCanvas(canvas, L.height / cw, L.height, L.height);
   ctx.fillStyle = C.paper;
   ctx.fillRect(0, 0, W, L.height);
@@ -382,4 +415,9 @@ export function drawTinyCuckoo(canvas, v, progress = 1) {
   if (settled && v.placedAt) g.box(v.placedAt, C.mark, 3.5);
   if (v.path?.length) drawPath(ctx, v.path, g.slotX, g.rowY);
   if (v.move) drawMove(g, v.move, v.tables.f, progress);
+  if (v.cursor && v.cursor.sub < subs.length) {   // the slot inspected from the keyboard
+    ctx.setLineDash([4, 3]);
+    g.box(v.cursor, C.ink, 2.5);
+    ctx.setLineDash([]);
+  }
 }

@@ -29,7 +29,7 @@ const TEXT = {
     more: 'Add 8 more keys',
   },
   scalable: {
-    caption: 'Layers of Bloom filters: layer 0 holds 4 keys at ε = 5 %; when the newest layer is full, a new one twice as large at half the error rate is added. A check reads every layer; an add goes into the newest.',
+    caption: 'Layers of Bloom filters: when the newest layer is full, a new one for twice as many keys at half the error rate is added. A check reads every layer; an add goes into the newest.',
     more: 'Add 7 more keys',
   },
   fuse: {
@@ -37,6 +37,21 @@ const TEXT = {
     more: 'Build again with it',
   },
 };
+
+/**
+ * The scalable tab's caption from the layers shown: each new layer takes twice the keys at half the
+ * error rate, and its bits are what that needs, but never fewer than 64 per hash: layers this
+ * small sit on that floor, so their bits grow by 64 a layer, not twice.
+ */
+function scalableCaption(layers) {
+  const need = (l) => Math.ceil((-l.capacity * Math.log(l.errorRate)) / (Math.LN2 * Math.LN2));
+  const floor = layers.filter((l) => l.m === 64 * l.k && need(l) < l.m).length;
+  return `Layers of Bloom filters. When the newest layer is full, a new one is added for twice as many keys at half the error rate `
+    + `(its bits: ⌈−n·ln ε / ln²2⌉, but at least 64 per hash). A check reads every layer; an add goes into the newest. Here: `
+    + `${layers.map((l, i) => `layer ${i}: ${l.capacity} keys at ε = ${+(l.errorRate * 100).toFixed(3)} %, k = ${l.k}, ${l.m} bits`
+      + `${l.m === 64 * l.k && need(l) < l.m ? ` (needs ${need(l)}, floor 64 × ${l.k})` : ''}`).join('; ')}.`
+    + `${floor > 1 ? ' Layers this small sit on the 64-bits-per-hash floor, so their bits grow by 64 a layer, not twice.' : ''}`;
+}
 
 const state = {};   // kind → { filter, keys (named keys added, in order), more (count of more-keys) }
 let kind = null;
@@ -87,6 +102,7 @@ function draw(v, p = 1) {
   } else if (v.kind === 'scalable') {
     drawScalable(canvas, v, p);
     const layers = v.op === 'add' && p >= 0.6 ? v.after : v.layers;
+    if (kind === 'scalable') $('zoo-caption').textContent = scalableCaption(layers);
     canvas.dataset.shown = layers.map((l) => l.bits.join('')).join('|');
     canvas.dataset.layers = layers.map((l) => `${l.size}/${l.capacity}`).join(' ');
     canvas.setAttribute('aria-label', `Scalable Bloom filter, ${layers.length} layer${layers.length === 1 ? '' : 's'}: `
@@ -122,6 +138,7 @@ function showStill() {
   const s = state[kind];
   draw({ kind, ...(kind === 'fuse' ? { fuse: snapshot(kind, s.filter) } : kind === 'scalable' ? { layers: snapshot(kind, s.filter) }
     : { [kind === 'counting' ? 'counters' : 'words']: snapshot(kind, s.filter), after: snapshot(kind, s.filter) }) });
+  showPeel();
 }
 
 // ---- counting --------------------------------------------------------------------------------
@@ -239,6 +256,48 @@ function scalable(op, key) {
 
 // ---- fuse ------------------------------------------------------------------------------------
 
+/**
+ * How a fuse filter of `keys` can be solved (peeling), from the keys' own three slots: a slot that
+ * exactly one remaining key covers can be left to that key (no other key's XOR depends on it), so
+ * the key is set aside; repeat. Then, in reverse order, each key's slot is set to its fingerprint
+ * XOR its other two slots. Returns { order: [{ key, slot }], stuck } (stuck: keys left in a cycle).
+ */
+export function peelOrder(fu, keys) {
+  const cover = keys.map((key) => fuseSlots(fu, key).slots);
+  const alive = new Set(keys.map((_, i) => i));
+  const order = [];
+  while (alive.size) {
+    const count = new Map();
+    for (const i of alive) for (const sl of cover[i]) count.set(sl, (count.get(sl) ?? 0) + 1);
+    let found = null;
+    for (const i of alive) {
+      const sl = cover[i].find((x) => count.get(x) === 1);
+      if (sl !== undefined) { found = { i, slot: sl }; break; }
+    }
+    if (!found) break;
+    order.push({ key: keys[found.i], slot: found.slot });
+    alive.delete(found.i);
+  }
+  return { order, stuck: alive.size };
+}
+
+/** The fuse tab's paragraph on peeling, for the filter shown. */
+function showPeel() {
+  const el = $('zoo-peel');
+  if (kind !== 'fuse') { el.hidden = true; return; }
+  const s = state.fuse;
+  const fu = readFuse(s.filter);
+  const { order, stuck } = peelOrder(fu, s.keys);
+  el.hidden = false;
+  el.textContent = `How it was solved: peeling. ${s.keys.length} keys, each covering 3 of ${fu.F.length} slots. Find a slot that only one remaining key `
+    + `covers: its value matters to that key alone, so set the key aside to own it, and repeat: ${order.map((o) => `${q(o.key)} → slot ${o.slot}`).join(', ')}`
+    + `${stuck ? `; ${stuck} keys are left in a cycle, and the library would try another seed` : ''}. Then, last set aside first, each key's own slot `
+    + 'is set to its fingerprint ⊕ its other two slots, which are final by then, so every key\'s XOR comes out right. '
+    + 'That is why a fuse filter is static: one more key can need a slot another key already owns, so it is solved again from all of them.';
+  el.dataset.order = order.map((o) => o.slot).join(' ');
+  el.dataset.stuck = String(stuck);
+}
+
 function fuse(op, key) {
   const s = state.fuse;
   if (op === 'build') {
@@ -247,6 +306,7 @@ function fuse(op, key) {
     s.filter.free();
     s.filter = next;
     s.keys.push(key);
+    showPeel();
   }
   const f = s.filter;
   const fu = readFuse(f);
@@ -276,6 +336,8 @@ function select(k) {
   $('zoo-remove').hidden = k !== 'counting';
   $('zoo-more').textContent = TEXT[k].more;
   $('zoo-static').hidden = k !== 'fuse';
+  const canvas = $('zoo-canvas');
+  canvas.animationToken = (canvas.animationToken ?? 0) + 1;   // an animation of the tab left stops drawing
   verdict('', '');
   $('zoo-how').textContent = '';
   showStill();

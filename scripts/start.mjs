@@ -1,4 +1,5 @@
-// `npm start` (after scripts/setup.sh): builds the playground and serves it on 127.0.0.1.
+// `npm start` (after scripts/setup.sh): builds the playground and serves it on 127.0.0.1, the wasm,
+// JS and CSS brotli- or gzip-compressed (the preview plugin in demo/vite.config.js; checked by tests/e2e/serve.mjs).
 import { build, preview } from 'vite';
 
 const root = new URL('../demo/', import.meta.url).pathname;

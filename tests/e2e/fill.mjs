@@ -15,7 +15,8 @@ export async function run(t, c) {
   const chart = () => page.$eval('#fill-bloom-chart', (el) => ({ m: Number(el.dataset.m), k: Number(el.dataset.k), n: Number(el.dataset.n), theory: Number(el.dataset.theoryAtN), dots: Number(el.dataset.dots) }));
 
   await t.check('watch them fill: dragging m, k or n redraws the curve at every step of the drag, as the formula says', async () => {
-    await page.locator('#fill').scrollIntoViewIfNeeded();
+    // the slider itself on screen (the section is taller than the window since the k chart came in)
+    await page.locator('#fill-k').scrollIntoViewIfNeeded();
     // a mouse drag along the k slider: the chart follows while the button is still down
     const box = await page.locator('#fill-k').boundingBox();
     await page.evaluate(() => {

@@ -145,6 +145,8 @@ export function pageHelpers(page) {
   async function fillRandom(n) {
     await page.fill('#fill-count', String(n));
     await page.click('#fill-btn');
+    // the add runs in chunks (a fuse filter is solved in a worker): wait until it is done
+    await page.waitForFunction(() => !document.getElementById('fill-btn').disabled && document.getElementById('fill-progress').hidden, null, { timeout: 120000 });
   }
   async function download() {
     const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#export-btn')]);

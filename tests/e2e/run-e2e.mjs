@@ -19,6 +19,11 @@ import * as transfer from './transfer.mjs';
 import * as worker from './worker.mjs';
 import * as verdicts from './verdicts.mjs';
 import * as phone from './phone.mjs';
+import * as opening from './opening.mjs';
+import * as derive from './derive.mjs';
+import * as access from './access.mjs';
+import * as serve from './serve.mjs';
+import * as scrub from './scrub.mjs';
 import { checkRobustness } from './robust.mjs';
 
 const { init } = lib;
@@ -53,6 +58,7 @@ try {
   await blacklist.runFailure(t, c);
   await verdicts.run(t, c);
   await phone.run(t, c);
+  for (const section of [opening, derive, access, scrub, serve]) await section.run(t, c);
   await checkRobustness(t, { browser, url: server.url, shots });
 
   await t.check('no error banner, no console errors', async () => {
