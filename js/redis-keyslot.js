@@ -107,9 +107,10 @@ function join(parts, asBytes) {
  *    'a}b'): `{A}key suffix` with A = slotAnchor(keySlot(key)), a tag of 1 to 3 letters or digits
  *    in the key's slot (wrapping as in 2 would end the tag at the key's own '}').
  * Rules 1 and 2 are the names the library has used since it had a log; 3 is new (the old rule
- * put 'x{}y' in slot 16116 and its log '{x{}y}:…' in slot 3596). As with rule 2 since the start
- * ('a' and '{a}' both give '{a}suffix'), two keys where one is the other with a tag in front can
- * share a companion.
+ * put 'x{}y' in slot 16116 and its log '{x{}y}:…' in slot 3596). Distinct keys get distinct
+ * companions except, as with rule 2 since the start ('a' and '{a}' both give '{a}suffix'), where
+ * one key is the other behind the tag this function adds: k and '{k}', k and '{A}k', '' and the
+ * anchor of slot 0.
  */
 export function companionKey(key, suffix) {
   const bytes = bytesOf(key, 'companionKey');

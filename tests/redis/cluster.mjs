@@ -101,7 +101,7 @@ async function launchNode(server, module, port, busPort, nodeTimeout) {
     '--dir', dir, '--daemonize', 'no', '--protected-mode', 'yes',
     '--cluster-enabled', 'yes', '--cluster-port', String(busPort),
     '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(nodeTimeout),
-    '--loadmodule', module];
+    ...(module ? ['--loadmodule', module] : [])];
   const child = spawn(server, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   child.stdout.on('data', (d) => { log = (log + d).slice(-20_000); });
@@ -114,9 +114,9 @@ async function launchNode(server, module, port, busPort, nodeTimeout) {
     stop: async () => {
       if (!exited) {
         try { process.kill(child.pid, 'SIGTERM'); } catch { /* gone */ }
-        await Promise.race([gone, sleep(2000)]);
+        await withTimeout(gone, 2000, 'exit').catch(() => {});
         if (!exited) { try { process.kill(child.pid, 'SIGKILL'); } catch { /* gone */ } }
-        await Promise.race([gone, sleep(2000)]);
+        await withTimeout(gone, 2000, 'exit').catch(() => {});
       }
       rmSync(dir, { recursive: true, force: true });
     },
@@ -154,6 +154,29 @@ function parseNodes(text) {
       }),
     };
   });
+}
+
+/**
+ * One redis-server with `--cluster-enabled yes` and no slots (enough for CLUSTER KEYSLOT), no
+ * module: { port, admin (a node-redis client), stop() }, or null with no redis-server on PATH.
+ */
+export async function startClusterNode() {
+  const server = redisServerPath();
+  if (!server) return null;
+  for (let attempt = 0; ; attempt++) {
+    const [port, bus] = await freePorts(2);
+    try {
+      const node = await launchNode(server, null, port, bus, 3000);
+      const stop = node.stop;
+      node.stop = async () => {
+        await withTimeout(node.admin.quit(), 2000, 'QUIT').catch(() => node.admin.destroy?.());
+        await stop();
+      };
+      return node;
+    } catch (err) {
+      if (attempt >= 2) throw err;
+    }
+  }
 }
 
 /**
