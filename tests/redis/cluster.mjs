@@ -17,6 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { keySlot } from '../../js/redis-keyslot.js';
 import { findModule, findV8, redisServerPath } from './server.mjs';
 
 const HOST = '127.0.0.1';
@@ -248,6 +249,17 @@ function methods(cluster) {
   cluster.portOfSlot = async (slot, port = cluster.nodes[0].port) => {
     const p = (await cluster.primaries(port)).find((n) => n.slots.some(([a, b]) => slot >= a && slot <= b));
     return p?.port ?? null;
+  };
+
+  /** `args` sent to the node on `port` itself (no redirects), bulk replies as Buffers. */
+  cluster.sendTo = (port, args, ms = 10_000) => withTimeout(nodeAt(port).admin.sendCommand(args, { typeMapping: { 36: Buffer } }),
+    ms, `${args[0]} on ${port}`);
+
+  /** `args` sent to the primary serving `key`'s slot (as the first node sees it), bulk replies as Buffers. */
+  cluster.sendToOwner = async (key, args, ms = 10_000) => {
+    const port = await cluster.portOfSlot(keySlot(key));
+    if (port === null) throw new Error(`no primary serves slot ${keySlot(key)}`);
+    return cluster.sendTo(port, args, ms);
   };
 
   /**
