@@ -3,11 +3,12 @@
 // cluster clients people run: ioredis `Cluster` (5.11.1 and 6.0.0) and node-redis `createCluster`
 // (6.3.1, 5.12.1, 4.7.1). Each client pushes a BF and a CF (checked byte for byte on the primary
 // that serves the key) and pulls them back and pulls filters the server built (answers checked
-// against BF.MEXISTS / CF.MEXISTS). Skipped (with a note) where no RedisBloom module, redis-server
+// against BF.MEXISTS / CF.MEXISTS); replicas (openReplica) follow another client's adds; a BF
+// survives a slot migration and a CLUSTER FAILOVER. Skipped (with a note) where no RedisBloom module, redis-server
 // or redis-cli is found.
 import { RedisBloomFilter, RedisCuckooFilter, init } from '../../js/index.js';
 import { keySlot } from '../../js/redis-keyslot.js';
-import { pullFilter, pushFilter } from '../../js/redis-entry.js';
+import { openReplica, pullFilter, pushFilter } from '../../js/redis-entry.js';
 import { sameChunks } from '../redis/helpers.mjs';
 import { clusterSkipReason, startCluster, withTimeout } from '../redis/cluster.mjs';
 
@@ -179,6 +180,43 @@ for (const oracle of ['2.6', 'v8']) {
       });
       bf.free();
     }, 120_000);
+
+    // openReplica with ioredis Cluster: works for a plain key (the log '{key}:bloomcuckoo-log' is
+    // in the key's slot). Its wait for `sync()` is bounded by syncTimeout; every other wait here by
+    // withTimeout.
+    const replicaOf = async (client, key, options) => withTimeout(openReplica(client, key, { syncTimeout: 15_000, ...options }), 60_000, 'openReplica');
+    const replicaTest = (key, second = CLIENTS[0]) => async () => {
+      const a = await CLIENTS[0].make(cluster.seeds.slice(0, 3));
+      const b = await second.make(cluster.seeds.slice(3));
+      const opened = [];
+      try {
+        const r1 = await replicaOf(a.client, key, { create: { type: 'BF', errorRate: 0.01, capacity: 1000 } });
+        opened.push(r1);
+        await withTimeout(r1.addAll(keys('r', 50)), 20_000, 'addAll');
+        const r2 = await replicaOf(b.client, key);
+        opened.push(r2);
+        await withTimeout(r1.add('late'), 20_000, 'add');
+        await r2.sync();
+        expect(keys('r', 50).every((k) => r2.has(k)) && r2.has('late')).toBe(true);
+        expect(Number(await cluster.sendToOwner(key, ['BF.EXISTS', key, 'late']))).toBe(1);
+      } finally {
+        for (const r of opened) await withTimeout(r.close(), 20_000, 'close').catch(() => {});
+        a.close();
+        b.close();
+      }
+    };
+    test('ioredis 5.11.1 Cluster: a replica opened on one client follows another client\'s adds', replicaTest(`replicated:${oracle}`), 180_000);
+    // Fails today, and not only on a cluster: ioredis 6 speaks RESP3 by default (HELLO says proto
+    // 3) and flattens a map reply into [name, value, ...], so XREAD's reply is [stream, entries]
+    // where entriesOf (js/redis-replica.js) expects [[stream, entries]]: it takes reply[0][1], a
+    // byte of the stream's name, and the tail warns "entriesOf is not a function or its return
+    // value is not iterable" until sync() times out. Flip when entriesOf reads the flat shape.
+    test.failing('ioredis 6.0.0 Cluster: a replica follows another client\'s adds', replicaTest(`replicated6:${oracle}`, CLIENTS[1]), 180_000);
+    // Fails today, for the reason pushFilter to x{}y does: besideKey puts the log
+    // '{x{}y:…}:bloomcuckoo-log' in another slot than the key, so the script that writes both is
+    // refused with a raw ioredis ReplyError "CROSSSLOT Keys in request don't hash to the same slot"
+    // (not even a FilterError). Flip when besideKey is replaced by companionKey.
+    test.failing('ioredis Cluster: a replica of a key with empty braces (x{}y) follows adds', replicaTest(`x{}y:replicated:${oracle}`), 180_000);
 
     test('ioredis 5.11.1 Cluster: a BF still pulls whole after its slot migrates and its new primary fails over', async () => {
       const key = `moving-bf:${oracle}`;
