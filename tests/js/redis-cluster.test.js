@@ -218,6 +218,53 @@ for (const oracle of ['2.6', 'v8']) {
     // (not even a FilterError). Flip when besideKey is replaced by companionKey.
     test.failing('ioredis Cluster: a replica of a key with empty braces (x{}y) follows adds', replicaTest(`x{}y:replicated:${oracle}`), 180_000);
 
+    test('ioredis 5.11.1 Cluster: a replica loses no acknowledged add while its slot migrates and its primary fails over (one writer)', async () => {
+      const a = await CLIENTS[0].make(cluster.seeds.slice(0, 3));
+      const b = await CLIENTS[0].make(cluster.seeds.slice(3));
+      const key = `moving-replica:${oracle}`;
+      const opened = [];
+      const acked = [];
+      let stop = false;
+      let writer = Promise.resolve();
+      try {
+        const r1 = await replicaOf(a.client, key, { create: { type: 'BF', errorRate: 0.01, capacity: 100_000 } });
+        opened.push(r1);
+        const r2 = await replicaOf(b.client, key);
+        opened.push(r2);
+        writer = (async () => {
+          for (let i = 0; !stop && i < 200_000; i++) {
+            try {
+              await withTimeout(r1.add(`w${i}`), 20_000, 'add');
+              acked.push(`w${i}`);
+            } catch { await new Promise((r) => setTimeout(r, 20)); }   // not acknowledged: not counted
+          }
+        })();
+        const pause = () => new Promise((r) => setTimeout(r, 300));
+        const progressed = async () => { const n = acked.length; for (let i = 0; i < 200 && acked.length === n; i++) await pause(); return acked.length > n; };
+        expect(await progressed()).toBe(true);
+        const slot = keySlot(key);
+        const from = await cluster.portOfSlot(slot);
+        const target = (await cluster.primaries()).find((p) => p.port !== from);
+        expect(await cluster.migrateSlot(slot, target.port)).toBe(2);   // the filter and its log
+        expect(await progressed()).toBe(true);
+        const replica = (await cluster.replicas()).find((r) => r.primary === target.id);
+        await cluster.failover(replica.port);
+        expect(await progressed()).toBe(true);
+        stop = true;
+        await writer;
+        await r2.sync();
+        expect(acked.filter((k) => !r2.has(k))).toEqual([]);
+        const onServer = (await cluster.sendToOwner(key, ['BF.MEXISTS', key, ...acked])).map(Number);
+        expect(onServer.every((x) => x === 1)).toBe(true);
+      } finally {
+        stop = true;
+        await writer;
+        for (const r of opened) await withTimeout(r.close(), 20_000, 'close').catch(() => {});
+        a.close();
+        b.close();
+      }
+    }, 240_000);
+
     test('ioredis 5.11.1 Cluster: a BF still pulls whole after its slot migrates and its new primary fails over', async () => {
       const key = `moving-bf:${oracle}`;
       const bf = new RedisBloomFilter({ errorRate: 0.01, capacity: 300, server });
