@@ -1,0 +1,294 @@
+// bloomcuckoo/redis (js/redis-entry.js) against a real Redis Cluster: 3 primaries + 3 replicas on
+// loopback with RedisBloom on every node (tests/redis/cluster.mjs), on both oracles, through the
+// cluster clients people run: ioredis `Cluster` (5.11.1 and 6.0.0) and node-redis `createCluster`
+// (6.3.1, 5.12.1, 4.7.1). Each client pushes a BF and a CF (checked byte for byte on the primary
+// that serves the key) and pulls them back and pulls filters the server built (answers checked
+// against BF.MEXISTS / CF.MEXISTS); replicas (openReplica) follow another client's adds; a BF
+// survives a slot migration and a CLUSTER FAILOVER. Skipped (with a note) where no RedisBloom module, redis-server
+// or redis-cli is found.
+import { RedisBloomFilter, RedisCuckooFilter, init } from '../../js/index.js';
+import { keySlot } from '../../js/redis-keyslot.js';
+import { openReplica, pullFilter, pushFilter } from '../../js/redis-entry.js';
+import { sameChunks } from '../redis/helpers.mjs';
+import { clusterSkipReason, startCluster, withTimeout } from '../redis/cluster.mjs';
+
+beforeAll(() => init());
+
+const keys = (p, n) => Array.from({ length: n }, (_, i) => `${p}:${i}`);
+const probes = keys('probe', 500);
+const dataOf = (chunks) => chunks.filter(([it]) => it !== 0);
+
+async function scanDumpOn(cluster, prefix, key) {
+  const out = [];
+  for (let it = 0, n = 0; n < 10_000; n++) {
+    const [next, data] = await cluster.sendToOwner(key, [`${prefix}.SCANDUMP`, key, String(it)]);
+    it = Number(next);
+    out.push([it, data ?? Buffer.alloc(0)]);
+    if (it === 0) return out;
+  }
+  throw new Error(`${prefix}.SCANDUMP ${key} did not end`);
+}
+
+// Each maker connects a cluster client to three of the nodes (bounded) and returns
+// { client, close() }.
+const ioredisCluster = (pkg) => async (seeds) => {
+  const mod = await import(pkg);
+  const Cluster = mod.Cluster ?? mod.default.Cluster;
+  const client = new Cluster(seeds, { enableReadyCheck: true });
+  client.on('error', () => {});
+  await withTimeout(new Promise((resolve, reject) => {
+    client.once('ready', resolve);
+    client.once('end', () => reject(new Error('ioredis Cluster ended before ready')));
+  }), 30_000, `${pkg} Cluster ready`);
+  return { client, close: () => client.disconnect() };
+};
+const nodeRedisCluster = (pkg) => async (seeds) => {
+  const { createCluster } = await import(pkg);
+  const client = createCluster({ rootNodes: seeds.map((socket) => ({ socket: { ...socket, connectTimeout: 10_000 } })) });
+  client.on('error', () => {});
+  await withTimeout(client.connect(), 30_000, `${pkg} createCluster connect`);
+  return { client, close: () => (typeof client.destroy === 'function' ? client.destroy() : client.disconnect()) };
+};
+
+// Why node-redis clusters fail today (js/redis-client.js commandsOf): a node-redis cluster's
+// sendCommand is sendCommand(firstKey, isReadonly, args, options) in 4.x, 5.x and 6.x, where a
+// single client's is sendCommand(args, options). commandsOf treats the cluster as a single client:
+// 5.x/6.x clusters have withTypeMapping, so it calls mapped.sendCommand(args) and 4.x gets
+// sendCommand(args, { returnBuffers: true }); either way the command array lands in `firstKey`
+// and `args` is undefined, so the first command (MODULE LIST in pullFilter, EXISTS in
+// pushFilter) throws "Cannot read properties of undefined (reading 'forEach')" (6.x: the cluster
+// pushes args into its parser) or "(reading 'length')" (5.x, 4.x: the node client gets undefined),
+// wrapped as FilterError REDIS "MODULE LIST failed: …". `works: false` marks those tests
+// test.failing: flip them when commandsOf routes a cluster's commands by their key.
+// What a node-redis cluster needs instead, shown by `viaRouting` below: each command sent as
+// sendCommand(key, false, args, options), `key` the command's key (args[1]; EVAL/EVALSHA: the first
+// of KEYS; XREAD: the first after STREAMS; none for MODULE LIST, COMMAND INFO, CLIENT ID, WAIT),
+// options { typeMapping: { [RESP_TYPES.BLOB_STRING]: Buffer } } on 5.x/6.x and
+// { returnBuffers: true } on 4.x. (A WAIT routed by no key goes to a random node: for the `wait`
+// option it has to go to the key's primary.)
+const routedKey = (args) => {
+  const cmd = String(args[0]).toUpperCase();
+  if (cmd === 'EVAL' || cmd === 'EVALSHA') return Number(args[2]) > 0 ? args[3] : undefined;
+  if (cmd === 'XREAD') return args[args.findIndex((a) => String(a).toUpperCase() === 'STREAMS') + 1];
+  return ['MODULE', 'COMMAND', 'CLIENT', 'WAIT'].includes(cmd) ? undefined : args[1];
+};
+const viaRouting = (make, options) => async (seeds) => {
+  const { client, close } = await make(seeds);
+  // looks like a node-redis 4 single client to commandsOf: sendCommand(args, options), no withTypeMapping
+  return { client: { sendCommand: (args) => client.sendCommand(routedKey(args), false, args, options) }, close };
+};
+
+const CLIENTS = [
+  { name: 'ioredis 5.11.1 Cluster', make: ioredisCluster('ioredis'), works: true },
+  { name: 'ioredis 6.0.0 Cluster', make: ioredisCluster('ioredis6'), works: true },
+  { name: 'node-redis 6.3.1 createCluster', make: nodeRedisCluster('redis'), works: false },
+  { name: 'node-redis 5.12.1 createCluster', make: nodeRedisCluster('redis5'), works: false },
+  { name: 'node-redis 4.7.1 createCluster', make: nodeRedisCluster('redis4'), works: false },
+  { name: 'node-redis 6.3.1 createCluster routed by key', make: viaRouting(nodeRedisCluster('redis'), { typeMapping: { 36: Buffer } }), works: true },
+  { name: 'node-redis 5.12.1 createCluster routed by key', make: viaRouting(nodeRedisCluster('redis5'), { typeMapping: { 36: Buffer } }), works: true },
+  { name: 'node-redis 4.7.1 createCluster routed by key', make: viaRouting(nodeRedisCluster('redis4'), { returnBuffers: true }), works: true },
+];
+
+for (const oracle of ['2.6', 'v8']) {
+  const server = oracle === 'v8' ? '8' : '2.6';
+  // decided before the tests are defined, so that test.failing ones are skipped too, not "passing"
+  const why = clusterSkipReason({ oracle });
+  if (why) console.log(`SKIP Redis Cluster tests on ${oracle}: ${why}`);
+  (why ? describe.skip : describe)(`Redis Cluster (3 primaries, 3 replicas) on RedisBloom ${oracle}`, () => {
+    let cluster = null;
+    beforeAll(async () => {
+      cluster = await startCluster({ oracle, timeout: 150_000 });
+      if (!cluster) throw new Error(`no cluster on ${oracle}: ${clusterSkipReason({ oracle })}`);
+    }, 180_000);
+    afterAll(async () => { if (cluster) await cluster.stop(); }, 60_000);
+
+    // a client of `c`, used by fn, closed after (bounded)
+    const using = async (c, fn) => {
+      const { client, close } = await c.make(cluster.seeds.slice(0, 3));
+      try { await fn(client); } finally { await withTimeout(Promise.resolve(close()), 10_000, 'close').catch(() => {}); }
+    };
+
+    CLIENTS.forEach((c, ci) => {
+      const live = c.works ? test : test.failing;
+      // keys of this client, in slots of different primaries (checked below)
+      const tag = c.name.replace(/[^0-9a-z]+/gi, '-');
+
+      live(`${c.name}: pushFilter of a BF and a CF loads them byte for byte, pullFilter reads them back`, async () => {
+          const bf = new RedisBloomFilter({ errorRate: 0.01, capacity: 500, server });
+        bf.addAll(keys('p', 1200));   // grown: two links
+        const cf = new RedisCuckooFilter({ capacity: 500, server });
+        cf.addAll(keys('p', 400));
+        const bfKey = `bf:${tag}:${oracle}`;
+        const cfKey = `cf:${tag}:${oracle}`;
+        await using(c, async (client) => {
+          expect(await pushFilter(client, bfKey, bf)).toBeGreaterThan(0);
+          expect(await pushFilter(client, cfKey, cf)).toBeGreaterThan(0);
+          expect(sameChunks(bf.toRedisDump(), dataOf(await scanDumpOn(cluster, 'BF', bfKey)))).toBe(true);
+          expect(sameChunks(cf.toRedisDump(), dataOf(await scanDumpOn(cluster, 'CF', cfKey)))).toBe(true);
+          for (const [key, Cls, local] of [[bfKey, RedisBloomFilter, bf], [cfKey, RedisCuckooFilter, cf]]) {
+            const f = await pullFilter(client, key);
+            expect(f).toBeInstanceOf(Cls);
+            expect(sameChunks(f.toRedisDump(), local.toRedisDump())).toBe(true);
+            f.free();
+          }
+        });
+        bf.free();
+        cf.free();
+      }, 120_000);
+
+      live(`${c.name}: pullFilter of a BF and a CF the server built answers as the server`, async () => {
+          const bfKey = `made-bf:${tag}:${oracle}:${ci}`;
+        const cfKey = `made-cf:${tag}:${oracle}:${ci}`;
+        await cluster.sendToOwner(bfKey, ['BF.RESERVE', bfKey, '0.01', '200']);
+        await cluster.sendToOwner(bfKey, ['BF.MADD', bfKey, ...keys('k', 600)]);
+        await cluster.sendToOwner(cfKey, ['CF.RESERVE', cfKey, '128']);
+        await cluster.sendToOwner(cfKey, ['CF.INSERT', cfKey, 'ITEMS', ...keys('k', 300)]);
+        await using(c, async (client) => {
+          for (const [key, Cls, prefix] of [[bfKey, RedisBloomFilter, 'BF'], [cfKey, RedisCuckooFilter, 'CF']]) {
+            const f = await pullFilter(client, key);
+            expect(f).toBeInstanceOf(Cls);
+            const all = [...probes, ...keys('k', 600)];
+            const exists = (await cluster.sendToOwner(key, [`${prefix}.MEXISTS`, key, ...all])).map(Number);
+            expect(Array.from(f.hasAll(all))).toEqual(exists);
+            f.free();
+          }
+        });
+      }, 120_000);
+    });
+
+    test('the keys of each client spread over more than one primary (so routing is really exercised)', async () => {
+      const owners = new Set();
+      for (const c of CLIENTS) {
+        const tag = c.name.replace(/[^0-9a-z]+/gi, '-');
+        for (const k of [`bf:${tag}:${oracle}`, `cf:${tag}:${oracle}`]) owners.add(await cluster.portOfSlot(keySlot(k)));
+      }
+      expect(owners.size).toBeGreaterThan(1);
+    }, 60_000);
+
+    // Fails today: pushFilter loads into a temporary key named by besideKey (js/redis-client.js),
+    // which wraps 'x{}y:2.6' as '{x{}y:2.6}:bloomcuckoo-push-…' (hashed: 'x{', the tag ends at the
+    // key's own '}') while the key has an empty tag (the whole key is hashed), so RENAMENX is
+    // refused (FilterError REDIS "RENAMENX … failed: CROSSSLOT Keys in request don't hash to the
+    // same slot"). companionKey of js/redis-keyslot.js
+    // keeps it in the key's slot: flip to test() when besideKey is replaced by it.
+    test.failing('ioredis 5.11.1 Cluster: pushFilter to a key with empty braces (x{}y) lands', async () => {
+      const bf = new RedisBloomFilter({ errorRate: 0.01, capacity: 100, server });
+      bf.add('hello');
+      await using(CLIENTS[0], async (client) => {
+        await pushFilter(client, `x{}y:${oracle}`, bf);
+        expect(Number(await cluster.sendToOwner(`x{}y:${oracle}`, ['BF.EXISTS', `x{}y:${oracle}`, 'hello']))).toBe(1);
+      });
+      bf.free();
+    }, 120_000);
+
+    // openReplica with ioredis Cluster: works for a plain key (the log '{key}:bloomcuckoo-log' is
+    // in the key's slot). Its wait for `sync()` is bounded by syncTimeout; every other wait here by
+    // withTimeout.
+    const replicaOf = async (client, key, options) => withTimeout(openReplica(client, key, { syncTimeout: 15_000, ...options }), 60_000, 'openReplica');
+    const replicaTest = (key, second = CLIENTS[0]) => async () => {
+      const a = await CLIENTS[0].make(cluster.seeds.slice(0, 3));
+      const b = await second.make(cluster.seeds.slice(3));
+      const opened = [];
+      try {
+        const r1 = await replicaOf(a.client, key, { create: { type: 'BF', errorRate: 0.01, capacity: 1000 } });
+        opened.push(r1);
+        await withTimeout(r1.addAll(keys('r', 50)), 20_000, 'addAll');
+        const r2 = await replicaOf(b.client, key);
+        opened.push(r2);
+        await withTimeout(r1.add('late'), 20_000, 'add');
+        await r2.sync();
+        expect(keys('r', 50).every((k) => r2.has(k)) && r2.has('late')).toBe(true);
+        expect(Number(await cluster.sendToOwner(key, ['BF.EXISTS', key, 'late']))).toBe(1);
+      } finally {
+        for (const r of opened) await withTimeout(r.close(), 20_000, 'close').catch(() => {});
+        a.close();
+        b.close();
+      }
+    };
+    test('ioredis 5.11.1 Cluster: a replica opened on one client follows another client\'s adds', replicaTest(`replicated:${oracle}`), 180_000);
+    // Fails today, and not only on a cluster: ioredis 6 speaks RESP3 by default (HELLO says proto
+    // 3) and flattens a map reply into [name, value, ...], so XREAD's reply is [stream, entries]
+    // where entriesOf (js/redis-replica.js) expects [[stream, entries]]: it takes reply[0][1], a
+    // byte of the stream's name, and the tail warns "entriesOf is not a function or its return
+    // value is not iterable" until sync() times out. Flip when entriesOf reads the flat shape.
+    test.failing('ioredis 6.0.0 Cluster: a replica follows another client\'s adds', replicaTest(`replicated6:${oracle}`, CLIENTS[1]), 180_000);
+    // Fails today, for the reason pushFilter to x{}y does: besideKey puts the log
+    // '{x{}y:…}:bloomcuckoo-log' in another slot than the key, so the script that writes both is
+    // refused with a raw ioredis ReplyError "CROSSSLOT Keys in request don't hash to the same slot"
+    // (not even a FilterError). Flip when besideKey is replaced by companionKey.
+    test.failing('ioredis Cluster: a replica of a key with empty braces (x{}y) follows adds', replicaTest(`x{}y:replicated:${oracle}`), 180_000);
+
+    test('ioredis 5.11.1 Cluster: a replica loses no acknowledged add while its slot migrates and its primary fails over (one writer)', async () => {
+      const a = await CLIENTS[0].make(cluster.seeds.slice(0, 3));
+      const b = await CLIENTS[0].make(cluster.seeds.slice(3));
+      const key = `moving-replica:${oracle}`;
+      const opened = [];
+      const acked = [];
+      let stop = false;
+      let writer = Promise.resolve();
+      try {
+        const r1 = await replicaOf(a.client, key, { create: { type: 'BF', errorRate: 0.01, capacity: 100_000 } });
+        opened.push(r1);
+        const r2 = await replicaOf(b.client, key);
+        opened.push(r2);
+        writer = (async () => {
+          for (let i = 0; !stop && i < 200_000; i++) {
+            try {
+              await withTimeout(r1.add(`w${i}`), 20_000, 'add');
+              acked.push(`w${i}`);
+            } catch { await new Promise((r) => setTimeout(r, 20)); }   // not acknowledged: not counted
+          }
+        })();
+        const pause = () => new Promise((r) => setTimeout(r, 300));
+        const progressed = async () => { const n = acked.length; for (let i = 0; i < 200 && acked.length === n; i++) await pause(); return acked.length > n; };
+        expect(await progressed()).toBe(true);
+        const slot = keySlot(key);
+        const from = await cluster.portOfSlot(slot);
+        const target = (await cluster.primaries()).find((p) => p.port !== from);
+        expect(await cluster.migrateSlot(slot, target.port)).toBe(2);   // the filter and its log
+        expect(await progressed()).toBe(true);
+        const replica = (await cluster.replicas()).find((r) => r.primary === target.id);
+        await cluster.failover(replica.port);
+        expect(await progressed()).toBe(true);
+        stop = true;
+        await writer;
+        await r2.sync();
+        expect(acked.filter((k) => !r2.has(k))).toEqual([]);
+        const onServer = (await cluster.sendToOwner(key, ['BF.MEXISTS', key, ...acked])).map(Number);
+        expect(onServer.every((x) => x === 1)).toBe(true);
+      } finally {
+        stop = true;
+        await writer;
+        for (const r of opened) await withTimeout(r.close(), 20_000, 'close').catch(() => {});
+        a.close();
+        b.close();
+      }
+    }, 240_000);
+
+    test('ioredis 5.11.1 Cluster: a BF still pulls whole after its slot migrates and its new primary fails over', async () => {
+      const key = `moving-bf:${oracle}`;
+      const bf = new RedisBloomFilter({ errorRate: 0.01, capacity: 300, server });
+      bf.addAll(keys('m', 700));
+      await using(CLIENTS[0], async (client) => {
+        await pushFilter(client, key, bf);
+        const slot = keySlot(key);
+        const from = await cluster.portOfSlot(slot);
+        const to = (await cluster.primaries()).find((p) => p.port !== from);
+        expect(await cluster.migrateSlot(slot, to.port)).toBe(1);
+        expect(await cluster.portOfSlot(slot)).toBe(to.port);
+        let f = await pullFilter(client, key);
+        expect(sameChunks(f.toRedisDump(), bf.toRedisDump())).toBe(true);
+        f.free();
+        // the replica of the new primary takes over (coordinated: it has every write first)
+        await cluster.sendTo(to.port, ['WAIT', '1', '5000'], 10_000);
+        const replica = (await cluster.replicas()).find((r) => r.primary === to.id);
+        await cluster.failover(replica.port);
+        expect(await cluster.portOfSlot(slot)).toBe(replica.port);
+        f = await pullFilter(client, key);
+        expect(sameChunks(f.toRedisDump(), bf.toRedisDump())).toBe(true);
+        f.free();
+      });
+      bf.free();
+    }, 180_000);
+  });
+}
