@@ -2,7 +2,7 @@
 // as a wasm module of its own with plain C exports (no Embind, no Emscripten JS glue), for a
 // page that only checks keys against a filter it was shipped. The filters are the core's own
 // classes (cpp/src), so the bytes accepted, the errors and every answer are the main library's;
-// the linker keeps only what Deserialize and Contains reach. js/checker.js is its loader.
+// the linker keeps only what Deserialize and Contains reach. js/check.js is its loader.
 #include <cstdint>
 #include <cstdlib>
 #include <new>
@@ -20,7 +20,7 @@
 namespace bloomcuckoo {
 namespace {
 
-// The last failure, for bc_status / bc_message.
+// The last failure's code, for bc_status.
 Status& Last() {
   static Status last;
   return last;
@@ -78,7 +78,7 @@ constexpr bool On(int number) { return BC_KIND == 0 || BC_KIND == number; }
 
 extern "C" {
 
-// The handle of a filter read from `size` bytes at `data`, or 0 (bc_status/bc_message say why).
+// The handle of a filter read from `size` bytes at `data`, or 0 (bc_status says why).
 __attribute__((export_name("bc_load"))) Loaded* bc_load(const uint8_t* data, uint32_t size) {
   FilterKind kind;
   Last() = PeekFilterKind(data, size, &kind);
@@ -116,8 +116,6 @@ __attribute__((export_name("bc_load"))) Loaded* bc_load(const uint8_t* data, uin
   h->filter = filter;
   return h;
 }
-
-__attribute__((export_name("bc_kind"))) uint32_t bc_kind(const Loaded* h) { return h->kind; }
 
 __attribute__((export_name("bc_has"))) uint32_t bc_has(const Loaded* h, const uint8_t* key,
                                                        uint32_t len) {
@@ -170,7 +168,6 @@ __attribute__((export_name("bc_free"))) void bc_free(Loaded* h) {
 __attribute__((export_name("bc_status"))) uint32_t bc_status() {
   return static_cast<uint32_t>(Last().code());
 }
-__attribute__((export_name("bc_message"))) const char* bc_message() { return Last().message(); }
 
 __attribute__((export_name("bc_malloc"))) void* bc_malloc(uint32_t size) {
   return std::malloc(size);
