@@ -3,13 +3,12 @@
 // filter kind has a wasm module of its own (js/wasm/check-<kind>.wasm, scripts/build-checker.mjs:
 // the core's own Deserialize and Contains, so the bytes accepted and every answer are the main
 // library's); open() reads the kind from the bytes and loads that one module, once. Standalone: it
-// imports nothing from the main entry.
+// imports nothing from the main entry but the code→name table (js/status-codes.js).
+import { statusName } from './status-codes.js';
 
 const KINDS = ['bloom', 'blocked', 'counting', 'scalable', 'cuckoo', 'fuse', 'redis-bloom', 'redis-cuckoo'];
-// A module's refusal (bc_status, the core's StatusCode) as the code it is thrown with; null: no
-// load refuses with it. 0 (OK) comes only from a module built before issue 34, which kept it when
-// the bytes were of another kind than its own: INVALID_ARGUMENT, as such a module now says.
-const CODES = ['INVALID_ARGUMENT', 'INVALID_ARGUMENT', null, null, 'OUT_OF_MEMORY', 'CORRUPT_DATA', 'UNSUPPORTED_VERSION'];
+// The codes a load refuses with (bc_status, the core's StatusCode, named by js/status-codes.js),
+// and what each means here.
 const SAYS = {
   CORRUPT_DATA: 'corrupt or truncated filter bytes',
   UNSUPPORTED_VERSION: 'bytes of a newer format version or hash than this build reads',
@@ -24,6 +23,11 @@ export class FilterError extends Error {
     this.code = code;
   }
 }
+
+// The code a load's refusal is thrown with. OK comes only from a module built before issue 34,
+// which kept it when the bytes were of another kind than its own: INVALID_ARGUMENT, as such a
+// module now says; a code no load refuses with is CORRUPT_DATA.
+const refusal = (name) => (name === 'OK' ? 'INVALID_ARGUMENT' : name in SAYS ? name : 'CORRUPT_DATA');
 
 const fail = (code, what) => {
   throw new FilterError(code, `bloomcuckoo/check: ${what}`);
@@ -167,7 +171,7 @@ export async function open(bytes, options = {}) {
     m.heap = new Uint8Array(0);
   }
   if (!handle) {
-    const code = CODES[m.x.bc_status()] ?? 'CORRUPT_DATA';
+    const code = refusal(statusName(m.x.bc_status()));
     // a module of another kind is not kept for this one: the next open loads the right module
     if (code === 'INVALID_ARGUMENT' && loaded.get(kind) === pending) loaded.delete(kind);
     fail(code, `${SAYS[code]} (the main entry's deserialize() names the check that failed)`);
