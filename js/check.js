@@ -3,10 +3,11 @@
 // filter kind has a wasm module of its own (js/wasm/check-<kind>.wasm, scripts/build-checker.mjs:
 // the core's own Deserialize and Contains, so the bytes accepted and every answer are the main
 // library's); open() reads the kind from the bytes and loads that one module, once. Standalone: it
-// imports nothing from the main entry but the code→name table (js/status-codes.js).
+// imports nothing from the main entry but two tables: the kinds (js/kind-table.js) and the
+// code names (js/status-codes.js).
+import { kindName } from './kind-table.js';
 import { statusName } from './status-codes.js';
 
-const KINDS = ['bloom', 'blocked', 'counting', 'scalable', 'cuckoo', 'fuse', 'redis-bloom', 'redis-cuckoo'];
 // The codes a load refuses with (bc_status, the core's StatusCode, named by js/status-codes.js),
 // and what each means here.
 const SAYS = {
@@ -33,7 +34,8 @@ const fail = (code, what) => {
   throw new FilterError(code, `bloomcuckoo/check: ${what}`);
 };
 
-// Literal URLs, so that bundlers emit each module as an asset (only the one opened is fetched).
+// Literal URLs, so that bundlers emit each module as an asset (only the one opened is fetched):
+// one case per kind of js/kind-table.js (scripts/build-js.mjs and tests/js/check.test.js check).
 function moduleUrl(kind) {
   switch (kind) {
     case 'bloom': return new URL('./wasm/check-bloom.wasm', import.meta.url);
@@ -44,7 +46,7 @@ function moduleUrl(kind) {
     case 'fuse': return new URL('./wasm/check-fuse.wasm', import.meta.url);
     case 'redis-bloom': return new URL('./wasm/check-redis-bloom.wasm', import.meta.url);
     case 'redis-cuckoo': return new URL('./wasm/check-redis-cuckoo.wasm', import.meta.url);
-    default: return fail('NOT_INITIALIZED', `no checker module for kind '${kind}' in this build`);
+    default: return fail('NOT_INITIALIZED', `no checker module for kind '${kind}' in this build (a new kind needs its case in moduleUrl, js/check.js)`);
   }
 }
 
@@ -138,7 +140,7 @@ function kindOfFrame(view) {
   if (version === 0) fail('CORRUPT_DATA', 'format version 0');
   if (version > 1) fail('UNSUPPORTED_VERSION', `format version ${version} is newer than this build reads (1)`);
   if (d.getBigUint64(12, true) !== BigInt(view.length - 24)) fail('CORRUPT_DATA', 'truncated, or trailing bytes (body length mismatch)');
-  const kind = KINDS[view[6] - 1];
+  const kind = kindName(view[6]);
   if (!kind) fail('CORRUPT_DATA', `unknown filter kind ${view[6]}`);
   return kind;
 }
@@ -185,7 +187,7 @@ class CheckFilter {
   constructor(m, handle, kind) {
     this._m = m;
     this._h = handle;
-    /** The filter kind: 'bloom', 'blocked', 'counting', 'scalable', 'cuckoo', 'fuse', 'redis-bloom' or 'redis-cuckoo'. */
+    /** The filter kind (a name of js/kind-table.js, as the main entry's kindOf). */
     this.kind = kind;
   }
 
