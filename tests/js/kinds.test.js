@@ -50,12 +50,28 @@ test('cpp/include/bloomcuckoo/bloomcuckoo.h includes every class of the C++ tabl
 });
 
 // The hand-written types list the kinds as unions (a .d.ts cannot compute them): the same names.
-test.each([['js/index.d.ts', 'FilterKind'], ['js/check.d.ts', 'CheckKind']])('%s: %s is the table\'s names', (path, type) => {
+test.each([['js/index.d.ts', 'FilterKind']])('%s: %s is the table\'s names', (path, type) => {
   const union = read(path).match(new RegExp(`export type ${type} = ([^;]*);`))[1];
   const names = [...union.matchAll(/'([a-z-]+)'/g)].map((m) => m[1]);
   const want = KINDS.map(([, name]) => name);
   expect([...want.filter((n) => !names.includes(n)).map((n) => `add '${n}' to ${type} in ${path}`),
     ...names.filter((n) => !want.includes(n)).map((n) => `'${n}' in ${type} (${path}) is no kind of js/kind-table.js`)]).toEqual([]);
+});
+
+// `bloomcuckoo build --help` names every kind in --kind and describes its flags under "Per kind:".
+test('the CLI help describes every kind', async () => {
+  const { HELP } = await import('../../bin/lib/help.js');
+  const [options, perKind] = HELP.build.split('\nPer kind:\n');
+  const kindLine = options.match(/--kind <kind>([\s\S]*?)\n {2}--/)[1];
+  const missing = KINDS.flatMap(([, name]) => [
+    !new RegExp(`(?<![\\w-])${name}(?![\\w-])`).test(kindLine) && `name ${name} in the --kind line of HELP.build (bin/lib/help.js)`,
+    !new RegExp(`^ {2}${name} `, 'm').test(perKind ?? '') && `describe ${name}'s flags under "Per kind:" in HELP.build (bin/lib/help.js)`,
+  ]).filter(Boolean);
+  expect(missing).toEqual([]);
+});
+
+test('the checker\'s CheckKind is the main entry\'s FilterKind, not a list of its own', () => {
+  expect(read('js/check.d.ts')).toMatch(/^import type \{ FilterKind \} from '\.\/index\.js';$[\s\S]*^export type CheckKind = FilterKind;$/m);
 });
 
 test('nothing lists a kind the table does not have', () => {
@@ -72,7 +88,6 @@ const PER_KIND = {
   'js/kind-table.js': 'the JS kind table',
   'cpp/include/bloomcuckoo/serialization.h': 'the C++ kind table',
   'js/index.d.ts': 'FilterKind and each class\'s kind; checked below',
-  'js/check.d.ts': 'CheckKind; checked below',
   'js/check.js': 'moduleUrl: literal URLs, so bundlers emit each module; checked by tests/js/check.test.js',
   'bin/lib/kinds.js': 'the CLI\'s flags per kind; checked above',
   'tests/format/reader.mjs': 'a body reader per kind, written from docs/FORMAT.md; checked by tests/js/format-spec.test.js',
