@@ -8,7 +8,7 @@
 import { kindName } from './kind-table.js';
 import { statusName } from './status-codes.js';
 
-// The codes a load refuses with (bc_status, the core's StatusCode, named by js/status-codes.js),
+// The codes a load refuses with (bc_load's minus the core's StatusCode, named by js/status-codes.js),
 // and what each means here.
 const SAYS = {
   CORRUPT_DATA: 'corrupt or truncated filter bytes',
@@ -25,10 +25,8 @@ export class FilterError extends Error {
   }
 }
 
-// The code a load's refusal is thrown with. OK comes only from a module built before issue 34,
-// which kept it when the bytes were of another kind than its own: INVALID_ARGUMENT, as such a
-// module now says; a code no load refuses with is CORRUPT_DATA.
-const refusal = (name) => (name === 'OK' ? 'INVALID_ARGUMENT' : name in SAYS ? name : 'CORRUPT_DATA');
+// The code a load's refusal is thrown with: a code no load refuses with is CORRUPT_DATA.
+const refusal = (name) => (name in SAYS ? name : 'CORRUPT_DATA');
 
 const fail = (code, what) => {
   throw new FilterError(code, `bloomcuckoo/check: ${what}`);
@@ -167,13 +165,14 @@ export async function open(bytes, options = {}) {
   let handle;
   try {
     heapOf(m).set(view, at);
-    handle = m.x.bc_load(at, view.length) >>> 0;
+    // the handle (an address) or minus the status code: the convention of every wasm export
+    handle = m.x.bc_load(at, view.length);
   } finally {
     m.x.bc_free_bytes(at);
     m.heap = new Uint8Array(0);
   }
-  if (!handle) {
-    const code = refusal(statusName(m.x.bc_status()));
+  if (handle <= 0) {
+    const code = refusal(statusName(-handle));
     // a module of another kind is not kept for this one: the next open loads the right module
     if (code === 'INVALID_ARGUMENT' && loaded.get(kind) === pending) loaded.delete(kind);
     fail(code, `${SAYS[code]} (the main entry's deserialize() names the check that failed)`);

@@ -226,3 +226,29 @@ test('size: the checker JS and its largest per-kind module, gzip -9, ≤ 10 KB',
   console.log(`bloomcuckoo/check: JS ${js} B + largest module (${worst}) ${wasm} B = ${js + wasm} B gzip -9; modules ${modules.map(([k, n]) => `${k} ${n}`).join(', ')}`);
   expect(js + wasm).toBeLessThanOrEqual(10 * 1024);
 });
+
+// Issue 37: one error convention across the wasm boundary, the checker included: bc_load returns
+// the handle (an address, as a double: addresses reach 4 GiB) or minus the status code, as the
+// main module's exports do; no separate status call.
+test('a module reports a refusal as minus the code, with no status export', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const module = await WebAssembly.compile(await readFile(new URL('../../js/wasm/check-bloom.wasm', import.meta.url)));
+  const { exports: x } = await WebAssembly.instantiate(module, {
+    env: { emscripten_notify_memory_growth() {} }, wasi_snapshot_preview1: { proc_exit() {} },
+  });
+  x._initialize();
+  expect(WebAssembly.Module.exports(module).map((e) => e.name)).not.toContain('bc_status');
+  const at = x.bc_malloc(64);
+  new Uint8Array(x.memory.buffer, at, 64).fill(7);
+  expect(x.bc_load(at, 64)).toBe(-5); // CORRUPT_DATA: bad magic
+  const f = main.BloomFilter.from(['a']);
+  const good = new Uint8Array(f.serialize());
+  f.free();
+  const gat = x.bc_malloc(good.length);
+  new Uint8Array(x.memory.buffer, gat, good.length).set(good);
+  const handle = x.bc_load(gat, good.length);
+  expect(handle).toBeGreaterThan(0);
+  new Uint8Array(x.memory.buffer, gat, 1).set([0x61]);
+  expect(x.bc_has(handle, gat, 1)).toBe(1); // 'a' was added
+  x.bc_free(handle);
+});
