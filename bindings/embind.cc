@@ -26,8 +26,8 @@ void SetKeyRegion(uintptr_t data, double data_size, uintptr_t offsets, double of
   RegisteredKeyRegion() = KeyRegion{data, static_cast<uint64_t>(data_size), offsets,
                                     static_cast<uint64_t>(offsets_count)};
 }
-// The kind (1..8) named by the header of the JS source's `size` bytes (or -code); the class's
-// deserialize checks the rest.
+// The kind (a number of the kind table) named by the header of the JS source's `size` bytes (or
+// -code); the class's deserialize checks the rest.
 int HeaderKind(double size) {
   JsSource source(size);
   FilterKind kind{};

@@ -109,8 +109,7 @@ int RCInit(RC& f, double capacity, uint32_t bucket_size, uint32_t max_iterations
   o.expansion = expansion;
   return Report(f.Init(o));
 }
-// 1 inserted, 0 exists (unique) or no space ("Filter is full"), or -code; kNoSpace is 2 so
-// callers can tell it from "exists".
+// 1 inserted, 0 exists (unique), 2 no space ("Filter is full"), or -code.
 int RCAdd(RC& f, uint32_t len, bool unique) {
   RC::Insert r = RC::Insert::kNoSpace;
   const Status s = f.Add(KeyHash(f, len), unique, &r);

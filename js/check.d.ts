@@ -1,7 +1,9 @@
 // Types of bloomcuckoo/check (js/check.js), written by hand: the read-only checker.
 
-/** The kind of filter a checker holds (as the main entry's `kindOf`). */
-export type CheckKind = 'bloom' | 'blocked' | 'counting' | 'scalable' | 'cuckoo' | 'fuse' | 'redis-bloom' | 'redis-cuckoo';
+import type { FilterKind } from './index.js';
+
+/** The kind of filter a checker holds: the main entry's `FilterKind` (as its `kindOf` gives). */
+export type CheckKind = FilterKind;
 
 /** A key: a `string` (its UTF-8 bytes), an `ArrayBuffer` or any `ArrayBufferView` (their bytes). */
 export type CheckKey = string | ArrayBuffer | ArrayBufferView;

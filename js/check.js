@@ -3,13 +3,13 @@
 // filter kind has a wasm module of its own (js/wasm/check-<kind>.wasm, scripts/build-checker.mjs:
 // the core's own Deserialize and Contains, so the bytes accepted and every answer are the main
 // library's); open() reads the kind from the bytes and loads that one module, once. Standalone: it
-// imports nothing from the main entry.
+// imports nothing from the main entry but two tables: the kinds (js/kind-table.js) and the
+// code names (js/status-codes.js).
+import { kindName } from './kind-table.js';
+import { statusName } from './status-codes.js';
 
-const KINDS = ['bloom', 'blocked', 'counting', 'scalable', 'cuckoo', 'fuse', 'redis-bloom', 'redis-cuckoo'];
-// A module's refusal (bc_status, the core's StatusCode) as the code it is thrown with; null: no
-// load refuses with it. 0 (OK) comes only from a module built before issue 34, which kept it when
-// the bytes were of another kind than its own: INVALID_ARGUMENT, as such a module now says.
-const CODES = ['INVALID_ARGUMENT', 'INVALID_ARGUMENT', null, null, 'OUT_OF_MEMORY', 'CORRUPT_DATA', 'UNSUPPORTED_VERSION'];
+// The codes a load refuses with (bc_load's minus the core's StatusCode, named by js/status-codes.js),
+// and what each means here.
 const SAYS = {
   CORRUPT_DATA: 'corrupt or truncated filter bytes',
   UNSUPPORTED_VERSION: 'bytes of a newer format version or hash than this build reads',
@@ -25,11 +25,15 @@ export class FilterError extends Error {
   }
 }
 
+// The code a load's refusal is thrown with: a code no load refuses with is CORRUPT_DATA.
+const refusal = (name) => (name in SAYS ? name : 'CORRUPT_DATA');
+
 const fail = (code, what) => {
   throw new FilterError(code, `bloomcuckoo/check: ${what}`);
 };
 
-// Literal URLs, so that bundlers emit each module as an asset (only the one opened is fetched).
+// Literal URLs, so that bundlers emit each module as an asset (only the one opened is fetched):
+// one case per kind of js/kind-table.js (scripts/build-js.mjs and tests/js/check.test.js check).
 function moduleUrl(kind) {
   switch (kind) {
     case 'bloom': return new URL('./wasm/check-bloom.wasm', import.meta.url);
@@ -40,7 +44,7 @@ function moduleUrl(kind) {
     case 'fuse': return new URL('./wasm/check-fuse.wasm', import.meta.url);
     case 'redis-bloom': return new URL('./wasm/check-redis-bloom.wasm', import.meta.url);
     case 'redis-cuckoo': return new URL('./wasm/check-redis-cuckoo.wasm', import.meta.url);
-    default: return fail('NOT_INITIALIZED', `no checker module for kind '${kind}' in this build`);
+    default: return fail('NOT_INITIALIZED', `no checker module for kind '${kind}' in this build (a new kind needs its case in moduleUrl, js/check.js)`);
   }
 }
 
@@ -134,7 +138,7 @@ function kindOfFrame(view) {
   if (version === 0) fail('CORRUPT_DATA', 'format version 0');
   if (version > 1) fail('UNSUPPORTED_VERSION', `format version ${version} is newer than this build reads (1)`);
   if (d.getBigUint64(12, true) !== BigInt(view.length - 24)) fail('CORRUPT_DATA', 'truncated, or trailing bytes (body length mismatch)');
-  const kind = KINDS[view[6] - 1];
+  const kind = kindName(view[6]);
   if (!kind) fail('CORRUPT_DATA', `unknown filter kind ${view[6]}`);
   return kind;
 }
@@ -161,13 +165,14 @@ export async function open(bytes, options = {}) {
   let handle;
   try {
     heapOf(m).set(view, at);
-    handle = m.x.bc_load(at, view.length) >>> 0;
+    // the handle (an address) or minus the status code: the convention of every wasm export
+    handle = m.x.bc_load(at, view.length);
   } finally {
     m.x.bc_free_bytes(at);
     m.heap = new Uint8Array(0);
   }
-  if (!handle) {
-    const code = CODES[m.x.bc_status()] ?? 'CORRUPT_DATA';
+  if (handle <= 0) {
+    const code = refusal(statusName(-handle));
     // a module of another kind is not kept for this one: the next open loads the right module
     if (code === 'INVALID_ARGUMENT' && loaded.get(kind) === pending) loaded.delete(kind);
     fail(code, `${SAYS[code]} (the main entry's deserialize() names the check that failed)`);
@@ -181,7 +186,7 @@ class CheckFilter {
   constructor(m, handle, kind) {
     this._m = m;
     this._h = handle;
-    /** The filter kind: 'bloom', 'blocked', 'counting', 'scalable', 'cuckoo', 'fuse', 'redis-bloom' or 'redis-cuckoo'. */
+    /** The filter kind (a name of js/kind-table.js, as the main entry's kindOf). */
     this.kind = kind;
   }
 

@@ -1,9 +1,4 @@
 // FilterError: every failure of a filter operation, with a stable `code`.
-/** Status codes of the C++ core, by value (cpp/include/bloomcuckoo/status.h). */
-const STATUS_NAMES = [
-  'OK', 'INVALID_ARGUMENT', 'FULL', 'UNKNOWN', 'OUT_OF_MEMORY', 'CORRUPT_DATA', 'UNSUPPORTED_VERSION',
-];
-
 export class FilterError extends Error {
   /**
    * @param {string} code one of INVALID_ARGUMENT, FULL, OUT_OF_MEMORY, CORRUPT_DATA,
@@ -15,11 +10,6 @@ export class FilterError extends Error {
     this.name = 'FilterError';
     this.code = code;
   }
-}
-
-/** Name of a numeric status code from the core. */
-export function statusName(status) {
-  return STATUS_NAMES[status] ?? 'UNKNOWN';
 }
 
 /** Shows a value in an error message (strings quoted, objects as JSON, bigint as is). */

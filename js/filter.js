@@ -307,6 +307,9 @@ export function infoParts(count, names, partOf) {
 /** Calls `fn` with a freshly made core; deletes it and rethrows if fn throws. */
 export function makeCore(coreName, fn) {
   const m = requireWasm();
+  if (typeof m[coreName] !== 'function') {
+    throw new Error(`bloomcuckoo: the wasm module has no ${coreName}: bind it (BindFilter<YourFilter>("${coreName}") in bindings/) and rebuild the wasm`);
+  }
   const core = new m[coreName]();
   try {
     fn(core, m);

@@ -505,11 +505,6 @@ export class BlockedBloomFilter extends FilterBase implements BloomLike {
    */
   constructor(options: BlockedBloomFilterOptions);
   /**
-   * Reads the bytes of `BlockedBloomFilter.prototype.serialize()`.
-   * @throws FilterError `INVALID_ARGUMENT` (another kind), `CORRUPT_DATA`,
-   *   `UNSUPPORTED_VERSION`, `OUT_OF_MEMORY`.
-   */
-  /**
    * The shape `new BlockedBloomFilter({ capacity, errorRate })` would have, computed without allocating:
    * 256-bit blocks, bits, and bytes of storage (32 per block). Throws the constructor's errors (INVALID_ARGUMENT, OUT_OF_MEMORY).
    */
@@ -517,7 +512,7 @@ export class BlockedBloomFilter extends FilterBase implements BloomLike {
   /**
    * Reads the bytes of `serialize()` (kind `'blocked'`).
    * @throws FilterError `CORRUPT_DATA` or `UNSUPPORTED_VERSION` for bad bytes, `INVALID_ARGUMENT`
-   *   for bytes of another kind (use the top-level `deserialize` for any kind).
+   *   for bytes of another kind (use the top-level `deserialize` for any kind), `OUT_OF_MEMORY`.
    */
   static deserialize(bytes: FilterBytes): BlockedBloomFilter;
   /**
@@ -592,11 +587,6 @@ export class CountingBloomFilter extends FilterBase {
    */
   constructor(options: CountingBloomFilterOptions);
   /**
-   * Reads the bytes of `CountingBloomFilter.prototype.serialize()`.
-   * @throws FilterError `INVALID_ARGUMENT` (another kind), `CORRUPT_DATA`,
-   *   `UNSUPPORTED_VERSION`, `OUT_OF_MEMORY`.
-   */
-  /**
    * The shape `new CountingBloomFilter({ capacity, errorRate })` would have, computed without allocating:
    * 4-bit counters, hashes k, and bytes of storage (two counters per byte). Throws the constructor's errors (INVALID_ARGUMENT, OUT_OF_MEMORY).
    */
@@ -604,7 +594,7 @@ export class CountingBloomFilter extends FilterBase {
   /**
    * Reads the bytes of `serialize()` (kind `'counting'`).
    * @throws FilterError `CORRUPT_DATA` or `UNSUPPORTED_VERSION` for bad bytes, `INVALID_ARGUMENT`
-   *   for bytes of another kind (use the top-level `deserialize` for any kind).
+   *   for bytes of another kind (use the top-level `deserialize` for any kind), `OUT_OF_MEMORY`.
    */
   static deserialize(bytes: FilterBytes): CountingBloomFilter;
   /**

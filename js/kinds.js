@@ -1,7 +1,7 @@
-// The filter kinds, one row each: the number in the frame, the name, the class. The JS twin of
-// BLOOMCUCKOO_FILTER_KINDS (cpp/include/bloomcuckoo/serialization.h); tests/js/kinds.test.js
-// checks the two agree and that everything that lists kinds (the CLI, the conformance list, the
-// docs) lists these.
+// The filter kinds with their classes: js/kind-table.js (the JS twin of the C++ kind table), each
+// row with the class it names. `deserialize` and `kindOf` read it; tests/js/kinds.test.js checks
+// the table against the C++ one and everything that lists kinds against the table.
+import { KIND_TABLE } from './kind-table.js';
 import { BloomFilter } from './bloom.js';
 import { BlockedBloomFilter } from './blocked-bloom.js';
 import { CountingBloomFilter } from './counting-bloom.js';
@@ -11,17 +11,19 @@ import { BinaryFuseFilter } from './binary-fuse.js';
 import { RedisBloomFilter } from './redis-bloom.js';
 import { RedisCuckooFilter } from './redis-cuckoo.js';
 
+const CLASSES = {
+  BloomFilter, BlockedBloomFilter, CountingBloomFilter, ScalableBloomFilter, CuckooFilter, BinaryFuseFilter,
+  RedisBloomFilter, RedisCuckooFilter,
+};
+
 /** [number, name, class] per kind. */
-export const KINDS = [
-  [1, 'bloom', BloomFilter],
-  [2, 'blocked', BlockedBloomFilter],
-  [3, 'counting', CountingBloomFilter],
-  [4, 'scalable', ScalableBloomFilter],
-  [5, 'cuckoo', CuckooFilter],
-  [6, 'fuse', BinaryFuseFilter],
-  [7, 'redis-bloom', RedisBloomFilter],
-  [8, 'redis-cuckoo', RedisCuckooFilter],
-];
+export const KINDS = KIND_TABLE.map(([number, name, className]) => {
+  const Cls = CLASSES[className];
+  if (typeof Cls !== 'function') {
+    throw new Error(`js/kind-table.js: kind ${number} ('${name}') names the class ${className}, which js/kinds.js does not import: import it there and add it to CLASSES`);
+  }
+  return [number, name, Cls];
+});
 
 /** The [number, name, class] row of kind `number`, or undefined. */
 export const kindByNumber = (number) => KINDS.find((k) => k[0] === number);

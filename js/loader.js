@@ -6,7 +6,8 @@
 // "workerd" export condition) is this same code built with ./wasm/bloomcuckoo.noeval.mjs, the glue
 // without `new Function` (scripts/build-js.mjs); both glues load the same .wasm.
 import createBloomCuckooModule from './wasm/bloomcuckoo.mjs';
-import { FilterError, show, statusName } from './errors.js';
+import { FilterError, show } from './errors.js';
+import { statusName } from './status-codes.js';
 
 let pending = null;
 let wasm = null;

@@ -9,10 +9,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { KIND_TABLE } from '../js/kind-table.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-// the kind table's names (cpp/include/bloomcuckoo/serialization.h, js/kinds.js), by number
-const KINDS = ['bloom', 'blocked', 'counting', 'scalable', 'cuckoo', 'fuse', 'redis-bloom', 'redis-cuckoo'];
 const sources = ['cpp/checker/checker.cc', ...readdirSync(`${root}cpp/src`).filter((f) => f.endsWith('.cc')).map((f) => `cpp/src/${f}`)];
 const headers = [...readdirSync(`${root}cpp/include/bloomcuckoo`).map((f) => `cpp/include/bloomcuckoo/${f}`),
   ...readdirSync(`${root}cpp/src`).filter((f) => f.endsWith('.h')).map((f) => `cpp/src/${f}`)];
@@ -34,7 +33,8 @@ function emcc(args) {
 }
 
 mkdirSync(`${root}js/wasm`, { recursive: true });
-const todo = KINDS.map((name, i) => ({ name, number: i + 1, out: `js/wasm/check-${name}.wasm` }))
+// one module per row of the kind table (js/kind-table.js, the twin of the C++ one)
+const todo = KIND_TABLE.map(([number, name]) => ({ name, number, out: `js/wasm/check-${name}.wasm` }))
   .filter((k) => !existsSync(`${root}${k.out}`) || statSync(`${root}${k.out}`).mtimeMs < newest);
 // two at a time (these machines have two cores)
 const queue = [...todo];
@@ -43,5 +43,5 @@ await Promise.all([0, 1].map(async () => {
     await emcc([...FLAGS, `-DBC_KIND=${k.number}`, ...sources, ...LINK, '-o', k.out]);
   }
 }));
-const sizes = KINDS.map((name) => `${name} ${(gzipSync(readFileSync(`${root}js/wasm/check-${name}.wasm`), { level: 9 }).length / 1024).toFixed(1)}`);
+const sizes = KIND_TABLE.map(([, name]) => `${name} ${(gzipSync(readFileSync(`${root}js/wasm/check-${name}.wasm`), { level: 9 }).length / 1024).toFixed(1)}`);
 console.error(`[build-checker] ${todo.length ? `built ${todo.length}` : 'up to date'}; KB gzip: ${sizes.join(', ')}`);

@@ -26,6 +26,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rollup } from '@rollup/wasm-node';
 import { minify } from 'terser';
+import { KIND_NAMES } from '../js/kind-table.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -96,8 +97,10 @@ if (lib.includes('noeval') || (noeval.match(/bloomcuckoo\.noeval\.mjs/g) ?? []).
   throw new Error('js/index.noeval.min.js must import the no-eval glue, and only it; js/index.min.js never');
 }
 const check = flat(await build({ input: 'js/check.js', out: 'js/check.min.js', library: true }));
-for (const kind of ['bloom', 'blocked', 'counting', 'scalable', 'cuckoo', 'fuse', 'redis-bloom', 'redis-cuckoo']) {
-  if (!check.includes(`new URL("./wasm/check-${kind}.wasm",import.meta.url)`)) throw new Error(`js/check.min.js lost the URL of check-${kind}.wasm`);
+for (const kind of KIND_NAMES) {
+  if (!check.includes(`new URL("./wasm/check-${kind}.wasm",import.meta.url)`)) {
+    throw new Error(`js/check.min.js has no URL of check-${kind}.wasm: add a case '${kind}' to moduleUrl in js/check.js`);
+  }
 }
 const cliCode = await build({ input: 'bin/bloomcuckoo.js', out: 'bin/bloomcuckoo.min.js', library: false, shipped: '../js/index.min.js' });
 const cli = flat(cliCode);

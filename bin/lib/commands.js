@@ -7,7 +7,7 @@ import {
   CliError, bytes, count, fileType, parse, percent, readFilter, requireFile, writeOutput,
 } from './common.js';
 import { KINDS, KIND_NAMES, OPTION_FLAGS, classOf, estimatedFpr, optionsFor, shownOptions } from './kinds.js';
-import { BATCH, countKeys, forEachBatch, isStdin, openInput } from './lines.js';
+import { countKeys, forEachBatch, isStdin, openInput } from './lines.js';
 import { WASM_MEMORY_LIMIT, buildMemory, fits, fuseStdinPlan, memoryNote, refusal } from './memory.js';
 import { Progress } from './progress.js';
 import { HELP } from './help.js';
@@ -412,4 +412,3 @@ export async function merge(argv) {
   return 0;
 }
 
-export { BATCH };

@@ -106,5 +106,5 @@ export function estimatedFpr(filter, info) {
     return 1 - (1 - 1 / 255) ** (2 * info.bucketSize * load * info.filters);
   }
   if (info.kind === 'fuse') return info.size > 0 ? (info.expectedErrorRate ?? 2 ** -info.fingerprintBits) : 0;
-  return NaN;
+  throw new CliError(`no false-positive estimate for --kind ${info.kind}: give ${filter.constructor.name} estimatedErrorRate(), or add a branch to estimatedFpr in bin/lib/kinds.js`);
 }

@@ -4,9 +4,11 @@
 // and fuse; the scalable filter's first layer and RedisBloom's BF are Bloom filters at half the
 // error rate); the tests compare every estimate with the filter the library then makes.
 import {
-  BinaryFuseFilter, BlockedBloomFilter, BloomFilter, CountingBloomFilter, CuckooFilter, FilterError, RedisCuckooFilter,
+  BinaryFuseFilter, BlockedBloomFilter, BloomFilter, CountingBloomFilter, CuckooFilter, FilterError, RedisBloomFilter,
+  RedisCuckooFilter, ScalableBloomFilter,
 } from '../../js/index.js';
-import { bytes, count } from './common.js';
+import { CliError, bytes, count } from './common.js';
+import { KINDS, classOf } from './kinds.js';
 import { BATCH } from './lines.js';
 
 /**
@@ -81,19 +83,25 @@ export function fuseMemory(n, fingerprintBits = 8, reserved = true) {
   return { filter: coreBytes(() => BinaryFuseFilter.optimalShape(n, { fingerprintBits }), ['INVALID_ARGUMENT']), hashes, peeling, building: hashes + peeling };
 }
 
-/** Filter bytes of a dynamic kind with these constructor options (capacity known). */
+// the first layer / link: a Bloom filter at half the error rate (all of it when non-scaling)
+const firstLayerBytes = (o) => shapeBytes(BloomFilter, o.capacity, o.nonScaling ? o.errorRate : o.errorRate / 2);
+
+/** Filter bytes of a dynamic kind's class with these constructor options (capacity known). */
+const FILTER_BYTES = new Map([
+  [BloomFilter, (o) => (o.bits !== undefined ? Math.ceil(o.bits / 64) * 8 : shapeBytes(BloomFilter, o.capacity, o.errorRate))],
+  [BlockedBloomFilter, (o) => (o.blocks !== undefined ? o.blocks * 32 : shapeBytes(BlockedBloomFilter, o.capacity, o.errorRate))],
+  [CountingBloomFilter, (o) => (o.counters !== undefined ? Math.ceil(o.counters / 2) : shapeBytes(CountingBloomFilter, o.capacity, o.errorRate))],
+  [ScalableBloomFilter, firstLayerBytes],
+  [RedisBloomFilter, firstLayerBytes],
+  [CuckooFilter, cuckooBytes],
+  [RedisCuckooFilter, redisCuckooBytes],
+]);
+
 function filterBytes(kind, o) {
-  switch (kind) {
-    case 'bloom': return o.bits !== undefined ? Math.ceil(o.bits / 64) * 8 : shapeBytes(BloomFilter, o.capacity, o.errorRate);
-    case 'blocked': return o.blocks !== undefined ? o.blocks * 32 : shapeBytes(BlockedBloomFilter, o.capacity, o.errorRate);
-    case 'counting': return o.counters !== undefined ? Math.ceil(o.counters / 2) : shapeBytes(CountingBloomFilter, o.capacity, o.errorRate);
-    // the first layer / link: a Bloom filter at half the error rate (all of it when non-scaling)
-    case 'scalable':
-    case 'redis-bloom': return shapeBytes(BloomFilter, o.capacity, o.nonScaling ? o.errorRate : o.errorRate / 2);
-    case 'cuckoo': return cuckooBytes(o);
-    case 'redis-cuckoo': return redisCuckooBytes(o);
-    default: throw new Error(`no memory estimate for kind '${kind}'`);
-  }
+  const Cls = classOf(kind);
+  const estimate = FILTER_BYTES.get(Cls);
+  if (!estimate) throw new CliError(`no memory estimate for --kind ${kind}: add ${Cls.name} to FILTER_BYTES in bin/lib/memory.js`);
+  return estimate(o);
 }
 
 /**
@@ -118,12 +126,10 @@ export function buildMemory(kind, options, fuseKeys, { reserved = true } = {}) {
   const keys = kind === 'fuse' ? fuseKeys : options.capacity ?? null;
   return {
     kind, keys, filter, building, what, total: MODULE_BYTES + filter + building, fingerprintBits: options.fingerprintBits, reserved,
-    grows: ['scalable', 'cuckoo', 'redis-bloom', 'redis-cuckoo'].includes(kind) && !options.nonScaling && options.expansion !== 0,
+    // the kinds that take --expansion grow unless it is 0 or they are non-scaling
+    grows: KINDS[kind].flags.includes('expansion') && !options.nonScaling && options.expansion !== 0,
   };
 }
-
-/** The flag that sizes a kind directly (instead of --capacity). */
-const DIRECT_FLAG = { bloom: 'bits', blocked: 'blocks', counting: 'counters' };
 
 const sized = (plan) => (plan.keys === null ? `a ${plan.kind} filter` : `a ${plan.kind} filter for ${count(plan.keys)} keys`);
 
@@ -141,7 +147,7 @@ export function refusal(plan) {
   const need = Number.isFinite(plan.total) ? `about ${bytes(plan.total)}` : 'more than any';
   const hint = plan.kind === 'fuse'
     ? `at most ${count(fuseMaxKeys(plan.fingerprintBits, plan.reserved))} keys fit: split the keys, or use --kind bloom or blocked`
-    : plan.keys === null ? `lower --${DIRECT_FLAG[plan.kind]}` : 'lower --capacity or raise --error-rate, or split the keys';
+    : plan.keys === null ? `lower --${KINDS[plan.kind].direct[0]}` : 'lower --capacity or raise --error-rate, or split the keys';
   return `${sized(plan)} needs ${need} of wasm memory (${bytes(plan.filter)} of filter + ${bytes(plan.building)} while building), `
     + `more than the ${LIMIT_TEXT} a wasm module can have; ${hint}`;
 }

@@ -2,29 +2,15 @@
 // as a wasm module of its own with plain C exports (no Embind, no Emscripten JS glue), for a
 // page that only checks keys against a filter it was shipped. The filters are the core's own
 // classes (cpp/src), so the bytes accepted, the errors and every answer are the main library's;
-// the linker keeps only what Deserialize and Contains reach. js/checker.js is its loader.
+// the linker keeps only what Deserialize and Contains reach. js/check.js is its loader.
 #include <cstdint>
 #include <cstdlib>
 #include <new>
 
-#include "bloomcuckoo/binary_fuse_filter.h"
-#include "bloomcuckoo/blocked_bloom_filter.h"
-#include "bloomcuckoo/bloom_filter.h"
-#include "bloomcuckoo/counting_bloom_filter.h"
-#include "bloomcuckoo/cuckoo_filter.h"
-#include "bloomcuckoo/redis_bloom_filter.h"
-#include "bloomcuckoo/redis_cuckoo_filter.h"
-#include "bloomcuckoo/scalable_bloom_filter.h"
-#include "bloomcuckoo/serialization.h"
+#include "bloomcuckoo/bloomcuckoo.h"
 
 namespace bloomcuckoo {
 namespace {
-
-// The last failure, for bc_status / bc_message.
-Status& Last() {
-  static Status last;
-  return last;
-}
 
 // A loaded filter: its kind, then the object of that kind's class.
 struct Loaded {
@@ -32,19 +18,29 @@ struct Loaded {
   void* filter;
 };
 
+// A filter of class F read from the bytes at `*filter`, or nullptr there and the status why.
 template <typename F>
-void* LoadAs(const uint8_t* data, size_t size) {
+Status LoadAs(const uint8_t* data, size_t size, void** filter) {
+  *filter = nullptr;
   void* at = std::malloc(sizeof(F));
-  if (at == nullptr) {
-    Last() = Status(StatusCode::kOutOfMemory, "no memory for the filter object");
-    return nullptr;
-  }
+  if (at == nullptr) return Status(StatusCode::kOutOfMemory, "no memory for the filter object");
   F* f = new (at) F();
-  Last() = f->Deserialize(data, size);
-  if (Last().ok()) return f;
+  const Status s = f->Deserialize(data, size);
+  if (s.ok()) {
+    *filter = f;
+    return s;
+  }
   f->~F();
   std::free(at);
-  return nullptr;
+  return s;
+}
+
+// The one convention of every wasm export that can fail (as bindings/binding_util.h's Report
+// and ReportTarget): the result, here an address (a double: addresses reach 4 GiB), or minus the
+// status code.
+double Report(Status s, const void* result) {
+  return s.ok() ? static_cast<double>(reinterpret_cast<uintptr_t>(result))
+                : -static_cast<double>(static_cast<uint8_t>(s.code()));
 }
 
 template <typename F>
@@ -78,30 +74,29 @@ constexpr bool On(int number) { return BC_KIND == 0 || BC_KIND == number; }
 
 extern "C" {
 
-// The handle of a filter read from `size` bytes at `data`, or 0 (bc_status/bc_message say why).
-__attribute__((export_name("bc_load"))) Loaded* bc_load(const uint8_t* data, uint32_t size) {
+// The handle of a filter read from `size` bytes at `data` (> 0), or minus the status code.
+__attribute__((export_name("bc_load"))) double bc_load(const uint8_t* data, uint32_t size) {
   FilterKind kind;
-  Last() = PeekFilterKind(data, size, &kind);
-  if (!Last().ok()) return nullptr;
+  Status s = PeekFilterKind(data, size, &kind);
+  if (!s.ok()) return Report(s, nullptr);
   void* filter = nullptr;
   switch (static_cast<uint8_t>(kind)) {
-#define BC_LOAD(number, enumerator, name, cls, hash_id)                                 \
-  case number:                                                                          \
-    if constexpr (On(number)) {                                                         \
-      filter = LoadAs<cls>(data, size);                                                 \
-    } else {                                                                            \
-      Last() = Status(StatusCode::kInvalidArgument, "another kind than this module's"); \
-    }                                                                                   \
+#define BC_LOAD(number, enumerator, name, cls, hash_id)                            \
+  case number:                                                                     \
+    if constexpr (On(number)) {                                                    \
+      s = LoadAs<cls>(data, size, &filter);                                        \
+    } else {                                                                       \
+      s = Status(StatusCode::kInvalidArgument, "another kind than this module's"); \
+    }                                                                              \
     break;
     BLOOMCUCKOO_FILTER_KINDS(BC_LOAD)
 #undef BC_LOAD
     default:
-      Last() = Status(StatusCode::kUnsupportedVersion, "filter kind not supported by this build");
+      s = Status(StatusCode::kUnsupportedVersion, "filter kind not supported by this build");
   }
-  if (filter == nullptr) return nullptr;
+  if (filter == nullptr) return Report(s, nullptr);
   Loaded* h = static_cast<Loaded*>(std::malloc(sizeof(Loaded)));
   if (h == nullptr) {
-    Last() = Status(StatusCode::kOutOfMemory, "no memory for the filter object");
     switch (static_cast<uint8_t>(kind)) {
 #define BC_DROP(number, enumerator, name, cls, hash_id) \
   case number:                                          \
@@ -110,14 +105,12 @@ __attribute__((export_name("bc_load"))) Loaded* bc_load(const uint8_t* data, uin
       BLOOMCUCKOO_FILTER_KINDS(BC_DROP)
 #undef BC_DROP
     }
-    return nullptr;
+    return Report(Status(StatusCode::kOutOfMemory, "no memory for the filter object"), nullptr);
   }
   h->kind = static_cast<uint8_t>(kind);
   h->filter = filter;
-  return h;
+  return Report(Status::Ok(), h);
 }
-
-__attribute__((export_name("bc_kind"))) uint32_t bc_kind(const Loaded* h) { return h->kind; }
 
 __attribute__((export_name("bc_has"))) uint32_t bc_has(const Loaded* h, const uint8_t* key,
                                                        uint32_t len) {
@@ -166,11 +159,6 @@ __attribute__((export_name("bc_free"))) void bc_free(Loaded* h) {
   }
   std::free(h);
 }
-
-__attribute__((export_name("bc_status"))) uint32_t bc_status() {
-  return static_cast<uint32_t>(Last().code());
-}
-__attribute__((export_name("bc_message"))) const char* bc_message() { return Last().message(); }
 
 __attribute__((export_name("bc_malloc"))) void* bc_malloc(uint32_t size) {
   return std::malloc(size);

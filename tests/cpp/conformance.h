@@ -92,7 +92,7 @@ inline std::vector<std::string> MakeKeys(const std::string& prefix, uint64_t n) 
   return keys;
 }
 
-// The MurmurHash3 key hash of the filters of kinds 1-6, for their own test files.
+// The MurmurHash3 key hash of our own filters (hash id kHashMurmur3x64_128), for their tests.
 inline Hash128 H(const std::string& key, uint32_t seed = kDefaultSeed) {
   return Murmur3KeyHash(key.data(), key.size(), seed);
 }
@@ -691,7 +691,7 @@ TYPED_TEST_P(Conformance, EveryTruncationIsRefused) {
 
 // The bytes of one kind framed as any other kind, with that kind's hash id and a sound checksum,
 // are refused as the wrong kind (kInvalidArgument, not kCorruptData). With the hash id left as
-// it was, a kind that goes with another hash id (kinds 1-6 and the RedisBloom kinds 7-8) is
+// it was, a kind that goes with another hash id (our own kinds and the RedisBloom ones) is
 // refused by the frame first (kUnsupportedVersion). Either way the target stays as it was.
 TYPED_TEST_P(Conformance, OtherKindsAreRefused) {
   using A = TypeParam;

@@ -13,15 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "bloomcuckoo/binary_fuse_filter.h"
-#include "bloomcuckoo/blocked_bloom_filter.h"
-#include "bloomcuckoo/bloom_filter.h"
-#include "bloomcuckoo/counting_bloom_filter.h"
-#include "bloomcuckoo/cuckoo_filter.h"
-#include "bloomcuckoo/redis_bloom_filter.h"
-#include "bloomcuckoo/redis_cuckoo_filter.h"
-#include "bloomcuckoo/scalable_bloom_filter.h"
-#include "bloomcuckoo/serialization.h"
+#include "bloomcuckoo/bloomcuckoo.h"
 
 namespace bloomcuckoo {
 namespace {

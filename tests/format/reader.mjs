@@ -494,7 +494,7 @@ export function readFilter(bytes) {
   // their own code, so a caller can tell "not implemented here" from "broken".
   if (kind in REDIS_KINDS) {
     if (hashId !== 2) throw new FormatError('UNSUPPORTED_VERSION', `hash id ${hashId}`);
-    if (seed !== 0) throw corrupt('kinds 7 and 8 have no seed');
+    if (seed !== 0) throw corrupt('the RedisBloom kinds have no seed');
     const [name, parse] = REDIS_KINDS[kind];
     return { kind, name, version, seed, has: readBody(parse) };
   }

@@ -35,3 +35,12 @@ describe.each(exportedClasses.map((s) => [s.name, s]))('%s', (_name, cls) => {
     expect(undocumented).toEqual([]);
   });
 });
+
+// Issue 37: a doc comment followed by another one documents nothing (TypeScript shows only the
+// last one on hover): it was the stale twin of a member's comment, above the wrong member.
+test.each(['js/index.d.ts', 'js/check.d.ts'])('%s: no doc comment stands above another one', (path) => {
+  const text = ts.sys.readFile(fileURLToPath(new URL(`../../${path}`, import.meta.url)));
+  const orphans = [...text.matchAll(/\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*\/\*\*/g)]
+    .map((m) => `line ${text.slice(0, m.index).split('\n').length}: ${m[1].trim().split('\n')[0]}`);
+  expect(orphans).toEqual([]);
+});

@@ -15,11 +15,11 @@ inline constexpr uint32_t kDefaultSeed = 0x9747b28cu;
 
 // Hash function ids as stored in serialized bytes.
 inline constexpr uint8_t kHashMurmur3x64_128 = 1;
-// Hash id of the RedisBloom-compatible kinds (7, 8): RedisBloom's MurmurHash64A scheme.
+// Hash id of the RedisBloom-compatible kinds: RedisBloom's MurmurHash64A scheme.
 inline constexpr uint8_t kHashMurmur64A = 2;
 
-// The key hash of our own filters (kinds 1-6): MurmurHash3_x64_128 of the key's bytes with the
-// filter's seed.
+// The key hash of our own filters (hash id kHashMurmur3x64_128): MurmurHash3_x64_128 of the key's
+// bytes with the filter's seed.
 inline Hash128 Murmur3KeyHash(const void* key, size_t len, uint32_t seed) {
   return MurmurHash3_x64_128(key, len, seed);
 }

@@ -39,9 +39,6 @@ class [[nodiscard]] Status {
   const char* message_;
 };
 
-// The canonical name of a code, e.g. "INVALID_ARGUMENT" (the JS FilterError code).
-const char* StatusCodeName(StatusCode code);
-
 }  // namespace bloomcuckoo
 
 // Returns early from the enclosing function when `expr` is not ok.
