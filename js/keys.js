@@ -8,12 +8,18 @@ import { requireWasm } from './loader.js';
 const encoder = new TextEncoder();
 const CHUNK_KEYS = 16384;            // keys per boundary crossing
 const MIN_DATA_BYTES = 1 << 20;      // initial scratch data area
+// Where TextEncoder.encodeInto overtakes the charCodeAt loop (string length, measured on the
+// machine of docs/BENCHMARKS.md, "Key packing: where encodeInto overtakes the loop"): for a
+// batch, the mean length of a chunk's keys, above which the chunk is encoded joined (one
+// encodeInto); for one key, its length.
+export const JOINED_MIN_CHARS = 20;
+export const ONE_KEY_ENCODE_MIN_CHARS = 20;
 
 let scratch = null;                  // { m, dataPtr, dataCap, offsetsPtr, outPtr }
-// The single-key fast path's view of wasm memory as last seen (a view of a buffer that memory
-// growth detached has length 0, as has this one before the scratch is first made); set wherever
-// the scratch is made.
-let keyHeap = new Uint8Array(0);
+// The single-key fast path's view of the scratch's data area as last seen (a view of a buffer
+// that memory growth detached has length 0, as has this one before the scratch is first made);
+// set wherever the scratch is made. It starts at the scratch's data, where one key is written.
+let keyArea = new Uint8Array(0);
 
 function describe(key) {
   if (key === null) return 'null';
@@ -72,7 +78,7 @@ function getScratch(minData) {
   }
   // the core reads one key at its start and batches only inside it (bindings/binding_util.h)
   m.setKeyRegion(dataPtr, cap, scratch.offsetsPtr, CHUNK_KEYS + 1);
-  keyHeap = m.HEAPU8;
+  keyArea = m.HEAPU8.subarray(dataPtr, dataPtr + cap);
   return scratch;
 }
 
@@ -94,12 +100,13 @@ function writeString(heap, pos, s) {
 export function encodeKey(key) {
   if (typeof key === 'string') {        // the common case first: no instanceof checks
     const n = key.length;
-    let heap = keyHeap;
-    if (heap.length === 0 || 3 * n > scratch.dataCap) {   // first use, memory grew, or a longer key
+    let area = keyArea;
+    if (area.length === 0 || 3 * n > area.length) {   // first use, memory grew, or a longer key
       const s = getScratch(3 * n);
-      heap = keyHeap = s.m.HEAPU8;
+      area = keyArea = s.m.HEAPU8.subarray(s.dataPtr, s.dataPtr + s.dataCap);
     }
-    return writeString(heap, scratch.dataPtr, key);
+    if (n >= ONE_KEY_ENCODE_MIN_CHARS) return encoder.encodeInto(key, area).written;
+    return writeString(area, 0, key);
   }
   const bytes = bytesOf(key);
   const s = getScratch(bytes.length);
@@ -146,8 +153,46 @@ function notOneString(keys) {
 }
 
 /**
+ * Packs list[start, end) as one joined encodeInto when every key is a string and the chunk is all
+ * ASCII: then each key's byte length is its string length, and `written === read` for the whole
+ * chunk proves it (a character past U+007F, or a lone surrogate, becomes 2 to 4 bytes). Stops
+ * early at `cap` bytes (counted as characters) and at a key that is not a string. Returns the index
+ * past the last key packed (offsets[1..] written, relative to `base`), or -1 when the chunk is not
+ * all ASCII (the heap and offsets then hold garbage: the caller packs the chunk again, exactly).
+ */
+function packJoined(list, start, end, heap, base, cap, offsets) {
+  let total = 0;
+  let i = start;
+  for (; i < end; i++) {
+    const key = list[i];
+    if (typeof key !== 'string' || total + key.length > cap) break;
+    total += key.length;
+    offsets[i - start + 1] = total;
+  }
+  if (i === start) return start;
+  const joined = i - start === 1 ? list[start] : list.slice(start, i).join('');
+  const r = encoder.encodeInto(joined, heap.subarray(base, base + total));
+  return r.read === total && r.written === total ? i : -1;
+}
+
+/** Whether the chunk from `start` looks long enough for packJoined (the mean of a sample). */
+function longKeys(list, start, end) {
+  const stop = Math.min(end, start + 32);
+  let chars = 0;
+  for (let i = start; i < stop; i++) {
+    const key = list[i];
+    if (typeof key !== 'string') return false;
+    chars += key.length;
+  }
+  return chars >= JOINED_MIN_CHARS * (stop - start);
+}
+
+/**
  * forEachChunk without the validation pass: a bad key throws when packing reaches it, after the
- * chunks before it were handed over. For queries, where nothing is changed.
+ * chunks before it were handed over. For queries, where nothing is changed. A chunk of long keys
+ * (longKeys) is packed joined (packJoined) when it is all ASCII, else key by key (writeString:
+ * the charCodeAt loop, encodeInto for a key past ASCII); a batch that once was not all ASCII
+ * packs key by key from then on.
  */
 function packChunks(list, fn) {
   let s = getScratch(0);
@@ -155,35 +200,45 @@ function packChunks(list, fn) {
   let offsets = null;
   const total = list.length;
   let start = 0;
+  let tryJoined = true;
   while (start < total) {
     if (heap !== s.m.HEAPU8) {          // first chunk, or fn grew wasm memory (new buffer)
       heap = s.m.HEAPU8;
       offsets = new Uint32Array(heap.buffer, s.offsetsPtr, CHUNK_KEYS + 1);
     }
     const end = Math.min(start + CHUNK_KEYS, total);
-    let at = s.dataPtr;                  // where the next key's bytes go
-    let limit = s.dataPtr + s.dataCap;
-    let i = start;
     offsets[0] = 0;
-    for (; i < end; i++) {
-      const key = list[i];
-      const bytes = typeof key === 'string' ? null : bytesOf(key);   // throws the TypeError for a bad key
-      const need = bytes === null ? 3 * key.length : bytes.length;
-      if (at + need > limit) {
-        if (i > start) break;                         // flush what we have first
-        s = getScratch(need);                       // one key larger than the scratch: grow
-        heap = s.m.HEAPU8;
-        offsets = new Uint32Array(heap.buffer, s.offsetsPtr, CHUNK_KEYS + 1);
-        at = s.dataPtr;
-        limit = s.dataPtr + s.dataCap;
+    let i = start;
+    if (tryJoined && longKeys(list, start, end)) {
+      i = packJoined(list, start, end, heap, s.dataPtr, s.dataCap, offsets);
+      if (i < 0) {
+        tryJoined = false;
+        i = start;
       }
-      if (bytes === null) {
-        at += writeString(heap, at, key);
-      } else {
-        heap.set(bytes, at);
-        at += bytes.length;
+    }
+    if (i === start) {
+      let at = s.dataPtr;                // where the next key's bytes go
+      let limit = s.dataPtr + s.dataCap;
+      for (; i < end; i++) {
+        const key = list[i];
+        const bytes = typeof key === 'string' ? null : bytesOf(key);   // throws the TypeError for a bad key
+        const need = bytes === null ? 3 * key.length : bytes.length;
+        if (at + need > limit) {
+          if (i > start) break;                         // flush what we have first
+          s = getScratch(need);                       // one key larger than the scratch: grow
+          heap = s.m.HEAPU8;
+          offsets = new Uint32Array(heap.buffer, s.offsetsPtr, CHUNK_KEYS + 1);
+          at = s.dataPtr;
+          limit = s.dataPtr + s.dataCap;
+        }
+        if (bytes === null) {
+          at += writeString(heap, at, key);
+        } else {
+          heap.set(bytes, at);
+          at += bytes.length;
+        }
+        offsets[i - start + 1] = at - s.dataPtr;
       }
-      offsets[i - start + 1] = at - s.dataPtr;
     }
     fn(s.dataPtr, s.offsetsPtr, i - start, s.outPtr, start);
     start = i;
