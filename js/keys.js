@@ -14,6 +14,19 @@ const MIN_DATA_BYTES = 1 << 20;      // initial scratch data area
 // encodeInto); for one key, its length.
 export const JOINED_MIN_CHARS = 20;
 export const ONE_KEY_ENCODE_MIN_CHARS = 20;
+let joinedMin = JOINED_MIN_CHARS;
+let oneKeyEncodeMin = ONE_KEY_ENCODE_MIN_CHARS;
+
+/**
+ * @internal For tests and benchmarks: the two crossovers above (0: always encodeInto, Infinity:
+ * always the loop; either still exact). Returns the previous pair.
+ */
+export function setPackingThresholds({ joined = JOINED_MIN_CHARS, oneKey = ONE_KEY_ENCODE_MIN_CHARS } = {}) {
+  const previous = { joined: joinedMin, oneKey: oneKeyEncodeMin };
+  joinedMin = joined;
+  oneKeyEncodeMin = oneKey;
+  return previous;
+}
 
 let scratch = null;                  // { m, dataPtr, dataCap, offsetsPtr, outPtr }
 // The single-key fast path's view of the scratch's data area as last seen (a view of a buffer
@@ -105,7 +118,7 @@ export function encodeKey(key) {
       const s = getScratch(3 * n);
       area = keyArea = s.m.HEAPU8.subarray(s.dataPtr, s.dataPtr + s.dataCap);
     }
-    if (n >= ONE_KEY_ENCODE_MIN_CHARS) return encoder.encodeInto(key, area).written;
+    if (n >= oneKeyEncodeMin) return encoder.encodeInto(key, area).written;
     return writeString(area, 0, key);
   }
   const bytes = bytesOf(key);
@@ -184,7 +197,7 @@ function longKeys(list, start, end) {
     if (typeof key !== 'string') return false;
     chars += key.length;
   }
-  return chars >= JOINED_MIN_CHARS * (stop - start);
+  return chars >= joinedMin * (stop - start);
 }
 
 /**

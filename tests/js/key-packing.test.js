@@ -7,7 +7,9 @@
 import fc from 'fast-check';
 import { init, BlockedBloomFilter, BloomFilter, PackedKeys } from '../../js/index.js';
 import { requireWasm } from '../../js/loader.js';
-import { encodeKey, forEachChunk, JOINED_MIN_CHARS, ONE_KEY_ENCODE_MIN_CHARS } from '../../js/keys.js';
+import {
+  encodeKey, forEachChunk, JOINED_MIN_CHARS, ONE_KEY_ENCODE_MIN_CHARS, setPackingThresholds,
+} from '../../js/keys.js';
 
 beforeAll(() => init());
 
@@ -90,39 +92,51 @@ const batch = fc.oneof(
   fc.array(anyKey, { maxLength: 300 }),
 );
 
-test('a batch of strings is packed as TextEncoder encodes each key', () => {
-  fc.assert(fc.property(batch, (keys) => firstMismatch(keys) === -1), { numRuns: 400 });
-});
+// each path on its own at every length (0: always encodeInto; Infinity: always the loop), and the
+// crossovers as shipped
+describe.each([
+  ['as shipped', { joined: JOINED_MIN_CHARS, oneKey: ONE_KEY_ENCODE_MIN_CHARS }],
+  ['always encodeInto', { joined: 0, oneKey: 0 }],
+  ['always the loop', { joined: Infinity, oneKey: Infinity }],
+])('%s', (_name, thresholds) => {
+  let previous;
+  beforeAll(() => { previous = setPackingThresholds(thresholds); });
+  afterAll(() => setPackingThresholds(previous));
 
-test('batches around the chunk boundary and the scratch capacity are packed exactly', () => {
-  const special = fc.oneof(utf16(30), fc.constant(''), ascii(0, 5), fc.uint8Array({ maxLength: 20 }),
-    ascii(20, 40).map((s) => `${s}\ud800`));
-  const arb = fc.record({
-    count: fc.oneof(fc.integer({ min: CHUNK - 3, max: CHUNK + 3 }), fc.integer({ min: 2 * CHUNK - 2, max: 2 * CHUNK + 40 })),
-    length: fc.integer({ min: edge - 2, max: 200 }),   // at 200 a chunk is past the 1 MiB scratch
-    specials: fc.array(fc.tuple(fc.integer({ min: -40, max: 40 }), special), { maxLength: 4 }),
+  test('a batch of strings is packed as TextEncoder encodes each key', () => {
+    fc.assert(fc.property(batch, (keys) => firstMismatch(keys) === -1), { numRuns: 400 });
   });
-  fc.assert(fc.property(arb, ({ count, length, specials }) => {
-    const keys = Array.from({ length: count }, (_, i) => `https://host-${i}.example.com/`.padEnd(length, `p${i % 10}/`));
-    for (const [delta, key] of specials) keys[(CHUNK + delta + count) % count] = key;
-    return firstMismatch(keys) === -1;
-  }), { numRuns: 12 });
-});
 
-test('a key longer than the scratch, inside a batch of long keys, is packed exactly', () => {
-  const huge = 'u'.repeat(1_500_000);
-  const keys = Array.from({ length: 100 }, (_, i) => `https://host-${i}.example.com/some/path/`);
-  keys.splice(50, 0, huge, `${huge}\u00e9`);
-  expect(firstMismatch(keys)).toBe(-1);
-});
+  test('batches around the chunk boundary and the scratch capacity are packed exactly', () => {
+    const special = fc.oneof(utf16(30), fc.constant(''), ascii(0, 5), fc.uint8Array({ maxLength: 20 }),
+      ascii(20, 40).map((s) => `${s}\ud800`));
+    const arb = fc.record({
+      count: fc.oneof(fc.integer({ min: CHUNK - 3, max: CHUNK + 3 }), fc.integer({ min: 2 * CHUNK - 2, max: 2 * CHUNK + 40 })),
+      length: fc.integer({ min: edge - 2, max: 200 }),   // at 200 a chunk is past the 1 MiB scratch
+      specials: fc.array(fc.tuple(fc.integer({ min: -40, max: 40 }), special), { maxLength: 4 }),
+    });
+    fc.assert(fc.property(arb, ({ count, length, specials }) => {
+      const keys = Array.from({ length: count }, (_, i) => `https://host-${i}.example.com/`.padEnd(length, `p${i % 10}/`));
+      for (const [delta, key] of specials) keys[(CHUNK + delta + count) % count] = key;
+      return firstMismatch(keys) === -1;
+    }), { numRuns: 8 });
+  });
 
-test('one key is written as TextEncoder encodes it, on both sides of its crossover', () => {
-  const key = fc.oneof(stringKey, ascii(ONE_KEY_ENCODE_MIN_CHARS - 2, ONE_KEY_ENCODE_MIN_CHARS + 2));
-  fc.assert(fc.property(key, (k) => {
-    const got = oneKeyBytes(k);
-    const want = enc.encode(k);
-    return got.length === want.length && got.every((b, i) => b === want[i]);
-  }), { numRuns: 1000 });
+  test('a key longer than the scratch, inside a batch of long keys, is packed exactly', () => {
+    const huge = 'u'.repeat(1_500_000);
+    const keys = Array.from({ length: 100 }, (_, i) => `https://host-${i}.example.com/some/path/`);
+    keys.splice(50, 0, huge, `${huge}\u00e9`);
+    expect(firstMismatch(keys)).toBe(-1);
+  });
+
+  test('one key is written as TextEncoder encodes it, on both sides of its crossover', () => {
+    const key = fc.oneof(stringKey, ascii(ONE_KEY_ENCODE_MIN_CHARS - 2, ONE_KEY_ENCODE_MIN_CHARS + 2));
+    fc.assert(fc.property(key, (k) => {
+      const got = oneKeyBytes(k);
+      const want = enc.encode(k);
+      return got.length === want.length && got.every((b, i) => b === want[i]);
+    }), { numRuns: 1000 });
+  });
 });
 
 test('answers: addAll/hasAll of strings and has() one by one agree with TextEncoder-packed keys', () => {
