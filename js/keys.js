@@ -31,8 +31,10 @@ export function setPackingThresholds({ joined = JOINED_MIN_CHARS, oneKey = ONE_K
 let scratch = null;                  // { m, dataPtr, dataCap, offsetsPtr, outPtr }
 // The single-key fast path's view of the scratch's data area as last seen (a view of a buffer
 // that memory growth detached has length 0, as has this one before the scratch is first made);
-// set wherever the scratch is made. It starts at the scratch's data, where one key is written.
+// set wherever the scratch is made. It starts at the scratch's data, where one key is written;
+// keyWords is the same memory as 32-bit words (the data area is 8-byte aligned, malloc's).
 let keyArea = new Uint8Array(0);
+let keyWords = new Uint32Array(0);
 
 function describe(key) {
   if (key === null) return 'null';
@@ -91,8 +93,38 @@ function getScratch(minData) {
   }
   // the core reads one key at its start and batches only inside it (bindings/binding_util.h)
   m.setKeyRegion(dataPtr, cap, scratch.offsetsPtr, CHUNK_KEYS + 1);
-  keyArea = m.HEAPU8.subarray(dataPtr, dataPtr + cap);
+  setKeyArea(m, dataPtr, cap);
   return scratch;
+}
+
+function setKeyArea(m, dataPtr, cap) {
+  keyArea = m.HEAPU8.subarray(dataPtr, dataPtr + cap);
+  keyWords = new Uint32Array(m.HEAPU8.buffer, dataPtr, cap >>> 2);
+}
+
+/**
+ * Writes string `s` at the start of the key area; returns its byte length. ASCII four characters
+ * to a 32-bit store (little-endian, as wasm reads it), the rest by TextEncoder.
+ */
+function writeKey(s) {
+  const n = s.length;
+  const words = keyWords;
+  let i = 0;
+  for (let j = 0; i + 4 <= n; i += 4, j++) {
+    const a = s.charCodeAt(i);
+    const b = s.charCodeAt(i + 1);
+    const c = s.charCodeAt(i + 2);
+    const d = s.charCodeAt(i + 3);
+    if ((a | b | c | d) >= 0x80) return encoder.encodeInto(s, keyArea).written;
+    words[j] = a | (b << 8) | (c << 16) | (d << 24);
+  }
+  const area = keyArea;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) return encoder.encodeInto(s, area).written;
+    area[i] = c;
+  }
+  return n;
 }
 
 /** Writes string `s` at heap[pos] (room for 3 bytes per UTF-16 unit reserved); returns length. */
@@ -113,13 +145,12 @@ function writeString(heap, pos, s) {
 export function encodeKey(key) {
   if (typeof key === 'string') {        // the common case first: no instanceof checks
     const n = key.length;
-    let area = keyArea;
-    if (area.length === 0 || 3 * n > area.length) {   // first use, memory grew, or a longer key
+    if (keyArea.length === 0 || 3 * n > keyArea.length) {   // first use, memory grew, or a longer key
       const s = getScratch(3 * n);
-      area = keyArea = s.m.HEAPU8.subarray(s.dataPtr, s.dataPtr + s.dataCap);
+      setKeyArea(s.m, s.dataPtr, s.dataCap);
     }
-    if (n >= oneKeyEncodeMin) return encoder.encodeInto(key, area).written;
-    return writeString(area, 0, key);
+    if (n >= oneKeyEncodeMin) return encoder.encodeInto(key, keyArea).written;
+    return writeKey(key);
   }
   const bytes = bytesOf(key);
   const s = getScratch(bytes.length);
@@ -165,27 +196,42 @@ function notOneString(keys) {
   }
 }
 
+// Keys joined per encodeInto of packJoined: V8 builds their concatenation as a rope, which
+// encodeInto flattens; ropes of a few hundred keys flattened at once measured about half the time
+// of one Array.join of the whole chunk (docs/BENCHMARKS.md, "Key packing").
+const JOIN_GROUP = 256;
+
 /**
- * Packs list[start, end) as one joined encodeInto when every key is a string and the chunk is all
- * ASCII: then each key's byte length is its string length, and `written === read` for the whole
- * chunk proves it (a character past U+007F, or a lone surrogate, becomes 2 to 4 bytes). Stops
- * early at `cap` bytes (counted as characters) and at a key that is not a string. Returns the index
- * past the last key packed (offsets[1..] written, relative to `base`), or -1 when the chunk is not
- * all ASCII (the heap and offsets then hold garbage: the caller packs the chunk again, exactly).
+ * Packs list[start, end) by joined encodeInto when every key is a string and the chunk is all
+ * ASCII: then each key's byte length is its string length, and `read === written` for every
+ * group of keys joined proves it (a character past U+007F, or a lone surrogate, becomes 2 to 4
+ * bytes, and the destination has room for one byte per character only). Stops early at `cap`
+ * bytes (counted as characters) and at a key that is not a string. Returns the index past the last
+ * key packed (offsets[1..] written, relative to `base`), or -1 when the chunk is not all ASCII
+ * (the heap and offsets then hold garbage: the caller packs the chunk again, exactly).
  */
 function packJoined(list, start, end, heap, base, cap, offsets) {
   let total = 0;
   let i = start;
-  for (; i < end; i++) {
-    const key = list[i];
-    if (typeof key !== 'string' || total + key.length > cap) break;
-    total += key.length;
-    offsets[i - start + 1] = total;
+  while (i < end) {
+    const groupStart = total;
+    const stop = Math.min(end, i + JOIN_GROUP);
+    let joined = '';
+    for (; i < stop; i++) {
+      const key = list[i];
+      if (typeof key !== 'string' || total + key.length > cap) break;
+      joined += key;
+      total += key.length;
+      offsets[i - start + 1] = total;
+    }
+    const chars = total - groupStart;
+    if (chars !== 0) {
+      const r = encoder.encodeInto(joined, heap.subarray(base + groupStart, base + total));
+      if (r.read !== chars || r.written !== chars) return -1;
+    }
+    if (i < stop) break;                 // a key that is not a string, or the scratch is full
   }
-  if (i === start) return start;
-  const joined = i - start === 1 ? list[start] : list.slice(start, i).join('');
-  const r = encoder.encodeInto(joined, heap.subarray(base, base + total));
-  return r.read === total && r.written === total ? i : -1;
+  return i;
 }
 
 /** Whether the chunk from `start` looks long enough for packJoined (the mean of a sample). */
