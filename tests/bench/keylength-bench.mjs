@@ -15,7 +15,7 @@ import { encodeKey, queryAll, setPackingThresholds, JOINED_MIN_CHARS, ONE_KEY_EN
 import { median, now, parseArgs, publishSection } from './lib.mjs';
 
 const LENGTHS = [12, 40, 100];
-const CROSS = [8, 12, 16, 18, 20, 22, 24, 28, 32, 40, 64];
+const CROSS = [8, 10, 12, 16, 20, 24, 28, 32, 40, 64, 100];
 const P = 0.01;
 const args = parseArgs(process.argv.slice(2), { n: 1_000_000, rounds: 5, child: '', len: 0, 'write-docs': false });
 const N = args.n;
