@@ -12,7 +12,7 @@ const MIN_DATA_BYTES = 1 << 20;      // initial scratch data area
 // machine of docs/BENCHMARKS.md, "Key packing: where encodeInto overtakes the loop"): for a
 // batch, the mean length of a chunk's keys, above which the chunk is encoded joined (one
 // encodeInto); for one key, its length.
-export const JOINED_MIN_CHARS = 10;
+export const JOINED_MIN_CHARS = 16;
 export const ONE_KEY_ENCODE_MIN_CHARS = 24;
 let joinedMin = JOINED_MIN_CHARS;
 let oneKeyEncodeMin = ONE_KEY_ENCODE_MIN_CHARS;
@@ -31,10 +31,8 @@ export function setPackingThresholds({ joined = JOINED_MIN_CHARS, oneKey = ONE_K
 let scratch = null;                  // { m, dataPtr, dataCap, offsetsPtr, outPtr }
 // The single-key fast path's view of the scratch's data area as last seen (a view of a buffer
 // that memory growth detached has length 0, as has this one before the scratch is first made);
-// set wherever the scratch is made. It starts at the scratch's data, where one key is written;
-// keyWords is the same memory as 32-bit words (the data area is 8-byte aligned, malloc's).
+// set wherever the scratch is made. It starts at the scratch's data, where one key is written.
 let keyArea = new Uint8Array(0);
-let keyWords = new Uint32Array(0);
 
 function describe(key) {
   if (key === null) return 'null';
@@ -99,32 +97,6 @@ function getScratch(minData) {
 
 function setKeyArea(m, dataPtr, cap) {
   keyArea = m.HEAPU8.subarray(dataPtr, dataPtr + cap);
-  keyWords = new Uint32Array(m.HEAPU8.buffer, dataPtr, cap >>> 2);
-}
-
-/**
- * Writes string `s` at the start of the key area; returns its byte length. ASCII four characters
- * to a 32-bit store (little-endian, as wasm reads it), the rest by TextEncoder.
- */
-function writeKey(s) {
-  const n = s.length;
-  const words = keyWords;
-  let i = 0;
-  for (let j = 0; i + 4 <= n; i += 4, j++) {
-    const a = s.charCodeAt(i);
-    const b = s.charCodeAt(i + 1);
-    const c = s.charCodeAt(i + 2);
-    const d = s.charCodeAt(i + 3);
-    if ((a | b | c | d) >= 0x80) return encoder.encodeInto(s, keyArea).written;
-    words[j] = a | (b << 8) | (c << 16) | (d << 24);
-  }
-  const area = keyArea;
-  for (; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x80) return encoder.encodeInto(s, area).written;
-    area[i] = c;
-  }
-  return n;
 }
 
 /** Writes string `s` at heap[pos] (room for 3 bytes per UTF-16 unit reserved); returns length. */
@@ -150,7 +122,7 @@ export function encodeKey(key) {
       setKeyArea(s.m, s.dataPtr, s.dataCap);
     }
     if (n >= oneKeyEncodeMin) return encoder.encodeInto(key, keyArea).written;
-    return writeKey(key);
+    return writeString(keyArea, 0, key);
   }
   const bytes = bytesOf(key);
   const s = getScratch(bytes.length);
