@@ -31,7 +31,9 @@ export function setPackingThresholds({ joined = JOINED_MIN_CHARS, oneKey = ONE_K
 let scratch = null;                  // { m, dataPtr, dataCap, offsetsPtr, outPtr }
 // The single-key fast path's view of the scratch's data area as last seen (a view of a buffer
 // that memory growth detached has length 0, as has this one before the scratch is first made);
-// set wherever the scratch is made. It starts at the scratch's data, where one key is written.
+// set wherever the scratch is made. keyArea is the scratch's data area alone (where one key is
+// written), for encodeInto.
+let keyHeap = new Uint8Array(0);
 let keyArea = new Uint8Array(0);
 
 function describe(key) {
@@ -96,6 +98,7 @@ function getScratch(minData) {
 }
 
 function setKeyArea(m, dataPtr, cap) {
+  keyHeap = m.HEAPU8;
   keyArea = m.HEAPU8.subarray(dataPtr, dataPtr + cap);
 }
 
@@ -117,12 +120,14 @@ function writeString(heap, pos, s) {
 export function encodeKey(key) {
   if (typeof key === 'string') {        // the common case first: no instanceof checks
     const n = key.length;
-    if (keyArea.length === 0 || 3 * n > keyArea.length) {   // first use, memory grew, or a longer key
+    let heap = keyHeap;
+    if (heap.length === 0 || 3 * n > scratch.dataCap) {   // first use, memory grew, or a longer key
       const s = getScratch(3 * n);
+      heap = keyHeap = s.m.HEAPU8;
       setKeyArea(s.m, s.dataPtr, s.dataCap);
     }
     if (n >= oneKeyEncodeMin) return encoder.encodeInto(key, keyArea).written;
-    return writeString(keyArea, 0, key);
+    return writeString(heap, scratch.dataPtr, key);
   }
   const bytes = bytesOf(key);
   const s = getScratch(bytes.length);

@@ -7,12 +7,10 @@
 namespace bloomcuckoo {
 namespace {
 
-// CRC-32 (IEEE, reflected 0xEDB88320) by slicing-by-32: table[k][b] is the CRC of byte b followed
-// by k zero bytes, so 32 input bytes are folded with 32 independent lookups instead of 32
-// dependent rounds of the byte-wise loop (same values). In wasm (V8, in cache) slicing by 32
-// measured 1.2x slicing by 16 and 1.6x slicing by 8 (docs/BENCHMARKS.md, "Bytes"); its 32 KiB of
-// tables still sit in L1 beside the 256 KiB pieces the frame checksums.
-constexpr int kSlices = 32;
+// CRC-32 (IEEE, reflected 0xEDB88320) by slicing-by-16: table[k][b] is the CRC of byte b followed
+// by k zero bytes, so sixteen input bytes are folded with sixteen independent lookups instead of
+// sixteen dependent rounds of the byte-wise loop (same values).
+constexpr int kSlices = 16;
 using CrcTables = std::array<std::array<uint32_t, 256>, kSlices>;
 CrcTables MakeCrcTables() {  // not constexpr: computed at run time, not stored in the binary
   CrcTables t{};
@@ -26,8 +24,8 @@ CrcTables MakeCrcTables() {  // not constexpr: computed at run time, not stored 
   }
   return t;
 }
-// Built on first use rather than stored: 32 KiB of table data in the binary would grow the
-// gzipped wasm by about as much (table data hardly compresses).
+// Built on first use rather than stored: 16 KiB of table data would add about 14 KB to the
+// gzipped wasm.
 const CrcTables& Crc() {
   static const CrcTables tables = MakeCrcTables();
   return tables;
@@ -53,10 +51,9 @@ uint32_t Crc32ExtendTables(uint32_t crc, const uint8_t* data, size_t size) {
     return kCrc[t][w & 0xFFu] ^ kCrc[t - 1][(w >> 8) & 0xFFu] ^ kCrc[t - 2][(w >> 16) & 0xFFu] ^
            kCrc[t - 3][w >> 24];
   };
-  for (; i + 32 <= size; i += 32) {
-    c = fold(c ^ word(i), 31) ^ fold(word(i + 4), 27) ^ fold(word(i + 8), 23) ^
-        fold(word(i + 12), 19) ^ fold(word(i + 16), 15) ^ fold(word(i + 20), 11) ^
-        fold(word(i + 24), 7) ^ fold(word(i + 28), 3);
+  for (; i + 16 <= size; i += 16) {
+    c = fold(c ^ word(i), 15) ^ fold(word(i + 4), 11) ^ fold(word(i + 8), 7) ^
+        fold(word(i + 12), 3);
   }
   for (; i < size; ++i) c = kCrc[0][(c ^ data[i]) & 0xFFu] ^ (c >> 8);
   return ~c;
