@@ -12,7 +12,7 @@ const MIN_DATA_BYTES = 1 << 20;      // initial scratch data area
 // machine of docs/BENCHMARKS.md, "Key packing: where encodeInto overtakes the loop"): for a
 // batch, the mean length of a chunk's keys, above which the chunk is encoded joined (one
 // encodeInto); for one key, its length.
-export const JOINED_MIN_CHARS = 16;
+export const JOINED_MIN_CHARS = 12;
 export const ONE_KEY_ENCODE_MIN_CHARS = 24;
 let joinedMin = JOINED_MIN_CHARS;
 let oneKeyEncodeMin = ONE_KEY_ENCODE_MIN_CHARS;
