@@ -75,13 +75,42 @@ function withCallback(name, callback, call) {
   return result;
 }
 
+/**
+ * The runtime's own CRC-32 (the frame's: IEEE, reflected), where it has one: Node's zlib.crc32
+ * (Node >= 20.15; native, vectorised), reached synchronously through process.getBuiltinModule
+ * (Node >= 20.16), so nothing is imported where there is no Node (browsers keep the wasm CRC).
+ * null where there is none.
+ */
+function runtimeCrc32() {
+  try {
+    const zlib = globalThis.process?.getBuiltinModule?.('node:zlib');
+    return typeof zlib?.crc32 === 'function' ? zlib.crc32 : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Hands the core's CRC-32 of large pieces to the runtime's (bindings/js_crc.cc calls
+ * Module.bcCrc32(crc, ptr, len) and computes it in wasm when that is null or missing). Installed
+ * once per module, before its first serialize or deserialize; a module whose bcCrc32 was set
+ * (null included: the wasm CRC) is left alone.
+ */
+function useRuntimeCrc(m) {
+  if (m.bcCrc32 !== undefined) return;
+  const crc32 = runtimeCrc32();
+  m.bcCrc32 = crc32 && ((crc, ptr, len) => crc32(m.HEAPU8.subarray(ptr, ptr + len), crc));
+}
+
 /** core.serialize() streaming each piece to write(view). */
 function streamOut(core, write, context) {
+  useRuntimeCrc(requireWasm());
   throwIfError(withCallback('bcSink', (m, ptr, len) => write(m.HEAPU8.subarray(ptr, ptr + len)), () => core.serialize()), context);
 }
 
 /** @internal call() with the core's byte source reading from `input` (a ByteInput). */
 export function streamIn(input, call) {
+  useRuntimeCrc(requireWasm());
   return withCallback('bcSource', (m, ptr, offset, len) => input.read(m.HEAPU8.subarray(ptr, ptr + len), offset), call);
 }
 

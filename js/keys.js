@@ -8,12 +8,33 @@ import { requireWasm } from './loader.js';
 const encoder = new TextEncoder();
 const CHUNK_KEYS = 16384;            // keys per boundary crossing
 const MIN_DATA_BYTES = 1 << 20;      // initial scratch data area
+// Where TextEncoder.encodeInto overtakes the charCodeAt loop (string length, measured on the
+// machine of docs/BENCHMARKS.md, "Key packing: where encodeInto overtakes the loop"): for a
+// batch, the mean length of a chunk's keys, above which the chunk is encoded joined (one
+// encodeInto); for one key, its length.
+export const JOINED_MIN_CHARS = 12;
+export const ONE_KEY_ENCODE_MIN_CHARS = 24;
+let joinedMin = JOINED_MIN_CHARS;
+let oneKeyEncodeMin = ONE_KEY_ENCODE_MIN_CHARS;
+
+/**
+ * @internal For tests and benchmarks: the two crossovers above (0: always encodeInto, Infinity:
+ * always the loop; either still exact). Returns the previous pair.
+ */
+export function setPackingThresholds({ joined = JOINED_MIN_CHARS, oneKey = ONE_KEY_ENCODE_MIN_CHARS } = {}) {
+  const previous = { joined: joinedMin, oneKey: oneKeyEncodeMin };
+  joinedMin = joined;
+  oneKeyEncodeMin = oneKey;
+  return previous;
+}
 
 let scratch = null;                  // { m, dataPtr, dataCap, offsetsPtr, outPtr }
-// The single-key fast path's view of wasm memory as last seen (a view of a buffer that memory
-// growth detached has length 0, as has this one before the scratch is first made); set wherever
-// the scratch is made.
+// The single-key fast path's view of the scratch's data area as last seen (a view of a buffer
+// that memory growth detached has length 0, as has this one before the scratch is first made);
+// set wherever the scratch is made. keyArea is the scratch's data area alone (where one key is
+// written), for encodeInto.
 let keyHeap = new Uint8Array(0);
+let keyArea = new Uint8Array(0);
 
 function describe(key) {
   if (key === null) return 'null';
@@ -72,8 +93,13 @@ function getScratch(minData) {
   }
   // the core reads one key at its start and batches only inside it (bindings/binding_util.h)
   m.setKeyRegion(dataPtr, cap, scratch.offsetsPtr, CHUNK_KEYS + 1);
-  keyHeap = m.HEAPU8;
+  setKeyArea(m, dataPtr, cap);
   return scratch;
+}
+
+function setKeyArea(m, dataPtr, cap) {
+  keyHeap = m.HEAPU8;
+  keyArea = m.HEAPU8.subarray(dataPtr, dataPtr + cap);
 }
 
 /** Writes string `s` at heap[pos] (room for 3 bytes per UTF-16 unit reserved); returns length. */
@@ -98,7 +124,9 @@ export function encodeKey(key) {
     if (heap.length === 0 || 3 * n > scratch.dataCap) {   // first use, memory grew, or a longer key
       const s = getScratch(3 * n);
       heap = keyHeap = s.m.HEAPU8;
+      setKeyArea(s.m, s.dataPtr, s.dataCap);
     }
+    if (n >= oneKeyEncodeMin) return encoder.encodeInto(key, keyArea).written;
     return writeString(heap, scratch.dataPtr, key);
   }
   const bytes = bytesOf(key);
@@ -145,9 +173,62 @@ function notOneString(keys) {
   }
 }
 
+// Keys joined per encodeInto of packJoined: V8 builds their concatenation as a rope, which
+// encodeInto flattens; ropes of a few hundred keys flattened at once measured about half the time
+// of one Array.join of the whole chunk (docs/BENCHMARKS.md, "Key packing").
+const JOIN_GROUP = 256;
+
+/**
+ * Packs list[start, end) by joined encodeInto when every key is a string and the chunk is all
+ * ASCII: then each key's byte length is its string length, and `read === written` for every
+ * group of keys joined proves it (a character past U+007F, or a lone surrogate, becomes 2 to 4
+ * bytes, and the destination has room for one byte per character only). Stops early at `cap`
+ * bytes (counted as characters) and at a key that is not a string. Returns the index past the last
+ * key packed (offsets[1..] written, relative to `base`), or -1 when the chunk is not all ASCII
+ * (the heap and offsets then hold garbage: the caller packs the chunk again, exactly).
+ */
+function packJoined(list, start, end, heap, base, cap, offsets) {
+  let total = 0;
+  let i = start;
+  while (i < end) {
+    const groupStart = total;
+    const stop = Math.min(end, i + JOIN_GROUP);
+    let joined = '';
+    for (; i < stop; i++) {
+      const key = list[i];
+      if (typeof key !== 'string' || total + key.length > cap) break;
+      joined += key;
+      total += key.length;
+      offsets[i - start + 1] = total;
+    }
+    const chars = total - groupStart;
+    if (chars !== 0) {
+      const r = encoder.encodeInto(joined, heap.subarray(base + groupStart, base + total));
+      if (r.read !== chars || r.written !== chars) return -1;
+    }
+    if (i < stop) break;                 // a key that is not a string, or the scratch is full
+  }
+  return i;
+}
+
+/** Whether the chunk from `start` looks long enough for packJoined (the mean of a sample). */
+function longKeys(list, start, end) {
+  const stop = Math.min(end, start + 32);
+  let chars = 0;
+  for (let i = start; i < stop; i++) {
+    const key = list[i];
+    if (typeof key !== 'string') return false;
+    chars += key.length;
+  }
+  return chars >= joinedMin * (stop - start);
+}
+
 /**
  * forEachChunk without the validation pass: a bad key throws when packing reaches it, after the
- * chunks before it were handed over. For queries, where nothing is changed.
+ * chunks before it were handed over. For queries, where nothing is changed. A chunk of long keys
+ * (longKeys) is packed joined (packJoined) when it is all ASCII, else key by key (writeString:
+ * the charCodeAt loop, encodeInto for a key past ASCII); a batch that once was not all ASCII
+ * packs key by key from then on.
  */
 function packChunks(list, fn) {
   let s = getScratch(0);
@@ -155,35 +236,45 @@ function packChunks(list, fn) {
   let offsets = null;
   const total = list.length;
   let start = 0;
+  let tryJoined = true;
   while (start < total) {
     if (heap !== s.m.HEAPU8) {          // first chunk, or fn grew wasm memory (new buffer)
       heap = s.m.HEAPU8;
       offsets = new Uint32Array(heap.buffer, s.offsetsPtr, CHUNK_KEYS + 1);
     }
     const end = Math.min(start + CHUNK_KEYS, total);
-    let at = s.dataPtr;                  // where the next key's bytes go
-    let limit = s.dataPtr + s.dataCap;
-    let i = start;
     offsets[0] = 0;
-    for (; i < end; i++) {
-      const key = list[i];
-      const bytes = typeof key === 'string' ? null : bytesOf(key);   // throws the TypeError for a bad key
-      const need = bytes === null ? 3 * key.length : bytes.length;
-      if (at + need > limit) {
-        if (i > start) break;                         // flush what we have first
-        s = getScratch(need);                       // one key larger than the scratch: grow
-        heap = s.m.HEAPU8;
-        offsets = new Uint32Array(heap.buffer, s.offsetsPtr, CHUNK_KEYS + 1);
-        at = s.dataPtr;
-        limit = s.dataPtr + s.dataCap;
+    let i = start;
+    if (tryJoined && longKeys(list, start, end)) {
+      i = packJoined(list, start, end, heap, s.dataPtr, s.dataCap, offsets);
+      if (i < 0) {
+        tryJoined = false;
+        i = start;
       }
-      if (bytes === null) {
-        at += writeString(heap, at, key);
-      } else {
-        heap.set(bytes, at);
-        at += bytes.length;
+    }
+    if (i === start) {
+      let at = s.dataPtr;                // where the next key's bytes go
+      let limit = s.dataPtr + s.dataCap;
+      for (; i < end; i++) {
+        const key = list[i];
+        const bytes = typeof key === 'string' ? null : bytesOf(key);   // throws the TypeError for a bad key
+        const need = bytes === null ? 3 * key.length : bytes.length;
+        if (at + need > limit) {
+          if (i > start) break;                         // flush what we have first
+          s = getScratch(need);                       // one key larger than the scratch: grow
+          heap = s.m.HEAPU8;
+          offsets = new Uint32Array(heap.buffer, s.offsetsPtr, CHUNK_KEYS + 1);
+          at = s.dataPtr;
+          limit = s.dataPtr + s.dataCap;
+        }
+        if (bytes === null) {
+          at += writeString(heap, at, key);
+        } else {
+          heap.set(bytes, at);
+          at += bytes.length;
+        }
+        offsets[i - start + 1] = at - s.dataPtr;
       }
-      offsets[i - start + 1] = at - s.dataPtr;
     }
     fn(s.dataPtr, s.offsetsPtr, i - start, s.outPtr, start);
     start = i;

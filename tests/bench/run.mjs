@@ -232,7 +232,7 @@ if (args['write-docs']) {
   // bytes at scale, one key at a time, the shipped size, and how cost grows with n (10^5 … 10^8)
   // plus the CLI at 10^8 lines (~11 minutes)
   for (const [script, quickFlag] of [['redis-bench.mjs', true], ['replica-bench.mjs', true], ['bytes-bench.mjs', false],
-    ['percall-bench.mjs', false], ['size-bench.mjs', false], ['scale-bench.mjs', true]]) {
+    ['percall-bench.mjs', false], ['keylength-bench.mjs', false], ['size-bench.mjs', false], ['scale-bench.mjs', true]]) {
     const extra = quickFlag && args.quick ? ['--quick'] : [];
     const r = spawnSync(process.execPath, [`${root}tests/bench/${script}`, '--write-docs', ...extra], { stdio: 'inherit' });
     if (r.status !== 0) throw new Error(`tests/bench/${script} failed`);
