@@ -9,9 +9,12 @@ import { createClient as createClient4 } from 'redis4';
 import { FilterError, RedisBloomFilter, init } from '../../js/index.js';
 import { openReplica, pullFilter, pushFilter } from '../../js/redis-entry.js';
 import { scanDump } from '../redis/helpers.mjs';
-import { findV8, redisServerPath, skipReason, startPlainRedis, startRedisBloom } from '../redis/server.mjs';
+import { oracleSkips, redisServerPath, startPlainRedis, startRedisBloom } from '../redis/server.mjs';
 
 beforeAll(() => init());
+
+// one SKIP line for this file when an oracle is missing (a clone with nothing beside it)
+const SKIPS = await oracleSkips('tests/js/redis-replica.test.js');
 
 /** port => a client made by make(port) and connected (errors ignored: it reconnects), and its close(). */
 const connected = (make) => async (port) => {
@@ -59,7 +62,7 @@ async function until(cond, ms = 5000) {
 });
 
 for (const [oracle] of [['2.6', '2.6'], ['v8', '8']]) {
-  const skip = oracle === 'v8' ? (findV8() ? null : 'no ../shared/redisbloom/v8') : skipReason();
+  const skip = SKIPS[oracle];
   const live = skip ? test.skip : test;
   describe(`openReplica on RedisBloom ${oracle}`, () => {
     let rb;
