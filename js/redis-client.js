@@ -12,21 +12,22 @@ export const TYPES = { 'MBbloom--': 'BF', MBbloomCF: 'CF' };
 const isIoredis = (client) => typeof client?.callBuffer === 'function';
 
 /**
- * A `send(args)` for `client` that resolves binary replies as Buffers: node-redis 5+ (through a
- * type-mapped view of the same connection), node-redis 4 (`commandOptions({ returnBuffers })`),
- * ioredis 5 (`callBuffer`). Anything else is FilterError INVALID_ARGUMENT.
+ * A `send(args)` for `client` that resolves binary replies as Buffers: node-redis 5+ (a type
+ * mapping given with each command: 5.x's `withTypeMapping(...).sendCommand` ignores the view's
+ * mapping), node-redis 4 (`returnBuffers`), ioredis 5 and 6 (`callBuffer`). Anything else is
+ * FilterError INVALID_ARGUMENT.
  */
 export function commandsOf(client) {
   if (isIoredis(client)) return (args) => client.callBuffer(args[0], ...args.slice(1));
   if (typeof client?.sendCommand === 'function') {                   // node-redis
     if (typeof client.withTypeMapping === 'function') {              // v5 and later
-      const mapped = client.withTypeMapping({ [RESP_BLOB_STRING]: Buffer });
-      return (args) => mapped.sendCommand(args);
+      const options = { typeMapping: { [RESP_BLOB_STRING]: Buffer } };
+      return (args) => client.sendCommand(args, options);
     }
     return (args) => client.sendCommand(args, { returnBuffers: true });   // v4
   }
   throw new FilterError('INVALID_ARGUMENT', 'bloomcuckoo/redis: pass a connected node-redis client '
-    + "(createClient() of the 'redis' package, 4 or later) or an ioredis 5 client");
+    + "(createClient() of the 'redis' package, 4 or later) or an ioredis 5 or 6 client");
 }
 
 /**

@@ -3,10 +3,27 @@
 import type { Keys, RedisBloomFilter, RedisCuckooFilter, RedisServer } from './index.js';
 
 /**
- * A connected Redis client: node-redis 4 or later (`createClient()` of the `redis` package) or
- * ioredis 5. Told apart by its methods; anything else is `FilterError` `INVALID_ARGUMENT`.
+ * A node-redis client (`createClient()` of the `redis` package, 4, 5 or 6), connected: what
+ * bloomcuckoo/redis calls of it.
  */
-export type RedisClient = object;
+export interface NodeRedisClient {
+  sendCommand(args: Array<string | Buffer>, options?: object): Promise<unknown>;
+  duplicate(): { connect(): Promise<unknown>; on(event: 'error', listener: (err: Error) => void): unknown };
+  on(event: 'error', listener: (err: Error) => void): unknown;
+}
+
+/** An ioredis client (5 or 6), connected: what bloomcuckoo/redis calls of it. */
+export interface IoredisClient {
+  callBuffer(command: string, ...args: Array<string | Buffer | number>): Promise<unknown>;
+  duplicate(): { on(event: 'error', listener: (err: Error) => void): unknown };
+  on(event: 'error', listener: (err: Error) => void): unknown;
+}
+
+/**
+ * A connected Redis client: node-redis 4, 5 or 6 or ioredis 5 or 6 (each tested by exact version).
+ * Told apart by its methods; at run time anything else is `FilterError` `INVALID_ARGUMENT`.
+ */
+export type RedisClient = NodeRedisClient | IoredisClient;
 
 /**
  * Reads the RedisBloom BF or CF at `key` with its SCANDUMP loop into a filter that answers every
@@ -34,8 +51,8 @@ export function pushFilter(client: RedisClient, key: string, filter: RedisBloomF
 export function serverOf(client: RedisClient): Promise<RedisServer>;
 
 /**
- * A `send(args)` for the client that resolves binary replies as Buffers (node-redis 5+: a
- * type-mapped view of the same connection; node-redis 4: `returnBuffers`; ioredis: `callBuffer`).
+ * A `send(args)` for the client that resolves binary replies as Buffers (node-redis 5 and 6: a
+ * `typeMapping` given with each command; node-redis 4: `returnBuffers`; ioredis: `callBuffer`).
  * @throws FilterError `INVALID_ARGUMENT` for an object that is none of them, naming what to pass.
  */
 export function commandsOf(client: RedisClient): (args: Array<string | Uint8Array>) => Promise<unknown>;

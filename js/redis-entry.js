@@ -2,7 +2,7 @@
 // pullFilter reads a BF or CF key with its SCANDUMP loop; pushFilter loads a filter with LOADCHUNK
 // into a temporary key in the same hash slot and renames it over the target, so no reader ever
 // sees a half-loaded filter; openReplica keeps a local copy of a key fresh (js/redis-replica.js).
-// Works with node-redis 4 and later (the `redis` package) and ioredis 5, told apart by the client
+// Works with node-redis 4, 5 and 6 (the `redis` package) and ioredis 5 and 6, told apart by the client
 // object. The shipped build (js/redis.min.js) imports the package's main entry, so there is one
 // wasm instance and one init().
 import { FilterError, RedisBloomFilter, RedisCuckooFilter, fromRedisDump, init } from './index.js';

@@ -473,12 +473,23 @@ export class RedisReplica extends EventEmitter {
 
 
 
-/** XREAD's reply (RESP2 arrays or a RESP3 map) → its entries as [id, fields]. */
+/**
+ * XREAD's reply of one stream → its entries as [id, fields]: RESP2's [[name, entries]], a RESP3 map
+ * (a Map or an object), or that map flattened to [name, entries] (ioredis 6's RESP3 `callBuffer`).
+ * Any other shape is FilterError CORRUPT_DATA.
+ */
 function entriesOf(reply) {
   if (reply == null) return [];
-  if (Array.isArray(reply)) return reply[0]?.[1] ?? [];
-  const streams = reply instanceof Map ? [...reply.values()] : Object.values(reply);
-  return streams[0] ?? [];
+  let entries;
+  if (Array.isArray(reply)) entries = Array.isArray(reply[0]) ? reply[0][1] : reply[1];
+  else if (reply instanceof Map) entries = [...reply.values()][0];
+  else if (typeof reply === 'object') entries = Object.values(reply)[0];
+  const bad = (what) => new FilterError('CORRUPT_DATA', `bloomcuckoo/redis: XREAD replied ${what}, not a stream's entries`);
+  if (!Array.isArray(entries)) throw bad(typeof entries);
+  for (const e of entries) {
+    if (!Array.isArray(e) || e.length !== 2 || !Array.isArray(e[1]) || e[1].length % 2 !== 0) throw bad('an entry that is not [id, [field, value, ...]]');
+  }
+  return entries;
 }
 
 /**

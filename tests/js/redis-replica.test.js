@@ -1,13 +1,11 @@
-// openReplica (js/redis-replica.js) against both live RedisBloom servers, with the three clients
-// people have (node-redis 5, node-redis 4, ioredis 5): answers and bytes equal to the server's,
-// read-your-writes, a refused write, and the faults a single process can make (the key deleted,
+// openReplica (js/redis-replica.js) against both live RedisBloom servers, with every client of
+// the peer range (node-redis 4, 5 and 6, ioredis 5 and 6, by exact version): answers and bytes
+// equal to the server's, read-your-writes, a refused write, and the faults a single process can make (the key deleted,
 // replaced by another type or written around, a dropped connection, a restart without AOF). The
 // multi-process fleet with kills and a crash is tests/js/redis-fleet.test.js.
-import IORedis from 'ioredis';
-import { createClient } from 'redis';
-import { createClient as createClient4 } from 'redis4';
 import { FilterError, RedisBloomFilter, init } from '../../js/index.js';
 import { openReplica, pullFilter, pushFilter } from '../../js/redis-entry.js';
+import { CLIENTS as ALL_CLIENTS } from '../redis/clients.mjs';
 import { scanDump } from '../redis/helpers.mjs';
 import { oracleSkips, redisServerPath, startPlainRedis, startRedisBloom } from '../redis/server.mjs';
 
@@ -16,18 +14,10 @@ beforeAll(() => init());
 // one SKIP line for this file when an oracle is missing (a clone with nothing beside it)
 const SKIPS = await oracleSkips('tests/js/redis-replica.test.js');
 
-/** port => a client made by make(port) and connected (errors ignored: it reconnects), and its close(). */
-const connected = (make) => async (port) => {
-  const c = make(port);
-  c.on('error', () => {});
-  await c.connect();
-  return { c, close: () => c.quit().catch(() => {}) };
-};
-const CLIENTS = {
-  'node-redis 5': connected((port) => createClient({ socket: { host: '127.0.0.1', port, reconnectStrategy: () => 50 } })),
-  'node-redis 4': connected((port) => createClient4({ socket: { host: '127.0.0.1', port, reconnectStrategy: () => 50 } })),
-  'ioredis 5': connected((port) => new IORedis({ host: '127.0.0.1', port, retryStrategy: () => 50, lazyConnect: true })),
-};
+// every client of the peer range by exact version (tests/redis/clients.mjs), by name
+const CLIENTS = Object.fromEntries(ALL_CLIENTS.map((c) => [c.name, (port) => c.connect(port)]));
+const NODE_REDIS = ALL_CLIENTS.find((c) => c.alias === 'redis').name;
+const IOREDIS = ALL_CLIENTS.find((c) => c.alias === 'ioredis').name;
 
 const keys = (p, n) => Array.from({ length: n }, (_, i) => `${p}:${i}`);
 const hex = (chunks) => chunks.filter(([it]) => it !== 0).map(([it, d]) => [it, Buffer.from(d).toString('hex')]);
@@ -68,7 +58,7 @@ for (const [oracle] of [['2.6', '2.6'], ['v8', '8']]) {
     let rb;
     let n = 0;
     const open = [];
-    const connect = async (kind = 'node-redis 5') => {
+    const connect = async (kind = NODE_REDIS) => {
       const client = await CLIENTS[kind](rb.port);
       open.push(client);
       return client.c;
@@ -214,7 +204,7 @@ for (const [oracle] of [['2.6', '2.6'], ['v8', '8']]) {
 
     live('a dropped connection (CLIENT KILL of every client): the replica reconnects and catches up', async () => {
       const { r } = await reserved(['CF.RESERVE', 'drop', '100']);
-      const other = await replicaOf(await connect('ioredis 5'), 'drop');
+      const other = await replicaOf(await connect(IOREDIS), 'drop');
       let reported = 0;
       r.on('error', () => { reported++; });
       other.on('error', () => {});
