@@ -6,7 +6,7 @@
 // object. The shipped build (js/redis.min.js) imports the package's main entry, so there is one
 // wasm instance and one init().
 import { FilterError, RedisBloomFilter, RedisCuckooFilter, fromRedisDump, init } from './index.js';
-import { besideKey, commandsOf, prefixFor, run, scanDumpVia, serverVia, text } from './redis-client.js';
+import { besideKey, commandsOf, prefixFor, run, scanDumpVia, serverVia, textOf } from './redis-client.js';
 
 export { commandsOf } from './redis-client.js';
 export { openReplica } from './redis-replica.js';
@@ -24,7 +24,7 @@ export async function pullFilter(client, key, { server } = {}) {
   const send = commandsOf(client);
   await init();
   const rules = server ?? await serverVia(send);
-  const prefix = prefixFor(key, text(await run(send, ['TYPE', key])));
+  const prefix = prefixFor(key, textOf(await run(send, ['TYPE', key]), `TYPE '${key}'`));
   const chunks = await scanDumpVia(send, prefix, key);
   if (chunks.length === 1) {
     throw new FilterError('INVALID_ARGUMENT', `bloomcuckoo/redis: '${key}' is a CF with no items, which the server `

@@ -15,9 +15,12 @@
 // until a filter is back at the key.
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { dataChunks } from './dump-chunks.js';
+import { MAX_CHUNK_BYTES, dataChunks } from './dump-chunks.js';
 import { FilterError, RedisCuckooFilter, fromRedisDump, init } from './index.js';
-import { TYPES, besideKey, commandsOf, duplicateOf, fieldsOf, prefixFor, run, scanDumpVia, serverVia, text } from './redis-client.js';
+import {
+  TYPES, arrayOf, badReply, besideKey, cfSlots, commandsOf, countOf, duplicateOf, fieldsOf, prefixFor, run,
+  scanDumpVia, serverVia, text, textOf,
+} from './redis-client.js';
 
 /** Keys per write script: each is one atomic step and one stream entry. */
 const BATCH = 1000;
@@ -73,8 +76,15 @@ return { t, last(KEYS[2]), table.concat(sig, ',') }`;
 const sha = (script) => createHash('sha1').update(script).digest('hex');
 const SCRIPTS = Object.fromEntries(Object.entries({ WRITE, SNAPSHOT, CHECK }).map(([k, s]) => [k, { s, sha: sha(s) }]));
 
-/** The write count n of a stream ID 0-n. */
-const seqOf = (id) => Number(text(id).split('-')[1] ?? 0);
+/** The write count n of a stream ID 0-n; CORRUPT_DATA for anything that is not a stream ID. */
+function seqOf(id, what) {
+  const m = /^([0-9]{1,20})-([0-9]{1,16})$/.exec(textOf(id, what));
+  if (!m || !Number.isSafeInteger(Number(m[2]))) throw badReply(what, `'${text(id).slice(0, 40)}', not a stream ID`);
+  return Number(m[2]);
+}
+
+/** One zeroed chunk shared by every empty CF's slots (read, never written). */
+let zeros = null;
 
 /** BF.INFO / CF.INFO's counts of a local copy, as CHECK joins the server's. */
 function countsOf(filter) {
@@ -276,10 +286,18 @@ export class RedisReplica extends EventEmitter {
     } catch (err) {
       throw serverError(err, `a write to '${this.#key}'`);
     }
-    const [id, out, err] = reply;
-    const results = out.map(Number);
+    const what = `the write script of '${this.#key}'`;
+    const [id, out, err] = arrayOf(reply, what, 3);
+    const results = arrayOf(out, `${what} (its per-key replies)`).map((r) => {
+      if (typeof r !== 'number' || ![-2, -1, 0, 1].includes(r)) throw badReply(what, `a per-key reply that is ${typeof r === 'number' ? r : typeof r}, not -2, -1, 0 or 1`);
+      return r;
+    });
+    // as many replies as keys, or fewer when the command stopped at an error (BF.INSERT on a full non-scaling filter)
+    if (results.length > items.length || (results.length < items.length && err == null)) {
+      throw badReply(what, `${results.length} per-key replies for ${items.length} keys`);
+    }
     if (id != null) {
-      const n = seqOf(id);
+      const n = seqOf(id, what);
       if (n === this.#seq + 1 && !this.#resync) this.#apply(n, op, items.filter((_, i) => results[i] === 1), 0);
       await this.#reach(n, false);
     }
@@ -328,7 +346,9 @@ export class RedisReplica extends EventEmitter {
     } catch (err) {
       throw serverError(err, `the check of '${this.#key}'`);
     }
-    const type = text(reply[0]);
+    const what = `the check script of '${this.#key}'`;
+    arrayOf(reply, what, 1);
+    const type = textOf(reply[0], what);
     if (reply.length === 1) {
       this.#lost = true;
       const err = new FilterError('REDIS', `bloomcuckoo/redis: '${this.#key}' ${type === 'none' ? 'is gone' : `holds a ${type} now`}; `
@@ -341,10 +361,11 @@ export class RedisReplica extends EventEmitter {
       this.#lost = false;
       this.#resync = `'${this.#key}' is a filter again`;
     }
-    const at = seqOf(reply[1]);
+    if (reply.length !== 3) throw badReply(what, `an array of ${reply.length}, not { type, position, counts }`);
+    const at = seqOf(reply[1], what);
     if (at < before) this.#resync = `the server is at write ${at}, behind this copy's ${before} (restarted, or the log was replaced)`;
-    else if (at === this.#seq && !this.#resync) this.#compare(text(reply[2]));
-    else if (at > this.#seq) this.#pending = { seq: at, counts: text(reply[2]) };
+    else if (at === this.#seq && !this.#resync) this.#compare(textOf(reply[2], what));
+    else if (at > this.#seq) this.#pending = { seq: at, counts: textOf(reply[2], what) };
     if (this.#resync && this.#tailId) run(this.#send, ['CLIENT', 'UNBLOCK', this.#tailId]).catch(() => {});
     return at;
   }
@@ -381,9 +402,18 @@ export class RedisReplica extends EventEmitter {
   /** A snapshot of the key at a stream position, read with SCANDUMP, in place of the copy. */
   async #snapshot() {
     const snap = besideKey(this.#key, `:bloomcuckoo-snap-${process.pid}-${Math.random().toString(36).slice(2)}`);
-    const reply = await this.#eval(this.#send, 'SNAPSHOT', [this.#key, this.#log, snap], ['600000']);
+    let reply;
+    try {
+      reply = await this.#eval(this.#send, 'SNAPSHOT', [this.#key, this.#log, snap], ['600000']);
+    } catch (err) {
+      throw serverError(err, `the snapshot of '${this.#key}'`);
+    }
+    const what = `the snapshot script of '${this.#key}'`;
+    arrayOf(reply, what, 1);
     if (reply.length === 1) this.#lost = this.#filter !== null;
-    const prefix = prefixFor(this.#key, text(reply[0]));
+    const prefix = prefixFor(this.#key, textOf(reply[0], what));
+    if (reply.length !== 2) throw badReply(what, `an array of ${reply.length}, not { type, position }`);
+    const at = seqOf(reply[1], what);
     let filter;
     try {
       const chunks = await scanDumpVia(this.#send, prefix, snap);
@@ -395,7 +425,7 @@ export class RedisReplica extends EventEmitter {
     const old = this.#filter;
     const first = old === null;
     this.#filter = filter;
-    this.#seq = seqOf(reply[1]);
+    this.#seq = at;
     this.#pending = null;
     this.#lost = false;
     this.#resync = null;
@@ -410,21 +440,32 @@ export class RedisReplica extends EventEmitter {
    * docs/FORMAT.md gives it and empty slots (CF.DEL leaves none behind), so the copy's counts match.
    */
   async #emptyCf(snap) {
-    const v = Object.fromEntries(Object.entries(fieldsOf(await run(this.#send, ['CF.INFO', snap])))
-      .map(([name, value]) => [name, Number(text(value))]));
+    const what = `CF.INFO of the snapshot of '${this.#key}'`;
+    const reply = await run(this.#send, ['CF.INFO', snap]);
+    if (reply === null || typeof reply !== 'object') throw badReply(what, `${typeof reply}, not name/value pairs`);
+    const fields = fieldsOf(reply);
+    const v = (name) => countOf(fields[name], `${what} (${name})`);
+    const buckets = v('Number of buckets');
+    const filters = v('Number of filters');
+    const bucketSize = v('Bucket size');
+    const expansion = v('Expansion rate');
+    const maxIterations = v('Max iterations');
+    const deleted = v('Number of items deleted');
+    if (maxIterations < 1 || maxIterations > 65535 || expansion > 32768) throw badReply(what, `max iterations ${maxIterations}, expansion ${expansion}`);
+    // every field in the server's ranges, and the byte count it reports (40 + 16 per sub-filter +
+    // the slots) adding up, before anything is allocated; past 4 GiB is OUT_OF_MEMORY
+    const slots = cfSlots(buckets, filters, bucketSize, expansion, what);
+    if (v('Size') !== 40 + 16 * filters + slots) throw badReply(what, `Size ${v('Size')}, not 40 + 16 × ${filters} + ${slots} slots`);
     const header = Buffer.alloc(38);
-    const buckets = v['Number of buckets'];
-    const filters = v['Number of filters'];
-    const bucketSize = v['Bucket size'];
-    const expansion = v['Expansion rate'];
     header.writeBigUInt64LE(BigInt(buckets), 8);
-    header.writeBigUInt64LE(BigInt(v['Number of items deleted']), 16);
+    header.writeBigUInt64LE(BigInt(deleted), 16);
     header.writeBigUInt64LE(BigInt(filters), 24);
     header.writeUInt16LE(bucketSize, 32);
-    header.writeUInt16LE(v['Max iterations'], 34);
+    header.writeUInt16LE(maxIterations, 34);
     header.writeUInt16LE(expansion, 36);
-    const slots = dataChunks(filters, (k) => buckets * expansion ** k * bucketSize, (k, at, len) => new Uint8Array(len));
-    return fromRedisDump([[1, header], ...slots], { server: this.#server });
+    zeros ??= new Uint8Array(MAX_CHUNK_BYTES);
+    const chunks = dataChunks(filters, (k) => buckets * (expansion === 0 ? 1 : expansion ** k) * bucketSize, (k, at, len) => zeros.subarray(0, len));
+    return fromRedisDump([[1, header], ...chunks], { server: this.#server });
   }
 
   /** The tail: snapshots when one is due, else XREAD BLOCK a page of the stream and apply it. */
@@ -438,12 +479,12 @@ export class RedisReplica extends EventEmitter {
           await this.#snapshot();
           continue;
         }
-        this.#tailId ??= text(await this.#tail.send(['CLIENT', 'ID']));
+        this.#tailId ??= String(countOf(await this.#tail.send(['CLIENT', 'ID']), 'CLIENT ID'));
         const reply = await this.#tail.send(['XREAD', 'COUNT', String(this.#o.pageSize), 'BLOCK', String(this.#o.block),
           'STREAMS', this.#log, `0-${this.#seq}`]);
         backoff = 50;
         for (const [id, fields] of entriesOf(reply)) {
-          const n = seqOf(id);
+          const n = seqOf(id, `XREAD of '${this.#log}'`);
           if (n <= this.#seq || this.#resync) continue;
           if (n !== this.#seq + 1) {
             this.#resync = `write ${this.#seq + 1} is no longer in the log (trimmed or replaced; next is ${n})`;
@@ -458,6 +499,7 @@ export class RedisReplica extends EventEmitter {
             else if (f === 'o') op = text(fields[i + 1]);
             else if (f === 't') time = Number(text(fields[i + 1]));
           }
+          if (!['bi', 'ci', 'cn', 'cd'].includes(op) || !(time >= 0)) throw badReply(`XREAD of '${this.#log}'`, `entry ${n} with op '${op.slice(0, 10)}' at time ${time}`);
           this.#apply(n, op, items, time);
         }
       } catch (err) {

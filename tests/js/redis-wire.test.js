@@ -1,0 +1,190 @@
+// bloomcuckoo/redis against replies no real server sends (tests/redis/fake-resp.mjs plays them):
+// a SCANDUMP that never ends or repeats an iterator, headers and CF.INFO replies declaring more
+// than is sent or than 4 GiB, nil / integer / nested / negative replies where a string, an array or
+// a count belongs, error replies, bad stream IDs. Every one is a FilterError (CORRUPT_DATA for a
+// reply of the wrong shape, REDIS for an error reply or a lost connection, OUT_OF_MEMORY for a size
+// past 4 GiB), after a bounded number of commands and with no large allocation. No Redis needed.
+import { FilterError, RedisBloomFilter, init } from '../../js/index.js';
+import { openReplica, pullFilter } from '../../js/redis-entry.js';
+import { CLIENTS } from '../redis/clients.mjs';
+import { startFakeRedis } from '../redis/fake-resp.mjs';
+
+beforeAll(() => init());
+
+// node-redis 6 and ioredis 5 (the two reply paths: typeMapping and callBuffer)
+const USED = CLIENTS.filter((c) => c.alias === 'redis' || c.alias === 'ioredis');
+
+const errorOf = async (p) => { try { await p; } catch (e) { return e; } return null; };
+
+/** A real BF's SCANDUMP chunks: [[1, header], [it, data]...]. */
+function bfDump() {
+  const f = new RedisBloomFilter({ errorRate: 0.01, capacity: 100 });
+  f.addAll(['a', 'b', 'c']);
+  const chunks = f.toRedisDump().map(([it, d]) => [it, Buffer.from(d)]);
+  f.free();
+  return chunks;
+}
+
+/** A BF header of one link declaring `bytes` of bitmap (the rest of the record as a real one). */
+function bfHeader(bytes) {
+  const h = Buffer.from(bfDump()[0][1]);
+  h.writeBigUInt64LE(BigInt(bytes), 20);
+  return h;
+}
+
+/** A fake answering TYPE with `type` and SCANDUMP with scandump(iterator); everything else as `rest`. */
+const dumpServer = (type, scandump, rest = () => undefined) => startFakeRedis((args) => {
+  const cmd = args[0].toUpperCase();
+  if (cmd === 'TYPE') return typeof type === 'string' ? { simple: type } : type;
+  if (cmd.endsWith('.SCANDUMP')) return scandump(Number(args[2]));
+  return rest(args);
+});
+
+describe.each(USED.map((c) => [c.name, c]))('%s against a fake server', (_, client) => {
+  let fake = null;
+  let conn = null;
+  afterEach(async () => {
+    await conn?.close();
+    await fake?.stop();
+    conn = null;
+    fake = null;
+  });
+  const connect = async (server) => {
+    fake = await server;
+    conn = await client.connect(fake.port);
+    return conn.c;
+  };
+  const scandumps = () => fake.commands.filter((a) => /\.SCANDUMP$/i.test(a[0])).length;
+
+  test('a SCANDUMP whose iterator never reaches 0: CORRUPT_DATA once more than the header declares came', async () => {
+    const [header, data] = bfDump();
+    const c = await connect(dumpServer('MBbloom--', (it) => (it === 0 ? header
+      : [it + data[1].length, data[1]])));   // always one more chunk
+    const err = await errorOf(pullFilter(c, 'k', { server: '2.6' }));
+    expect(err).toBeInstanceOf(FilterError);
+    expect(err.code).toBe('CORRUPT_DATA');
+    expect(scandumps()).toBeLessThanOrEqual(3);
+  });
+
+  test('an iterator stuck at 1, or a chunk numbered wrong, or data after the declared end: CORRUPT_DATA at once', async () => {
+    const [header, data] = bfDump();
+    for (const play of [
+      (it) => (it === 0 ? header : [1, data[1]]),                       // stuck at 1
+      (it) => (it === 0 ? header : [it + 5, data[1]]),                  // not 1 + end offset
+      (it) => (it === 0 ? header : it === 1 ? [1 + data[1].length, data[1]] : [0, Buffer.from('x')]),   // bytes with iterator 0
+      (it) => (it === 0 ? header : [0, '']),                             // ends before the declared bytes
+      (it) => (it === 0 ? header : [it + 1, '']),                        // an empty data chunk, forever
+    ]) {
+      const c = await connect(dumpServer('MBbloom--', play));
+      const err = await errorOf(pullFilter(c, 'k', { server: '2.6' }));
+      expect(err).toBeInstanceOf(FilterError);
+      expect(err.code).toBe('CORRUPT_DATA');
+      expect(scandumps()).toBeLessThanOrEqual(3);
+      await conn.close();
+      await fake.stop();
+    }
+    conn = null;
+    fake = null;
+  });
+
+  test('a header declaring more than 4 GiB: refused before any data is read', async () => {
+    const c = await connect(dumpServer('MBbloom--', (it) => (it === 0 ? [1, bfHeader(2 ** 33)] : [it + 64, Buffer.alloc(64)])));
+    const err = await errorOf(pullFilter(c, 'k', { server: '2.6' }));
+    expect(err).toBeInstanceOf(FilterError);
+    expect(err.code).toBe('OUT_OF_MEMORY');
+    expect(scandumps()).toBe(1);
+  });
+
+  test('nil, integer, nested and negative replies where a type, a pair or a count belongs: FilterError, never TypeError', async () => {
+    const [header] = bfDump();
+    const plays = [
+      [null, () => header], [5, () => header], [['MBbloom--'], () => header],
+      ['MBbloom--', () => null], ['MBbloom--', () => 7], ['MBbloom--', () => [[1, 2]]],
+      ['MBbloom--', () => [-1, '']], ['MBbloom--', () => ['1.5', header[1]]], ['MBbloom--', () => [1, 12]],
+      ['MBbloom--', () => [1, header[1], 'extra']], ['MBbloom--', () => ({ error: 'ERR boom' })],
+    ];
+    for (const [type, scandump] of plays) {
+      const c = await connect(dumpServer(type === null ? null : typeof type === 'string' ? type : type, scandump));
+      const err = await errorOf(pullFilter(c, 'k', { server: '2.6' }));
+      expect([err?.constructor.name, err?.code, err?.message]).toEqual(['FilterError', expect.stringMatching(/^(CORRUPT_DATA|REDIS)$/), expect.any(String)]);
+      await conn.close();
+      await fake.stop();
+    }
+    conn = null;
+    fake = null;
+  });
+
+  /** A fake for openReplica: the snapshot script replies `snapshot`, CF.INFO `info`, XREAD `xread`. */
+  const replicaServer = ({ snapshot, scandump = () => [0, ''], info, xread = () => new Promise((r) => { setTimeout(() => r(null), 50); }), write }) => startFakeRedis((args) => {
+    const cmd = args[0].toUpperCase();
+    if (cmd === 'EVALSHA' || cmd === 'EVAL') {
+      const keys = Number(args[2]);
+      if (keys === 3) return snapshot();
+      return args.length > 5 && write ? write(args) : { error: 'ERR not played' };
+    }
+    if (cmd.endsWith('.SCANDUMP')) return scandump(Number(args[2]));
+    if (cmd === 'CF.INFO') return info();
+    if (cmd === 'XREAD') return xread();
+    if (cmd === 'DEL') return 1;
+    return undefined;
+  });
+
+  const cfInfo = ({ size, buckets, filters = 1, bucketSize, expansion = 1 }) => ['Size', size, 'Number of buckets', buckets,
+    'Number of filters', filters, 'Number of items inserted', 0, 'Number of items deleted', 0, 'Bucket size', bucketSize,
+    'Expansion rate', expansion, 'Max iterations', 20];
+
+  test('a CF.INFO of 100 bytes claiming 2^22 buckets × 255 or 2^36 buckets: refused before anything is allocated', async () => {
+    for (const [claim, code] of [
+      [{ size: 1080, buckets: 2 ** 22, bucketSize: 255 }, 'CORRUPT_DATA'],   // Size does not add up
+      [{ size: 40 + 16 + 2 ** 36 * 2, buckets: 2 ** 36, bucketSize: 2 }, 'OUT_OF_MEMORY'],
+      [{ size: 1080, buckets: 512, bucketSize: 0 }, 'CORRUPT_DATA'],
+      [{ size: 1080, buckets: 500, bucketSize: 2 }, 'CORRUPT_DATA'],
+      [{ size: -5, buckets: 512, bucketSize: 2 }, 'CORRUPT_DATA'],
+    ]) {
+      const before = process.memoryUsage().arrayBuffers;
+      const c = await connect(replicaServer({ snapshot: () => ['MBbloomCF', '0-0'], info: () => cfInfo(claim) }));
+      const err = await errorOf(openReplica(c, 'k', { server: '2.6' }));
+      expect([err?.constructor.name, err?.code]).toEqual(['FilterError', code]);
+      expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(64 * 2 ** 20);
+      await conn.close();
+      await fake.stop();
+    }
+    conn = null;
+    fake = null;
+  });
+
+  test('a consistent empty CF from CF.INFO opens (the path the refusals guard)', async () => {
+    const c = await connect(replicaServer({ snapshot: () => ['MBbloomCF', '0-0'], info: () => cfInfo({ size: 1080, buckets: 512, bucketSize: 2 }) }));
+    const r = await openReplica(c, 'k', { server: '2.6' });
+    expect(r.filter.info()).toMatchObject({ buckets: 512, size: 1080 });
+    await r.close();
+  });
+
+  test('snapshot and write script replies of the wrong shape, bad stream IDs, error replies: FilterError, no NaN position', async () => {
+    const dump = bfDump();
+    const scandump = (it) => (it === 0 ? dump[0] : it === 1 ? dump[1] : [0, '']);
+    for (const snapshot of [() => null, () => 5, () => [['x']], () => ['MBbloom--', 'not-an-id'], () => ['MBbloom--', '0-x'],
+      () => ['MBbloom--', -3], () => ['MBbloom--'], () => ({ error: 'ERR script failed' })]) {
+      const c = await connect(replicaServer({ snapshot, scandump }));
+      const err = await errorOf(openReplica(c, 'k', { server: '2.6' }));
+      expect([err?.constructor.name, err?.code]).toEqual(['FilterError', expect.stringMatching(/^(CORRUPT_DATA|REDIS|INVALID_ARGUMENT)$/)]);
+      if (err.code === 'INVALID_ARGUMENT') expect(err.message).toMatch(/holds a|no key/);
+      await conn.close();
+      await fake.stop();
+    }
+    for (const write of [() => null, () => 5, () => ['0-1'], () => ['0-x', [1], null], () => [null, 'nope', null], () => [null, [1, 2, 3], null],
+      () => [null, [[1]], null], () => ['nan', [1], null]]) {
+      const c = await connect(replicaServer({ snapshot: () => ['MBbloom--', '0-0'], scandump, write }));
+      const r = await openReplica(c, 'k', { server: '2.6' });
+      r.on('error', () => {});
+      const err = await errorOf(r.add('x'));
+      expect([err?.constructor.name, err?.code]).toEqual(['FilterError', expect.stringMatching(/^(CORRUPT_DATA|REDIS)$/)]);
+      expect(Number.isInteger(r.stats.seq)).toBe(true);
+      await r.close();
+      await conn.close();
+      await fake.stop();
+    }
+    conn = null;
+    fake = null;
+  });
+});
