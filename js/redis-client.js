@@ -30,19 +30,65 @@ export function commandsOf(client) {
     + "(createClient() of the 'redis' package, 4 or later) or an ioredis 5 or 6 client");
 }
 
+/** Default ms any one command waits for its reply (`timeout` of pullFilter, pushFilter, openReplica). */
+export const DEFAULT_TIMEOUT = 10000;
+
+/** `timeout` from options: a positive integer of ms, or the default; INVALID_ARGUMENT otherwise. */
+export function timeoutOf(value, where) {
+  if (value === undefined) return DEFAULT_TIMEOUT;
+  if (!Number.isInteger(value) || value < 1) throw new FilterError('INVALID_ARGUMENT', `${where}: timeout is a positive integer of ms, not ${value}`);
+  return value;
+}
+
+/** An error that says a command got no reply in time (the server stalled, or the link is gone). */
+export class NoReply extends Error {}
+
+/**
+ * `promise`, or a rejection with NoReply(`message`) after `ms`: every wait bounded. The command
+ * itself is not cancelled (no client can take it back); its late reply is dropped.
+ */
+export function timed(promise, ms, message) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new NoReply(message)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** `send` with each command bounded by `ms` (a NoReply saying which command and how long). */
+export function bounded(send, ms) {
+  return (args) => timed(Promise.resolve().then(() => send(args)), ms, `no reply to ${args[0]} within ${ms} ms`);
+}
+
 /**
  * A new connection to the same server, connected, with its errors sent to `onError` (a client
  * with no 'error' listener would crash the process), and a `close()` that drops it at once, even
  * in the middle of a blocking command.
  */
-export async function duplicateOf(client, onError) {
+export async function duplicateOf(client, onError, timeout = DEFAULT_TIMEOUT) {
   const dup = client.duplicate();
   dup.on('error', onError);
-  if (!isIoredis(client)) await dup.connect();
-  return {
-    send: commandsOf(dup),
-    close: () => { try { (typeof dup.destroy === 'function' ? dup.destroy() : dup.disconnect()); } catch { /* already closed */ } },
+  // dropped at once: node-redis 5+ destroy(); node-redis 4 disconnect() (a promise: a rejection
+  // is dropped, not left unhandled); ioredis disconnect() ends the socket and keeps a 2 s timer
+  // until the peer closes it (a stalled or gone server: that long), so its socket is destroyed too
+  const close = () => {
+    try {
+      if (isIoredis(dup)) {
+        dup.disconnect();
+        dup.connector?.stream?.destroy?.();
+      } else if (typeof dup.destroy === 'function') dup.destroy();
+      else Promise.resolve(dup.disconnect()).catch(() => {});
+    } catch { /* already closed */ }
   };
+  if (!isIoredis(client)) {
+    try {
+      await timed(dup.connect(), timeout, `the replica's connection did not connect within ${timeout} ms`);
+    } catch (err) {
+      close();
+      throw err;
+    }
+  }
+  return { send: commandsOf(dup), close };
 }
 
 export const text = (v) => (v == null ? '' : Buffer.isBuffer(v) ? v.toString() : String(v));
@@ -79,12 +125,19 @@ export function fieldsOf(reply) {
   return Object.fromEntries(pairs.map(([name, value]) => [text(name), value]));
 }
 
+/** An error's words, never empty (node-redis 6 rejects some with an empty message: its class then). */
+export function reasonOf(err) {
+  const m = text(err?.message ?? err);
+  return m || `${err?.constructor?.name ?? 'Error'} with no message${err?.code ? ` (${err.code})` : ''}`;
+}
+
 /** Runs one command; a server or connection error becomes FilterError REDIS saying what failed. */
 export async function run(send, args) {
   try {
     return await send(args);
   } catch (err) {
-    throw new FilterError('REDIS', `bloomcuckoo/redis: ${args[0]} ${args[1] ?? ''} failed: ${err?.message ?? err}`);
+    if (err instanceof FilterError) throw err;
+    throw new FilterError('REDIS', `bloomcuckoo/redis: ${args[0]} ${args[1] ?? ''} failed: ${reasonOf(err)}`);
   }
 }
 

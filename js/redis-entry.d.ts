@@ -30,11 +30,12 @@ export type RedisClient = NodeRedisClient | IoredisClient;
  * `has`/`hasAll` exactly as `BF.EXISTS`/`CF.EXISTS` would, with no round trip.
  * Calls `init()` itself.
  * @param options.server the server's rules ('2.6' or '8'); by default what `MODULE LIST` says.
+ * @param options.timeout ms each command waits for its reply (default 10000), then FilterError `REDIS`.
  * @throws FilterError `INVALID_ARGUMENT` for a missing key, a key of another type, a CF with no
  *   items (the server sends no dump for it) or a failing command; `CORRUPT_DATA` for a dump that
  *   fails validation.
  */
-export function pullFilter(client: RedisClient, key: string, options?: { server?: RedisServer }): Promise<RedisBloomFilter | RedisCuckooFilter>;
+export function pullFilter(client: RedisClient, key: string, options?: { server?: RedisServer; timeout?: number }): Promise<RedisBloomFilter | RedisCuckooFilter>;
 
 /**
  * Loads `filter` into `key`: LOADCHUNK into a temporary key in the same hash slot, then a rename
@@ -42,10 +43,11 @@ export function pullFilter(client: RedisClient, key: string, options?: { server?
  * so replicas and the AOF get its data (RedisBloom before 8.9.80 replicates only the header chunk
  * of CF.LOADCHUNK). Resolves to the bytes sent.
  * @param options.replace overwrite an existing `key` (default: refuse it).
+ * @param options.timeout ms each command waits for its reply (default 10000), then FilterError `REDIS`.
  * @throws FilterError `INVALID_ARGUMENT` when `key` exists without `replace`, for a filter of
  *   another class or a CF with no items, or a failing command (the temporary key is deleted).
  */
-export function pushFilter(client: RedisClient, key: string, filter: RedisBloomFilter | RedisCuckooFilter, options?: { replace?: boolean }): Promise<number>;
+export function pushFilter(client: RedisClient, key: string, filter: RedisBloomFilter | RedisCuckooFilter, options?: { replace?: boolean; timeout?: number }): Promise<number>;
 
 /** The rules the server follows: '8' for Redis 8's bloom module (RedisBloom 8.x), else '2.6'. */
 export function serverOf(client: RedisClient): Promise<RedisServer>;
@@ -73,8 +75,10 @@ export interface ReplicaOptions {
   pageSize?: number;
   /** ms an XREAD blocks. Default 2000. */
   block?: number;
-  /** ms a `sync()` waits before it rejects with FilterError `REDIS`. Default 30000. */
+  /** ms a `sync()` waits before it rejects with FilterError `REDIS`, whatever the state. Default 30000. */
   syncTimeout?: number;
+  /** ms any command waits for its reply, and a write for its local apply, before FilterError `REDIS` (saying whether the server applied it). Default 10000. */
+  timeout?: number;
   /** Create the key when it does not exist. */
   create?: ReplicaCreate;
 }

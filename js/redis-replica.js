@@ -18,8 +18,8 @@ import { EventEmitter } from 'node:events';
 import { MAX_CHUNK_BYTES, dataChunks } from './dump-chunks.js';
 import { FilterError, RedisCuckooFilter, fromRedisDump, init } from './index.js';
 import {
-  TYPES, arrayOf, badReply, besideKey, cfSlots, commandsOf, countOf, duplicateOf, fieldsOf, prefixFor, run,
-  scanDumpVia, serverVia, text, textOf,
+  NoReply, TYPES, arrayOf, badReply, besideKey, bounded, cfSlots, commandsOf, countOf, duplicateOf, fieldsOf, prefixFor,
+  reasonOf, run, scanDumpVia, serverVia, text, textOf, timed, timeoutOf,
 } from './redis-client.js';
 
 /** Keys per write script: each is one atomic step and one stream entry. */
@@ -95,10 +95,14 @@ function countsOf(filter) {
 
 /** A server's error reply → FilterError: FULL for a filter that cannot take the key, else REDIS. */
 function serverError(err, what) {
-  const message = text(err?.message ?? err);
+  if (err instanceof FilterError) return err;
+  const message = reasonOf(err);
   const code = /full|Maximum expansions/i.test(message) ? 'FULL' : 'REDIS';
   return new FilterError(code, `bloomcuckoo/redis: ${what}: ${message}`);
 }
+
+/** An error reply of the server (the command ran and failed), as node-redis and ioredis name it. */
+const isReply = (err) => /ReplyError|ErrorReply|SimpleError|BlobError/.test(err?.constructor?.name ?? '');
 
 const bytesOf = (key) => {
   if (typeof key === 'string') return key;
@@ -124,7 +128,7 @@ export class RedisReplica extends EventEmitter {
   /** Use openReplica(client, key, options). */
   constructor(client, key, server, options) {
     super();
-    this.#send = commandsOf(client);
+    this.#send = bounded(commandsOf(client), options.timeout);
     this.#key = key;
     this.#log = besideKey(key, ':bloomcuckoo-log');
     this.#server = server;
@@ -191,8 +195,16 @@ export class RedisReplica extends EventEmitter {
    */
   async sync() {
     this.#live();
-    const target = await this.#check(true);
-    await this.#reach(target, true);
+    const end = Date.now() + this.#o.syncTimeout;
+    let target;
+    try {
+      target = await timed(this.#check(true), this.#o.syncTimeout, 'no answer to the check');
+    } catch (err) {
+      if (!(err instanceof NoReply)) throw err;
+      throw new FilterError('REDIS', `bloomcuckoo/redis: sync() of '${this.#key}' got no answer from the server within ${this.#o.syncTimeout} ms`);
+    }
+    await this.#reach(target, Math.max(1, end - Date.now()), (at) => `bloomcuckoo/redis: sync() of '${this.#key}' did not reach write ${target} `
+      + `within ${this.#o.syncTimeout} ms (at ${at}${this.#resync ? `; waiting for a snapshot: ${this.#resync}` : ''})`);
     this.#stats.lastSync = Date.now();
   }
 
@@ -202,15 +214,21 @@ export class RedisReplica extends EventEmitter {
     this.#closed = true;
     clearInterval(this.#timer);
     this.#tail?.close();
-    for (const w of this.#waiters.splice(0)) w.reject(new FilterError('DISPOSED', 'bloomcuckoo/redis: the replica was closed'));
-    await this.#loop?.catch(() => {});
+    for (const w of this.#waiters.splice(0)) {
+      clearTimeout(w.timer);
+      w.reject(new FilterError('DISPOSED', 'bloomcuckoo/redis: the replica was closed'));
+    }
+    // the tail stops at its next await; a command of it still in flight (a stalled server, a
+    // connection being re-made) is not waited for: close() returns at once, and whatever that
+    // command brings later is dropped (#snapshot frees a copy that arrives after close)
+    await Promise.race([this.#loop?.catch(() => {}), sleep(50)]);
     this.#filter?.free();
     this.#filter = null;
   }
 
   /** Takes the first snapshot and starts the tail and the check timer (openReplica calls it). */
   async start() {
-    this.#tail = await duplicateOf(this.#o.client, (err) => this.#report(serverError(err, 'the replica connection')));
+    this.#tail = await this.#connectTail();
     try {
       await this.#snapshot();
     } catch (err) {
@@ -221,6 +239,12 @@ export class RedisReplica extends EventEmitter {
     this.#timer.unref();
     this.#loop = this.#follow();
     return this;
+  }
+
+  /** The tail's own connection: its XREAD BLOCK bounded by `block` + `timeout`. */
+  async #connectTail() {
+    const tail = await duplicateOf(this.#o.client, (err) => this.#report(serverError(err, 'the replica connection')), this.#o.timeout);
+    return { send: bounded(tail.send, this.#o.block + this.#o.timeout), close: tail.close };
   }
 
   #live() {
@@ -284,7 +308,9 @@ export class RedisReplica extends EventEmitter {
     try {
       reply = await this.#eval(this.#send, 'WRITE', [this.#key, this.#log], [op, String(this.#o.maxLength), ...items]);
     } catch (err) {
-      throw serverError(err, `a write to '${this.#key}'`);
+      if (isReply(err)) throw serverError(err, `a write to '${this.#key}' (refused by the server: not applied)`);
+      throw new FilterError('REDIS', `bloomcuckoo/redis: a write to '${this.#key}' got no answer: ${reasonOf(err)}; `
+        + 'the server may or may not have applied it');
     }
     const what = `the write script of '${this.#key}'`;
     const [id, out, err] = arrayOf(reply, what, 3);
@@ -299,7 +325,8 @@ export class RedisReplica extends EventEmitter {
     if (id != null) {
       const n = seqOf(id, what);
       if (n === this.#seq + 1 && !this.#resync) this.#apply(n, op, items.filter((_, i) => results[i] === 1), 0);
-      await this.#reach(n, false);
+      await this.#reach(n, this.#o.timeout, (at) => `bloomcuckoo/redis: a write to '${this.#key}' was applied by the server (write ${n}), `
+        + `but this copy did not reach it within ${this.#o.timeout} ms (at ${at})`);
     }
     if (err != null) throw serverError(err, `a write to '${this.#key}' (${results.filter((r) => r === 1).length} added before it)`);
     return all ? results : results[0];
@@ -307,6 +334,7 @@ export class RedisReplica extends EventEmitter {
 
   /** Replays entry n's changed items on the copy; a different outcome means the copy diverged. */
   #apply(n, op, items, time) {
+    if (this.#closed) return;
     const f = this.#filter;
     let same = true;
     try {
@@ -372,19 +400,19 @@ export class RedisReplica extends EventEmitter {
 
   #prefix() { return this.#filter instanceof RedisCuckooFilter ? 'CF' : 'BF'; }
 
-  /** Resolves once the copy is at write n or later with no snapshot due. */
-  #reach(n, timed) {
+  /**
+   * Resolves once the copy is at write n or later with no snapshot due; rejects with FilterError
+   * REDIS, message(at), after `ms`.
+   */
+  #reach(n, ms, message) {
     if (this.#seq >= n && !this.#resync) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const w = { n, resolve, reject, timer: null };
-      if (timed) {
-        w.timer = setTimeout(() => {
-          this.#waiters.splice(this.#waiters.indexOf(w), 1);
-          reject(new FilterError('REDIS', `bloomcuckoo/redis: sync() of '${this.#key}' did not reach write ${n} within ${this.#o.syncTimeout} ms`
-            + ` (at ${this.#seq}${this.#resync ? `; waiting for a snapshot: ${this.#resync}` : ''})`));
-        }, this.#o.syncTimeout);
-        w.timer.unref();
-      }
+      w.timer = setTimeout(() => {
+        this.#waiters.splice(this.#waiters.indexOf(w), 1);
+        reject(new FilterError('REDIS', message(this.#seq)));
+      }, ms);
+      w.timer.unref();
       this.#waiters.push(w);
     });
   }
@@ -421,6 +449,10 @@ export class RedisReplica extends EventEmitter {
       filter = chunks.length > 1 ? fromRedisDump(chunks, { server: this.#server }) : await this.#emptyCf(snap);
     } finally {
       await Promise.resolve(this.#send(['DEL', snap])).catch(() => {});
+    }
+    if (this.#closed) {   // closed while reading: nothing to replace
+      filter.free();
+      return;
     }
     const old = this.#filter;
     const first = old === null;
@@ -505,6 +537,15 @@ export class RedisReplica extends EventEmitter {
       } catch (err) {
         if (this.#closed) break;
         this.#tailId = null;
+        if (err instanceof NoReply) {
+          // a stalled server or a dead link: a new connection (the old one may never answer)
+          this.#tail.close();
+          this.#tail = await this.#connectTail().catch((e) => {
+            this.#report(serverError(e, 'the replica connection'));
+            return { send: () => Promise.reject(e), close: () => {} };
+          });
+          if (this.#closed) this.#tail.close();
+        }
         this.#report(err instanceof FilterError ? err : serverError(err, `following '${this.#key}'`));
         await sleep(backoff);
         backoff = Math.min(backoff * 2, 2000);
@@ -542,7 +583,7 @@ function entriesOf(reply) {
 export async function openReplica(client, key, options = {}) {
   const send = commandsOf(client);
   if (typeof key !== 'string' || key === '') throw new TypeError('bloomcuckoo/redis: key is a non-empty string');
-  const known = ['server', 'checkInterval', 'maxLength', 'pageSize', 'block', 'syncTimeout', 'create'];
+  const known = ['server', 'checkInterval', 'maxLength', 'pageSize', 'block', 'syncTimeout', 'timeout', 'create'];
   for (const name of Object.keys(options)) {
     if (!known.includes(name)) throw new FilterError('INVALID_ARGUMENT', `openReplica: unknown option '${name}' (known: ${known.join(', ')})`);
   }
@@ -552,11 +593,13 @@ export async function openReplica(client, key, options = {}) {
     pageSize: positive('pageSize', options.pageSize, 1000),
     block: positive('block', options.block, 2000),
     syncTimeout: positive('syncTimeout', options.syncTimeout, 30000),
+    timeout: timeoutOf(options.timeout, 'openReplica'),
     client,
   };
   await init();
-  const server = options.server ?? await serverVia(send);
-  if (options.create) await create(send, key, options.create);
+  const timedSend = bounded(send, o.timeout);
+  const server = options.server ?? await serverVia(timedSend);
+  if (options.create) await create(timedSend, key, options.create);
   return new RedisReplica(client, key, server, o).start();
 }
 

@@ -3,13 +3,14 @@
 // than is sent or than 4 GiB, nil / integer / nested / negative replies where a string, an array or
 // a count belongs, error replies, bad stream IDs. Every one is a FilterError (CORRUPT_DATA for a
 // reply of the wrong shape, REDIS for an error reply or a lost connection, OUT_OF_MEMORY for a size
-// past 4 GiB), after a bounded number of commands and with no large allocation. No Redis needed.
+// past 4 GiB), after a bounded number of commands and with no large allocation; and a server that
+// stalls: every wait bounded (timeout, syncTimeout), close() at once. No Redis needed.
 import { FilterError, RedisBloomFilter, init } from '../../js/index.js';
 import { openReplica, pullFilter } from '../../js/redis-entry.js';
 import { CLIENTS } from '../redis/clients.mjs';
-import { startFakeRedis } from '../redis/fake-resp.mjs';
+import { NO_REPLY, startFakeRedis } from '../redis/fake-resp.mjs';
 
-beforeAll(() => init());
+await init();
 
 // node-redis 6 and ioredis 5 (the two reply paths: typeMapping and callBuffer)
 const USED = CLIENTS.filter((c) => c.alias === 'redis' || c.alias === 'ioredis');
@@ -188,3 +189,125 @@ describe.each(USED.map((c) => [c.name, c]))('%s against a fake server', (_, clie
     fake = null;
   });
 });
+
+// ---- every wait bounded: a server that stalls --------------------------------------------------
+
+const STALLING = CLIENTS.filter((c) => ['redis4', 'redis', 'ioredis'].includes(c.alias));
+/** Generous ceilings for "within the timeout" (the timeouts below are 300-500 ms). */
+const CEILING = 5000;
+
+describe.each(STALLING.map((c) => [c.name, c]))('%s against a server that stalls', (_, client) => {
+  let fake = null;
+  let conn = null;
+  afterEach(async () => {
+    conn?.close();
+    await fake?.stop();
+    conn = null;
+    fake = null;
+  });
+  // the client dropped at once (a QUIT to a stalled server would wait for good)
+  const connect = async (server) => {
+    fake = await server;
+    const { c } = await client.connect(fake.port);
+    conn = {
+      c,
+      close: () => {
+        try {
+          if (typeof c.destroy === 'function') c.destroy();
+          else Promise.resolve(c.disconnect()).catch(() => {});
+          c.connector?.stream?.destroy?.();   // ioredis: else a 2 s timer waits for the peer to close
+        } catch { /* closed */ }
+      },
+    };
+    return c;
+  };
+  /** ms that `p` took to settle, and its error (null when it resolved). */
+  const settle = async (p) => {
+    const t0 = Date.now();
+    let err = null;
+    try { await p; } catch (e) { err = e; }
+    return { ms: Date.now() - t0, err };
+  };
+  const dump = bfDump();
+  const scandump = (it) => (it === 0 ? dump[0] : it === 1 ? dump[1] : [0, '']);
+
+  test('pullFilter: no answer at TYPE, or mid-SCANDUMP: REDIS within the timeout; unknown options refused', async () => {
+    for (const stallAt of ['TYPE', 'BF.SCANDUMP']) {
+      const c = await connect(startFakeRedis((args) => {
+        if (args[0] === 'TYPE') return stallAt === 'TYPE' ? NO_REPLY : { simple: 'MBbloom--' };
+        if (args[0] === 'BF.SCANDUMP') return args[2] === '0' ? dump[0] : NO_REPLY;
+        return undefined;
+      }));
+      const { ms, err } = await settle(pullFilter(c, 'k', { server: '2.6', timeout: 300 }));
+      expect([err?.constructor.name, err?.code]).toEqual(['FilterError', 'REDIS']);
+      expect(err.message).toMatch(new RegExp(`no reply to ${stallAt.replace('.', '\\.')} within 300 ms`));
+      expect(ms).toBeLessThan(CEILING);
+      conn.close();
+      await fake.stop();
+    }
+    conn = null;
+    fake = null;
+    expect(await settle(pullFilter({ sendCommand() {}, duplicate() {} }, 'k', { sever: '8' })))
+      .toMatchObject({ err: expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/unknown option 'sever'/) }) });
+  });
+
+  test('openReplica: no answer to the snapshot script: REDIS within the timeout', async () => {
+    const c = await connect(startFakeRedis((args) => (args[0] === 'EVALSHA' ? NO_REPLY : undefined)));
+    const { ms, err } = await settle(openReplica(c, 'k', { server: '2.6', timeout: 300 }));
+    expect([err?.constructor.name, err?.code]).toEqual(['FilterError', 'REDIS']);
+    expect(ms).toBeLessThan(CEILING);
+  });
+
+  test('a replica whose server stops answering: sync() rejects within syncTimeout, a write settles saying what the server did, close() returns at once', async () => {
+    let stalled = false;
+    let written = 0;
+    const c = await connect(startFakeRedis((args) => {
+      if (stalled) return NO_REPLY;
+      if (args[0] === 'EVALSHA') {
+        if (args[2] === '3') return ['MBbloom--', '0-0'];
+        // a write, applied as write n after 4 by other processes (which the tail never brings)
+        if (args.length > 5) { written += 5; return [`0-${written}`, [1], null]; }
+        return ['MBbloom--', `0-${written}`, 'x'];                                  // the check
+      }
+      if (args[0] === 'BF.SCANDUMP') return scandump(Number(args[2]));
+      if (args[0] === 'XREAD') return NO_REPLY;   // the tail never delivers
+      if (args[0] === 'DEL') return 1;
+      return undefined;
+    }));
+    const r = await openReplica(c, 'k', { server: '2.6', timeout: 300, syncTimeout: 500, block: 100, checkInterval: 100000 });
+    r.on('error', () => {});
+    // the server applied the write (write 1) but the tail never brings it: REDIS saying so
+    let { ms, err } = await settle(r.add('x'));
+    expect([err?.constructor.name, err?.code]).toEqual(['FilterError', 'REDIS']);
+    expect(err.message).toMatch(/was applied by the server \(write 5\), but this copy did not reach it within 300 ms/);
+    expect(ms).toBeLessThan(CEILING);
+    stalled = true;
+    ({ ms, err } = await settle(r.sync()));
+    expect([err?.constructor.name, err?.code]).toEqual(['FilterError', 'REDIS']);
+    expect(ms).toBeLessThan(CEILING);
+    ({ ms, err } = await settle(r.add('y')));
+    expect([err?.constructor.name, err?.code]).toEqual(['FilterError', 'REDIS']);
+    expect(err.message).toMatch(/got no answer: .*the server may or may not have applied it/);
+    expect(ms).toBeLessThan(CEILING);
+    ({ ms } = await settle(r.close()));
+    expect(ms).toBeLessThan(1000);
+  });
+
+  test('close() while the tail is re-made and the client cannot reach the server: returns at once', async () => {
+    const c = await connect(startFakeRedis((args) => {
+      if (args[0] === 'EVALSHA') return args[2] === '3' ? ['MBbloom--', '0-0'] : ['MBbloom--', '0-0', 'x'];
+      if (args[0] === 'BF.SCANDUMP') return scandump(Number(args[2]));
+      if (args[0] === 'XREAD') return new Promise((res) => { setTimeout(() => res(null), 100); });
+      if (args[0] === 'DEL') return 1;
+      return undefined;
+    }));
+    const r = await openReplica(c, 'k', { server: '2.6', timeout: 300, block: 100 });
+    r.on('error', () => {});
+    await fake.stop();   // every connection gone, and no server to reconnect to
+    fake = null;
+    await new Promise((res) => { setTimeout(res, 200); });
+    const { ms } = await settle(r.close());
+    expect(ms).toBeLessThan(1000);
+  });
+});
+
