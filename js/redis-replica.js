@@ -36,9 +36,9 @@ local t = redis.call('TYPE', KEYS[1])['ok']
 const IS_FILTER = "if t ~= 'MBbloom--' and t ~= 'MBbloomCF' then return { t } end\n";
 
 // KEYS: key, log. ARGV: op (bi, ci, cn, cd), stream length, items. Replies { id or nil, the
-// command's reply per item (an error as -2), the last per-item error or nil }.
-const WRITE = `local want = ARGV[1] == 'bi' and 'MBbloom--' or 'MBbloomCF'
-local t = redis.call('TYPE', KEYS[1])['ok']
+// command's reply per item (an error as -2), the last per-item error or nil, the log position
+// when nothing was logged (what the server had then: read-your-writes waits for it too) }.
+const WRITE = `${LAST_ID}local want = ARGV[1] == 'bi' and 'MBbloom--' or 'MBbloomCF'
 if t ~= want then return redis.error_reply('WRONGTYPE bloomcuckoo: the key holds ' .. t .. ', not ' .. want) end
 local out, err = {}, false
 if ARGV[1] == 'cd' then
@@ -61,7 +61,7 @@ if #x > 9 then
   x[9] = tostring(now[1] * 1000 + math.floor(now[2] / 1000))
   id = redis.call('XADD', unpack(x))
 end
-return { id, out, err }`;
+return { id, out, err, id or last(KEYS[2]) }`;
 
 // KEYS: key, log, snapshot key. ARGV: the snapshot's TTL in ms. Replies { type, stream position }.
 const SNAPSHOT = `${LAST_ID}${IS_FILTER}redis.call('RESTORE', KEYS[3], ARGV[1], redis.call('DUMP', KEYS[1]), 'REPLACE')
@@ -313,7 +313,7 @@ export class RedisReplica extends EventEmitter {
         + 'the server may or may not have applied it');
     }
     const what = `the write script of '${this.#key}'`;
-    const [id, out, err] = arrayOf(reply, what, 3);
+    const [id, out, err, position] = arrayOf(reply, what, 3);
     const results = arrayOf(out, `${what} (its per-key replies)`).map((r) => {
       if (typeof r !== 'number' || ![-2, -1, 0, 1].includes(r)) throw badReply(what, `a per-key reply that is ${typeof r === 'number' ? r : typeof r}, not -2, -1, 0 or 1`);
       return r;
@@ -327,6 +327,12 @@ export class RedisReplica extends EventEmitter {
       if (n === this.#seq + 1 && !this.#resync) this.#apply(n, op, items.filter((_, i) => results[i] === 1), 0);
       await this.#reach(n, this.#o.timeout, (at) => `bloomcuckoo/redis: a write to '${this.#key}' was applied by the server (write ${n}), `
         + `but this copy did not reach it within ${this.#o.timeout} ms (at ${at})`);
+    } else if (position != null) {
+      // nothing changed (the key was there, or did not fit): the copy still waits for everything
+      // the server had when it answered, so has(key) agrees with that answer
+      const n = seqOf(position, what);
+      await this.#reach(n, this.#o.timeout, (at) => `bloomcuckoo/redis: a write to '${this.#key}' changed nothing on the server, `
+        + `but this copy did not reach the server's write ${n} within ${this.#o.timeout} ms (at ${at})`);
     }
     if (err != null) throw serverError(err, `a write to '${this.#key}' (${results.filter((r) => r === 1).length} added before it)`);
     return all ? results : results[0];

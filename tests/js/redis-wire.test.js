@@ -311,3 +311,43 @@ describe.each(STALLING.map((c) => [c.name, c]))('%s against a server that stalls
   });
 });
 
+// ---- read-your-writes when the write changed nothing ----------------------------------------
+
+describe.each(USED.map((c) => [c.name, c]))('%s: read-your-writes', (_, client) => {
+  test('an add that resolves false (another process had added the key) resolves once the copy has the key', async () => {
+    const dump = bfDump();
+    let delivered = false;
+    const fake = await startFakeRedis((args) => {
+      if (args[0] === 'EVALSHA' || args[0] === 'EVAL') {
+        if (args[2] === '3') return ['MBbloom--', '0-0'];
+        if (args.length > 5) return [null, [0], null, '0-1'];   // the server had it: write 1, by someone else
+        return ['MBbloom--', '0-1', 'x'];
+      }
+      if (args[0] === 'BF.SCANDUMP') return Number(args[2]) === 0 ? dump[0] : Number(args[2]) === 1 ? dump[1] : [0, ''];
+      if (args[0] === 'XREAD') {
+        // the tail brings write 1 late, once
+        return new Promise((res) => {
+          setTimeout(() => {
+            const first = !delivered;
+            delivered = true;
+            res(first ? [['{k}:bloomcuckoo-log', [['0-1', ['o', 'bi', 't', '1', 'k', 'theirs']]]]] : null);
+          }, 300);
+        });
+      }
+      if (args[0] === 'DEL') return 1;
+      return undefined;
+    });
+    const { c, close } = await client.connect(fake.port);
+    try {
+      const r = await openReplica(c, 'k', { server: '2.6', block: 100, checkInterval: 100000 });
+      r.on('error', () => {});
+      expect(r.has('theirs')).toBe(false);
+      expect(await r.add('theirs')).toBe(false);
+      expect(r.has('theirs')).toBe(true);
+      await r.close();
+    } finally {
+      await close();
+      await fake.stop();
+    }
+  });
+});
