@@ -4,12 +4,13 @@
 // How: every write goes through one Lua script that runs the filter command (BF.INSERT / CF.INSERT
 // / CF.INSERTNX with NOCREATE, or CF.DEL) and, when something changed, appends the items that
 // changed it to a stream beside the key (`{key}:bloomcuckoo-log`, same hash slot, MAXLEN ~) with
-// the ID 0-<n>: n counts the writes, so a gap is seen. Replaying those items in order on the
+// the ID <epoch>-<n>: n counts the writes, so a gap is seen, and the epoch (the server's time in
+// µs when the log was made) tells a re-created log, a lost history, from the one the copy has. Replaying those items in order on the
 // local copy gives the server's bytes exactly (the adds and deletions of both types are
 // deterministic). A replica starts from a snapshot taken in one script (DUMP + RESTORE into a
 // temporary key, with the stream's last ID), read with SCANDUMP, then tails the stream with
 // XREAD BLOCK on a connection of its own. A gap (its position trimmed away, the stream replaced),
-// a server that went back (restarted and lost writes), or a changed BF.INFO / CF.INFO at the same
+// a server that went back (restarted and lost writes), a log of another epoch, or a changed BF.INFO / CF.INFO at the same
 // position (someone wrote around the library, checked every `checkInterval`) makes it take a new
 // snapshot. A missing key or one of another type is reported; the copy keeps answering as it was
 // until a filter is back at the key.
@@ -33,9 +34,11 @@ const LAST_ID = `local function last(log)
 end
 local t = redis.call('TYPE', KEYS[1])['ok']
 `;
-const IS_FILTER = "if t ~= 'MBbloom--' and t ~= 'MBbloomCF' then return { t } end\n";
+// a key that is no filter any more: its log describes a history that is gone, so it is dropped
+// (the next write starts a new one, with a new epoch)
+const IS_FILTER = "if t ~= 'MBbloom--' and t ~= 'MBbloomCF' then redis.call('DEL', KEYS[2]); return { t } end\n";
 
-// KEYS: key, log. ARGV: op (bi, ci, cn, cd), stream length, items. Replies { id or nil, the
+// KEYS: key, log. ARGV: op (bi, ci, cn, cd), stream length, items. Logs under IDs <epoch>-<n>. Replies { id or nil, the
 // command's reply per item (an error as -2), the last per-item error or nil, the log position
 // when nothing was logged (what the server had then: read-your-writes waits for it too) }.
 const WRITE = `${LAST_ID}local want = ARGV[1] == 'bi' and 'MBbloom--' or 'MBbloomCF'
@@ -51,7 +54,14 @@ else
     if type(r[i]) == 'table' then out[i] = -2; err = r[i]['err'] else out[i] = r[i] end
   end
 end
-local x = { KEYS[2], 'MAXLEN', '~', ARGV[2], '0-*', 'o', ARGV[1], 't', '' }
+-- IDs <epoch>-<n>: the epoch is the log's (its last ID's first part), or, for a new log, the
+-- server's time in microseconds: a log re-created after a loss has another epoch
+local next = string.match(last(KEYS[2]), '^(%d+)-') .. '-*'
+if redis.call('EXISTS', KEYS[2]) == 0 then
+  local now = redis.call('TIME')
+  next = now[1] .. string.format('%06d', tonumber(now[2])) .. '-1'   -- a new log's first write is 1
+end
+local x = { KEYS[2], 'MAXLEN', '~', ARGV[2], next, 'o', ARGV[1], 't', '' }
 for i = 1, #out do
   if out[i] == 1 then x[#x + 1] = 'k'; x[#x + 1] = ARGV[i + 2] end
 end
@@ -76,11 +86,14 @@ return { t, last(KEYS[2]), table.concat(sig, ',') }`;
 const sha = (script) => createHash('sha1').update(script).digest('hex');
 const SCRIPTS = Object.fromEntries(Object.entries({ WRITE, SNAPSHOT, CHECK }).map(([k, s]) => [k, { s, sha: sha(s) }]));
 
-/** The write count n of a stream ID 0-n; CORRUPT_DATA for anything that is not a stream ID. */
-function seqOf(id, what) {
+/**
+ * A log position from a stream ID <epoch>-<n>: the log's epoch (which history) and n, the writes
+ * logged in it; CORRUPT_DATA for anything that is not a stream ID.
+ */
+function posOf(id, what) {
   const m = /^([0-9]{1,20})-([0-9]{1,16})$/.exec(textOf(id, what));
   if (!m || !Number.isSafeInteger(Number(m[2]))) throw badReply(what, `'${text(id).slice(0, 40)}', not a stream ID`);
-  return Number(m[2]);
+  return { epoch: m[1], n: Number(m[2]) };
 }
 
 /** One zeroed chunk shared by every empty CF's slots (read, never written). */
@@ -121,7 +134,7 @@ const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms).unref()
 
 export class RedisReplica extends EventEmitter {
   #send; #tail = null; #key; #log; #server; #o;
-  #filter = null; #seq = 0; #closed = false; #resync = 'start'; #pending = null; #lost = false;
+  #filter = null; #seq = 0; #epoch = '0'; #closed = false; #resync = 'start'; #pending = null; #lost = false;
   #waiters = []; #timer = null; #loop = null; #warned = new Set(); #tailId = null;
   #stats = { seq: 0, lag: 0, lastSync: 0, resyncs: 0, bytesPulled: 0, applied: 0, writeArounds: 0 };
 
@@ -323,14 +336,16 @@ export class RedisReplica extends EventEmitter {
       throw badReply(what, `${results.length} per-key replies for ${items.length} keys`);
     }
     if (id != null) {
-      const n = seqOf(id, what);
+      const { n, epoch } = posOf(id, what);
+      this.#sameHistory(epoch, n, 'a write');
       if (n === this.#seq + 1 && !this.#resync) this.#apply(n, op, items.filter((_, i) => results[i] === 1), 0);
       await this.#reach(n, this.#o.timeout, (at) => `bloomcuckoo/redis: a write to '${this.#key}' was applied by the server (write ${n}), `
         + `but this copy did not reach it within ${this.#o.timeout} ms (at ${at})`);
     } else if (position != null) {
       // nothing changed (the key was there, or did not fit): the copy still waits for everything
       // the server had when it answered, so has(key) agrees with that answer
-      const n = seqOf(position, what);
+      const { n, epoch } = posOf(position, what);
+      this.#sameHistory(epoch, n, 'a write');
       await this.#reach(n, this.#o.timeout, (at) => `bloomcuckoo/redis: a write to '${this.#key}' changed nothing on the server, `
         + `but this copy did not reach the server's write ${n} within ${this.#o.timeout} ms (at ${at})`);
     }
@@ -396,12 +411,35 @@ export class RedisReplica extends EventEmitter {
       this.#resync = `'${this.#key}' is a filter again`;
     }
     if (reply.length !== 3) throw badReply(what, `an array of ${reply.length}, not { type, position, counts }`);
-    const at = seqOf(reply[1], what);
+    const { n: at, epoch } = posOf(reply[1], what);
+    this.#sameHistory(epoch, at, 'the check');
     if (at < before) this.#resync = `the server is at write ${at}, behind this copy's ${before} (restarted, or the log was replaced)`;
     else if (at === this.#seq && !this.#resync) this.#compare(textOf(reply[2], what));
     else if (at > this.#seq) this.#pending = { seq: at, counts: textOf(reply[2], what) };
     if (this.#resync && this.#tailId) run(this.#send, ['CLIENT', 'UNBLOCK', this.#tailId]).catch(() => {});
     return at;
+  }
+
+  /**
+   * Whether a position of the server's log is in this copy's history: the same epoch, or the first
+   * entry of a log begun after this copy's snapshot of a key with none (then its epoch is taken).
+   * Otherwise the log was re-created (the key and its log lost: FLUSHALL, a restart without
+   * persistence, a DEL) and a snapshot is due, whatever the counts say.
+   */
+  #sameHistory(epoch, n, where) {
+    if (epoch === this.#epoch) return true;
+    if (this.#seq === 0 && this.#epoch === '0' && n >= 1 && !this.#resync) {
+      if (where === 'the check') return true;   // the tail will bring entry 1 and take the epoch
+      if (n === 1) {
+        this.#epoch = epoch;
+        return true;
+      }
+    }
+    if (this.#seq === 0 && this.#epoch === '0' && epoch === '0') return true;
+    this.#resync = `the server's log is another history than this copy's (${where} saw ${epoch}-${n}, this copy is at ${this.#epoch}-${this.#seq}): `
+      + 'the key and its log were lost and re-created';
+    if (this.#tailId) run(this.#send, ['CLIENT', 'UNBLOCK', this.#tailId]).catch(() => {});
+    return false;
   }
 
   #prefix() { return this.#filter instanceof RedisCuckooFilter ? 'CF' : 'BF'; }
@@ -447,7 +485,7 @@ export class RedisReplica extends EventEmitter {
     if (reply.length === 1) this.#lost = this.#filter !== null;
     const prefix = prefixFor(this.#key, textOf(reply[0], what));
     if (reply.length !== 2) throw badReply(what, `an array of ${reply.length}, not { type, position }`);
-    const at = seqOf(reply[1], what);
+    const { n: at, epoch } = posOf(reply[1], what);
     let filter;
     try {
       const chunks = await scanDumpVia(this.#send, prefix, snap);
@@ -464,6 +502,7 @@ export class RedisReplica extends EventEmitter {
     const first = old === null;
     this.#filter = filter;
     this.#seq = at;
+    this.#epoch = epoch;
     this.#pending = null;
     this.#lost = false;
     this.#resync = null;
@@ -519,11 +558,12 @@ export class RedisReplica extends EventEmitter {
         }
         this.#tailId ??= String(countOf(await this.#tail.send(['CLIENT', 'ID']), 'CLIENT ID'));
         const reply = await this.#tail.send(['XREAD', 'COUNT', String(this.#o.pageSize), 'BLOCK', String(this.#o.block),
-          'STREAMS', this.#log, `0-${this.#seq}`]);
+          'STREAMS', this.#log, `${this.#epoch}-${this.#seq}`]);
         backoff = 50;
         for (const [id, fields] of entriesOf(reply)) {
-          const n = seqOf(id, `XREAD of '${this.#log}'`);
-          if (n <= this.#seq || this.#resync) continue;
+          const { n, epoch } = posOf(id, `XREAD of '${this.#log}'`);
+          if (!this.#sameHistory(epoch, n, 'the log') || this.#resync) break;
+          if (n <= this.#seq) continue;
           if (n !== this.#seq + 1) {
             this.#resync = `write ${this.#seq + 1} is no longer in the log (trimmed or replaced; next is ${n})`;
             break;

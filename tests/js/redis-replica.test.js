@@ -249,5 +249,31 @@ for (const [oracle] of [['2.6', '2.6'], ['v8', '8']]) {
       await sameBytes(r, 'BF', 'volatile');
       expect(await pullFilter(c2, 'volatile').then((f) => keys('v', 300).every((k) => f.has(k)))).toBe(true);
     }, 30000);
+
+    // the server loses the key and its log, the key is re-created with the same parameters and
+    // more writes follow than the replica's old position: its history is not the server's any
+    // more, whatever the counts say; sync() must not resolve on it
+    for (const cause of ['FLUSHALL', 'a restart without persistence', 'DEL of the key and its log']) {
+      live(`history lost (${cause}), re-created, more writes than before: detected, the replica resyncs to the server's bytes`, async () => {
+        const key = `hist${n++}`;
+        const create = { type: 'BF', errorRate: 0.01, capacity: 1000 };
+        const r = await replicaOf(await connect(), key, { create, checkInterval: 100000 });
+        r.on('error', () => {});
+        for (const k of keys(`old${n}`, 20)) await r.add(k);
+        expect(r.stats.seq).toBe(20);
+        if (cause === 'FLUSHALL') await rb.client.sendCommand(['FLUSHALL']);
+        else if (cause === 'DEL of the key and its log') await rb.client.sendCommand(['DEL', key, `{${key}}:bloomcuckoo-log`]);
+        else rb = Object.assign(await rb.restart('SIGKILL'), { info: rb.info });
+        // another process re-creates it and writes more than 20 entries
+        const other = await replicaOf(await connect(), key, { create, checkInterval: 100000 });
+        for (const k of keys(`new${n}`, 30)) await other.add(k);
+        await until(async () => (await codeOf(r.sync())) === 'no error', 15000);
+        await sameBytes(r, 'BF', key);
+        expect(r.stats.resyncs).toBeGreaterThan(0);
+        expect(await r.add('after')).toBe(true);
+        await other.sync();
+        await sameBytes(other, 'BF', key);
+      }, 30000);
+    }
   });
 }
