@@ -7,14 +7,14 @@ import type { Keys, RedisBloomFilter, RedisCuckooFilter, RedisServer } from './i
  * bloomcuckoo/redis calls of it.
  */
 export interface NodeRedisClient {
-  sendCommand(args: Array<string | Buffer>, options?: object): Promise<unknown>;
+  sendCommand(args: string[], options?: object): Promise<unknown>;
   duplicate(): { connect(): Promise<unknown>; on(event: 'error', listener: (err: Error) => void): unknown };
   on(event: 'error', listener: (err: Error) => void): unknown;
 }
 
 /** An ioredis client (5 or 6), connected: what bloomcuckoo/redis calls of it. */
 export interface IoredisClient {
-  callBuffer(command: string, ...args: Array<string | Buffer | number>): Promise<unknown>;
+  callBuffer(command: string, ...args: string[]): Promise<unknown>;
   duplicate(): { on(event: 'error', listener: (err: Error) => void): unknown };
   on(event: 'error', listener: (err: Error) => void): unknown;
 }
@@ -135,8 +135,10 @@ export interface RedisReplica {
   remove(key: string | Uint8Array): Promise<boolean>;
   /** Resolves once this copy holds every write acknowledged (to any process) before the call. @throws FilterError `REDIS` when the key is gone or `syncTimeout` passes */
   sync(): Promise<void>;
-  /** Stops following: closes its connection and timer and frees the copy. */
+  /** Stops following: closes its connection and timer and frees the copy; returns at once. */
   close(): Promise<void>;
+  /** As close(): `await using replica = await openReplica(...)`. */
+  [Symbol.asyncDispose](): Promise<void>;
   on(event: 'error', listener: (err: Error) => void): this;
   on(event: 'resync', listener: (reason: string) => void): this;
   /** After each log entry applied here (its position): e.g. to drop a cache built on answers. */

@@ -239,6 +239,9 @@ export class RedisReplica extends EventEmitter {
     this.#filter = null;
   }
 
+  /** As close(): `await using replica = await openReplica(...)` closes it at the end of the block. */
+  [Symbol.asyncDispose ?? Symbol.for('nodejs.asyncDispose')]() { return this.close(); }
+
   /** Takes the first snapshot and starts the tail and the check timer (openReplica calls it). */
   async start() {
     this.#tail = await this.#connectTail();

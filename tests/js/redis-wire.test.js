@@ -158,7 +158,8 @@ describe.each(USED.map((c) => [c.name, c]))('%s against a fake server', (_, clie
     const c = await connect(replicaServer({ snapshot: () => ['MBbloomCF', '0-0'], info: () => cfInfo({ size: 1080, buckets: 512, bucketSize: 2 }) }));
     const r = await openReplica(c, 'k', { server: '2.6' });
     expect(r.filter.info()).toMatchObject({ buckets: 512, size: 1080 });
-    await r.close();
+    await r[Symbol.asyncDispose]();   // as close(): for await using
+    expect(() => r.has('x')).toThrow(expect.objectContaining({ code: 'DISPOSED' }));
   });
 
   test('snapshot and write script replies of the wrong shape, bad stream IDs, error replies: FilterError, no NaN position', async () => {

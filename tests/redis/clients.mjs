@@ -25,7 +25,9 @@ const ioredis = (alias) => ({
   async connect(port) {
     const mod = await import(alias);
     const IORedis = mod.default?.default ?? mod.default ?? mod.Redis;
-    const c = new IORedis({ host: '127.0.0.1', port, retryStrategy: () => 50, lazyConnect: true });
+    // disconnectTimeout: how long ioredis's disconnect() keeps a timer for a socket it ended (2 s by
+    // default, also when the socket was already gone): short, so a test file's process exits at once
+    const c = new IORedis({ host: '127.0.0.1', port, retryStrategy: () => 50, lazyConnect: true, disconnectTimeout: 50 });
     c.on('error', () => {});
     await c.connect();
     return { c, close: () => c.quit().catch(() => {}) };

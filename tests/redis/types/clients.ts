@@ -21,6 +21,7 @@ export async function each(): Promise<void> {
     await pullFilter(c, 'k');
     await serverOf(c);
     await (await openReplica(c, 'k')).close();
+    await (await openReplica(c, 'k'))[Symbol.asyncDispose]();
   }
   const f = await pullFilter(createClient6(), 'k');
   await pushFilter(new IORedis6(), 'k', f);
