@@ -12,21 +12,52 @@ export const TYPES = { 'MBbloom--': 'BF', MBbloomCF: 'CF' };
 const isIoredis = (client) => typeof client?.callBuffer === 'function';
 
 /**
- * A `send(args)` for `client` that resolves binary replies as Buffers: node-redis 5+ (through a
- * type-mapped view of the same connection), node-redis 4 (`commandOptions({ returnBuffers })`),
- * ioredis 5 (`callBuffer`). Anything else is FilterError INVALID_ARGUMENT.
+ * A `send(args)` for `client` that resolves binary replies as Buffers: node-redis 5+ (a type
+ * mapping given with each command: 5.x's `withTypeMapping(...).sendCommand` ignores the view's
+ * mapping), node-redis 4 (`returnBuffers`), ioredis 5 and 6 (`callBuffer`). Anything else is
+ * FilterError INVALID_ARGUMENT.
  */
 export function commandsOf(client) {
   if (isIoredis(client)) return (args) => client.callBuffer(args[0], ...args.slice(1));
   if (typeof client?.sendCommand === 'function') {                   // node-redis
     if (typeof client.withTypeMapping === 'function') {              // v5 and later
-      const mapped = client.withTypeMapping({ [RESP_BLOB_STRING]: Buffer });
-      return (args) => mapped.sendCommand(args);
+      const options = { typeMapping: { [RESP_BLOB_STRING]: Buffer } };
+      return (args) => client.sendCommand(args, options);
     }
     return (args) => client.sendCommand(args, { returnBuffers: true });   // v4
   }
   throw new FilterError('INVALID_ARGUMENT', 'bloomcuckoo/redis: pass a connected node-redis client '
-    + "(createClient() of the 'redis' package, 4 or later) or an ioredis 5 client");
+    + "(createClient() of the 'redis' package, 4 or later) or an ioredis 5 or 6 client");
+}
+
+/** Default ms any one command waits for its reply (`timeout` of pullFilter, pushFilter, openReplica). */
+export const DEFAULT_TIMEOUT = 10000;
+
+/** `timeout` from options: a positive integer of ms, or the default; INVALID_ARGUMENT otherwise. */
+export function timeoutOf(value, where) {
+  if (value === undefined) return DEFAULT_TIMEOUT;
+  if (!Number.isInteger(value) || value < 1) throw new FilterError('INVALID_ARGUMENT', `${where}: timeout is a positive integer of ms, not ${value}`);
+  return value;
+}
+
+/** An error that says a command got no reply in time (the server stalled, or the link is gone). */
+export class NoReply extends Error {}
+
+/**
+ * `promise`, or a rejection with NoReply(`message`) after `ms`: every wait bounded. The command
+ * itself is not cancelled (no client can take it back); its late reply is dropped.
+ */
+export function timed(promise, ms, message) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new NoReply(message)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** `send` with each command bounded by `ms` (a NoReply saying which command and how long). */
+export function bounded(send, ms) {
+  return (args) => timed(Promise.resolve().then(() => send(args)), ms, `no reply to ${args[0]} within ${ms} ms`);
 }
 
 /**
@@ -34,17 +65,58 @@ export function commandsOf(client) {
  * with no 'error' listener would crash the process), and a `close()` that drops it at once, even
  * in the middle of a blocking command.
  */
-export async function duplicateOf(client, onError) {
+export async function duplicateOf(client, onError, timeout = DEFAULT_TIMEOUT) {
   const dup = client.duplicate();
   dup.on('error', onError);
-  if (!isIoredis(client)) await dup.connect();
-  return {
-    send: commandsOf(dup),
-    close: () => { try { (typeof dup.destroy === 'function' ? dup.destroy() : dup.disconnect()); } catch { /* already closed */ } },
+  // dropped at once: node-redis 5+ destroy(); node-redis 4 disconnect() (a promise: a rejection
+  // is dropped, not left unhandled); ioredis disconnect() ends the socket and keeps a 2 s timer
+  // until the peer closes it (a stalled or gone server: that long), so its socket is destroyed too
+  const close = () => {
+    try {
+      if (isIoredis(dup)) {
+        dup.disconnect();
+        dup.connector?.stream?.destroy?.();
+      } else if (typeof dup.destroy === 'function') dup.destroy();
+      else Promise.resolve(dup.disconnect()).catch(() => {});
+    } catch { /* already closed */ }
   };
+  if (!isIoredis(client)) {
+    try {
+      await timed(dup.connect(), timeout, `the replica's connection did not connect within ${timeout} ms`);
+    } catch (err) {
+      close();
+      throw err;
+    }
+  }
+  return { send: commandsOf(dup), close };
 }
 
 export const text = (v) => (v == null ? '' : Buffer.isBuffer(v) ? v.toString() : String(v));
+
+/** FilterError CORRUPT_DATA: a reply of a shape no Redis sends for `what`. */
+export const badReply = (what, detail) => new FilterError('CORRUPT_DATA', `bloomcuckoo/redis: ${what} replied ${detail}`);
+
+const describe = (v) => (v === null || v === undefined ? 'nil' : Array.isArray(v) ? `an array of ${v.length}`
+  : Buffer.isBuffer(v) || typeof v === 'string' ? `'${text(v).slice(0, 40)}'` : typeof v);
+
+/** A string reply (simple or bulk; a Buffer as text), else CORRUPT_DATA naming `what`. */
+export function textOf(reply, what) {
+  if (typeof reply === 'string' || Buffer.isBuffer(reply)) return text(reply);
+  throw badReply(what, `${describe(reply)}, not a string`);
+}
+
+/** An array reply of at least `min` elements, else CORRUPT_DATA naming `what`. */
+export function arrayOf(reply, what, min = 0) {
+  if (Array.isArray(reply) && reply.length >= min) return reply;
+  throw badReply(what, `${describe(reply)}, not an array of ${min} or more`);
+}
+
+/** A non-negative integer (a number, or its decimal text) below 2^53, else CORRUPT_DATA naming `what`. */
+export function countOf(reply, what) {
+  const s = typeof reply === 'number' ? String(reply) : typeof reply === 'string' || Buffer.isBuffer(reply) ? text(reply) : null;
+  if (s !== null && /^[0-9]{1,16}$/.test(s) && Number.isSafeInteger(Number(s))) return Number(s);
+  throw badReply(what, `${describe(reply)}, not a non-negative integer`);
+}
 
 /** A reply of name/value pairs (a RESP2 flat array, a RESP3 map or object) → an object by name. */
 export function fieldsOf(reply) {
@@ -53,12 +125,19 @@ export function fieldsOf(reply) {
   return Object.fromEntries(pairs.map(([name, value]) => [text(name), value]));
 }
 
+/** An error's words, never empty (node-redis 6 rejects some with an empty message: its class then). */
+export function reasonOf(err) {
+  const m = text(err?.message ?? err);
+  return m || `${err?.constructor?.name ?? 'Error'} with no message${err?.code ? ` (${err.code})` : ''}`;
+}
+
 /** Runs one command; a server or connection error becomes FilterError REDIS saying what failed. */
 export async function run(send, args) {
   try {
     return await send(args);
   } catch (err) {
-    throw new FilterError('REDIS', `bloomcuckoo/redis: ${args[0]} ${args[1] ?? ''} failed: ${err?.message ?? err}`);
+    if (err instanceof FilterError) throw err;
+    throw new FilterError('REDIS', `bloomcuckoo/redis: ${args[0]} ${args[1] ?? ''} failed: ${reasonOf(err)}`);
   }
 }
 
@@ -76,7 +155,9 @@ export function prefixFor(key, type) {
  */
 export async function serverVia(send) {
   const mods = await run(send, ['MODULE', 'LIST']);
+  if (mods != null && !Array.isArray(mods)) throw badReply('MODULE LIST', `${describe(mods)}, not an array`);
   for (const m of mods ?? []) {
+    if (m === null || typeof m !== 'object') throw badReply('MODULE LIST', `an entry that is ${describe(m)}`);
     const entry = fieldsOf(m);
     if (text(entry.name) === 'bf') return Number(text(entry.ver)) >= 80000 ? '8' : '2.6';
   }
@@ -89,14 +170,89 @@ export async function serverVia(send) {
   return '8';
 }
 
-/** The SCANDUMP loop of `key`: its [iterator, bytes] pairs, the final [0, empty] included. */
+/** The most a dump may hold here: 4 GiB (a wasm32 address space), as fromRedisDump. */
+export const MAX_DUMP_BYTES = 2 ** 32;
+
+/** Refuses a declared size past MAX_DUMP_BYTES before anything is allocated or read. */
+function withinLimit(bytes, what) {
+  if (bytes > MAX_DUMP_BYTES) {
+    throw new FilterError('OUT_OF_MEMORY', `bloomcuckoo/redis: ${what} declares ${bytes} bytes of data, more than the ${MAX_DUMP_BYTES} a filter here can hold`);
+  }
+  return bytes;
+}
+
+/**
+ * The data bytes a SCANDUMP header chunk declares (docs/FORMAT.md, kinds 7 and 8): the sum of a
+ * BF's link bitmaps, or of a CF's sub-filters' slots. CORRUPT_DATA for a header of neither shape,
+ * OUT_OF_MEMORY past 4 GiB. The full checks are fromRedisDump's; this bounds the loop that reads.
+ */
+export function declaredBytes(prefix, header, what) {
+  const h = Buffer.from(header.buffer, header.byteOffset, header.byteLength);
+  if (prefix === 'BF') {
+    const links = h.length >= 20 ? h.readUInt32LE(8) : -1;
+    if (links < 1 || links > 4096 || h.length !== 20 + 53 * links) throw badReply(what, `a ${h.length}-byte header chunk, not a BF header (20 + 53 per link)`);
+    let total = 0;
+    for (let i = 0; i < links; i++) total += withinLimit(Number(h.readBigUInt64LE(20 + 53 * i)), what);
+    return withinLimit(total, what);
+  }
+  if (h.length !== 38) throw badReply(what, `a ${h.length}-byte header chunk, not a CF header (38 bytes)`);
+  return withinLimit(cfSlots(Number(h.readBigUInt64LE(8)), Number(h.readBigUInt64LE(24)), h.readUInt16LE(32), h.readUInt16LE(36), what), what);
+}
+
+/**
+ * Slot bytes of a CF of `filters` sub-filters, the first of `buckets` buckets of `bucketSize`,
+ * each next `expansion` times larger; stops (OUT_OF_MEMORY) once past 4 GiB, CORRUPT_DATA outside
+ * the server's ranges (docs/FORMAT.md kind 8).
+ */
+export function cfSlots(buckets, filters, bucketSize, expansion, what) {
+  if (!Number.isSafeInteger(buckets) || buckets < 1 || !Number.isInteger(Math.log2(buckets)) || !Number.isSafeInteger(filters) || filters < 1 || filters > 65535 || bucketSize < 1 || bucketSize > 255
+    || (expansion !== 0 && (expansion & (expansion - 1)) !== 0)) {
+    throw badReply(what, `a CF of ${buckets} buckets × ${bucketSize}, ${filters} sub-filters, expansion ${expansion}: outside the server's ranges`);
+  }
+  let total = 0;
+  for (let k = 0; k < filters; k++) {
+    total += buckets * (expansion === 0 ? 1 : expansion ** k) * bucketSize;
+    withinLimit(total, what);
+  }
+  return total;
+}
+
+/**
+ * The SCANDUMP loop of `key`: its [iterator, bytes] pairs, the final [0, empty] included. Bounded
+ * by what the header chunk declares (and 4 GiB): each reply must be an [iterator, bytes] pair, each
+ * data chunk non-empty, numbered as RedisBloom numbers them (1 + the end offset of its data), and
+ * the dump must end, with [0, empty], exactly when the declared bytes are in. Anything else is
+ * CORRUPT_DATA (OUT_OF_MEMORY for a header declaring more than 4 GiB), before more is read.
+ */
 export async function scanDumpVia(send, prefix, key) {
+  const what = `${prefix}.SCANDUMP of '${key}'`;
   const chunks = [];
+  let declared = -1;
+  let received = 0;
   for (let it = 0; ;) {
-    const reply = await run(send, [`${prefix}.SCANDUMP`, key, String(it)]);
-    it = Number(text(reply[0]));
-    chunks.push([it, reply[1] ?? Buffer.alloc(0)]);
-    if (it === 0) return chunks;
+    const reply = arrayOf(await run(send, [`${prefix}.SCANDUMP`, key, String(it)]), what, 2);
+    if (reply.length !== 2) throw badReply(what, `an array of ${reply.length}, not an [iterator, bytes] pair`);
+    const next = countOf(reply[0], `${what} (its iterator)`);
+    const data = reply[1] == null ? Buffer.alloc(0) : reply[1];
+    if (!(data instanceof Uint8Array)) throw badReply(what, `${describe(data)} as a chunk's data, not bytes`);
+    if (next === 0) {
+      if (data.length !== 0) throw badReply(what, `iterator 0 with ${data.length} bytes`);
+      if (declared >= 0 && received !== declared) throw badReply(what, `the end after ${received} of the ${declared} bytes its header declares`);
+      chunks.push([0, data]);
+      return chunks;
+    }
+    if (declared < 0) {
+      if (next !== 1) throw badReply(what, `iterator ${next} first, not 1 (the header)`);
+      declared = declaredBytes(prefix, data, what);
+    } else {
+      if (data.length === 0 || received + data.length > declared || next !== 1 + received + data.length) {
+        throw badReply(what, `a chunk of ${data.length} bytes at iterator ${next} after ${received} of ${declared} declared bytes`
+          + ' (RedisBloom numbers a chunk 1 + the end offset of its data)');
+      }
+      received += data.length;
+    }
+    chunks.push([next, data]);
+    it = next;
   }
 }
 

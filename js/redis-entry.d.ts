@@ -3,21 +3,39 @@
 import type { Keys, RedisBloomFilter, RedisCuckooFilter, RedisServer } from './index.js';
 
 /**
- * A connected Redis client: node-redis 4 or later (`createClient()` of the `redis` package) or
- * ioredis 5. Told apart by its methods; anything else is `FilterError` `INVALID_ARGUMENT`.
+ * A node-redis client (`createClient()` of the `redis` package, 4, 5 or 6), connected: what
+ * bloomcuckoo/redis calls of it.
  */
-export type RedisClient = object;
+export interface NodeRedisClient {
+  sendCommand(args: string[], options?: object): Promise<unknown>;
+  duplicate(): { connect(): Promise<unknown>; on(event: 'error', listener: (err: Error) => void): unknown };
+  on(event: 'error', listener: (err: Error) => void): unknown;
+}
+
+/** An ioredis client (5 or 6), connected: what bloomcuckoo/redis calls of it. */
+export interface IoredisClient {
+  callBuffer(command: string, ...args: string[]): Promise<unknown>;
+  duplicate(): { on(event: 'error', listener: (err: Error) => void): unknown };
+  on(event: 'error', listener: (err: Error) => void): unknown;
+}
+
+/**
+ * A connected Redis client: node-redis 4, 5 or 6 or ioredis 5 or 6 (each tested by exact version).
+ * Told apart by its methods; at run time anything else is `FilterError` `INVALID_ARGUMENT`.
+ */
+export type RedisClient = NodeRedisClient | IoredisClient;
 
 /**
  * Reads the RedisBloom BF or CF at `key` with its SCANDUMP loop into a filter that answers every
  * `has`/`hasAll` exactly as `BF.EXISTS`/`CF.EXISTS` would, with no round trip.
  * Calls `init()` itself.
  * @param options.server the server's rules ('2.6' or '8'); by default what `MODULE LIST` says.
+ * @param options.timeout ms each command waits for its reply (default 10000), then FilterError `REDIS`.
  * @throws FilterError `INVALID_ARGUMENT` for a missing key, a key of another type, a CF with no
  *   items (the server sends no dump for it) or a failing command; `CORRUPT_DATA` for a dump that
  *   fails validation.
  */
-export function pullFilter(client: RedisClient, key: string, options?: { server?: RedisServer }): Promise<RedisBloomFilter | RedisCuckooFilter>;
+export function pullFilter(client: RedisClient, key: string, options?: { server?: RedisServer; timeout?: number }): Promise<RedisBloomFilter | RedisCuckooFilter>;
 
 /**
  * Loads `filter` into `key`: LOADCHUNK into a temporary key in the same hash slot, then a rename
@@ -25,17 +43,18 @@ export function pullFilter(client: RedisClient, key: string, options?: { server?
  * so replicas and the AOF get its data (RedisBloom before 8.9.80 replicates only the header chunk
  * of CF.LOADCHUNK). Resolves to the bytes sent.
  * @param options.replace overwrite an existing `key` (default: refuse it).
+ * @param options.timeout ms each command waits for its reply (default 10000), then FilterError `REDIS`.
  * @throws FilterError `INVALID_ARGUMENT` when `key` exists without `replace`, for a filter of
  *   another class or a CF with no items, or a failing command (the temporary key is deleted).
  */
-export function pushFilter(client: RedisClient, key: string, filter: RedisBloomFilter | RedisCuckooFilter, options?: { replace?: boolean }): Promise<number>;
+export function pushFilter(client: RedisClient, key: string, filter: RedisBloomFilter | RedisCuckooFilter, options?: { replace?: boolean; timeout?: number }): Promise<number>;
 
 /** The rules the server follows: '8' for Redis 8's bloom module (RedisBloom 8.x), else '2.6'. */
 export function serverOf(client: RedisClient): Promise<RedisServer>;
 
 /**
- * A `send(args)` for the client that resolves binary replies as Buffers (node-redis 5+: a
- * type-mapped view of the same connection; node-redis 4: `returnBuffers`; ioredis: `callBuffer`).
+ * A `send(args)` for the client that resolves binary replies as Buffers (node-redis 5 and 6: a
+ * `typeMapping` given with each command; node-redis 4: `returnBuffers`; ioredis: `callBuffer`).
  * @throws FilterError `INVALID_ARGUMENT` for an object that is none of them, naming what to pass.
  */
 export function commandsOf(client: RedisClient): (args: Array<string | Uint8Array>) => Promise<unknown>;
@@ -56,8 +75,10 @@ export interface ReplicaOptions {
   pageSize?: number;
   /** ms an XREAD blocks. Default 2000. */
   block?: number;
-  /** ms a `sync()` waits before it rejects with FilterError `REDIS`. Default 30000. */
+  /** ms a `sync()` waits before it rejects with FilterError `REDIS`, whatever the state. Default 30000. */
   syncTimeout?: number;
+  /** ms any command waits for its reply, and a write for its local apply, before FilterError `REDIS` (saying whether the server applied it). Default 10000. */
+  timeout?: number;
   /** Create the key when it does not exist. */
   create?: ReplicaCreate;
 }
@@ -114,8 +135,10 @@ export interface RedisReplica {
   remove(key: string | Uint8Array): Promise<boolean>;
   /** Resolves once this copy holds every write acknowledged (to any process) before the call. @throws FilterError `REDIS` when the key is gone or `syncTimeout` passes */
   sync(): Promise<void>;
-  /** Stops following: closes its connection and timer and frees the copy. */
+  /** Stops following: closes its connection and timer and frees the copy; returns at once. */
   close(): Promise<void>;
+  /** As close(): `await using replica = await openReplica(...)`. */
+  [Symbol.asyncDispose](): Promise<void>;
   on(event: 'error', listener: (err: Error) => void): this;
   on(event: 'resync', listener: (reason: string) => void): this;
   /** After each log entry applied here (its position): e.g. to drop a cache built on answers. */

@@ -2,11 +2,11 @@
 // pullFilter reads a BF or CF key with its SCANDUMP loop; pushFilter loads a filter with LOADCHUNK
 // into a temporary key in the same hash slot and renames it over the target, so no reader ever
 // sees a half-loaded filter; openReplica keeps a local copy of a key fresh (js/redis-replica.js).
-// Works with node-redis 4 and later (the `redis` package) and ioredis 5, told apart by the client
+// Works with node-redis 4, 5 and 6 (the `redis` package) and ioredis 5 and 6, told apart by the client
 // object. The shipped build (js/redis.min.js) imports the package's main entry, so there is one
 // wasm instance and one init().
 import { FilterError, RedisBloomFilter, RedisCuckooFilter, fromRedisDump, init } from './index.js';
-import { besideKey, commandsOf, prefixFor, run, scanDumpVia, serverVia, text } from './redis-client.js';
+import { besideKey, bounded, commandsOf, prefixFor, run, scanDumpVia, serverVia, textOf, timeoutOf } from './redis-client.js';
 
 export { commandsOf } from './redis-client.js';
 export { openReplica } from './redis-replica.js';
@@ -16,15 +16,25 @@ export function serverOf(client) {
   return serverVia(commandsOf(client));
 }
 
+/** Refuses options other than `known` (INVALID_ARGUMENT naming them). */
+function knownOptions(where, options, known) {
+  for (const name of Object.keys(options ?? {})) {
+    if (!known.includes(name)) throw new FilterError('INVALID_ARGUMENT', `${where}: unknown option '${name}' (known: ${known.join(', ')})`);
+  }
+  return options ?? {};
+}
+
 /**
  * The filter at `key` (a RedisBloom BF or CF), read with SCANDUMP, answering as the server does.
- * `server` ('2.6' or '8') defaults to what MODULE LIST says. Calls init() itself.
+ * `server` ('2.6' or '8') defaults to what MODULE LIST says; `timeout` (ms, 10000) bounds each
+ * command's wait for its reply (FilterError REDIS after it). Calls init() itself.
  */
-export async function pullFilter(client, key, { server } = {}) {
-  const send = commandsOf(client);
+export async function pullFilter(client, key, options) {
+  const { server, timeout } = knownOptions('pullFilter', options, ['server', 'timeout']);
+  const send = bounded(commandsOf(client), timeoutOf(timeout, 'pullFilter'));
   await init();
   const rules = server ?? await serverVia(send);
-  const prefix = prefixFor(key, text(await run(send, ['TYPE', key])));
+  const prefix = prefixFor(key, textOf(await run(send, ['TYPE', key]), `TYPE '${key}'`));
   const chunks = await scanDumpVia(send, prefix, key);
   if (chunks.length === 1) {
     throw new FilterError('INVALID_ARGUMENT', `bloomcuckoo/redis: '${key}' is a CF with no items, which the server `
@@ -40,14 +50,16 @@ export async function pullFilter(client, key, { server } = {}) {
  * before 8.9.80 replicates only the header chunk of CF.LOADCHUNK, which left replicas and the AOF
  * with an empty filter. Resolves to the bytes sent.
  */
-export async function pushFilter(client, key, filter, { replace = false } = {}) {
+export async function pushFilter(client, key, filter, options) {
+  const { replace = false, timeout } = knownOptions('pushFilter', options, ['replace', 'timeout']);
+  const ms = timeoutOf(timeout, 'pushFilter');
   let prefix;
   if (filter instanceof RedisBloomFilter) prefix = 'BF';
   else if (filter instanceof RedisCuckooFilter) prefix = 'CF';
   else throw new FilterError('INVALID_ARGUMENT', 'bloomcuckoo/redis: only a RedisBloomFilter or RedisCuckooFilter loads into Redis');
   const chunks = filter.toRedisDump();
   if (chunks.length === 0) throw new FilterError('INVALID_ARGUMENT', 'bloomcuckoo/redis: a CF with no items has no dump; CF.RESERVE it instead');
-  const send = commandsOf(client);
+  const send = bounded(commandsOf(client), ms);
   if (!replace && Number(await run(send, ['EXISTS', key])) === 1) {
     throw new FilterError('INVALID_ARGUMENT', `bloomcuckoo/redis: '${key}' exists; pass { replace: true } to overwrite it`);
   }

@@ -4,20 +4,24 @@
 // How: every write goes through one Lua script that runs the filter command (BF.INSERT / CF.INSERT
 // / CF.INSERTNX with NOCREATE, or CF.DEL) and, when something changed, appends the items that
 // changed it to a stream beside the key (`{key}:bloomcuckoo-log`, same hash slot, MAXLEN ~) with
-// the ID 0-<n>: n counts the writes, so a gap is seen. Replaying those items in order on the
+// the ID <epoch>-<n>: n counts the writes, so a gap is seen, and the epoch (the server's time in
+// µs when the log was made) tells a re-created log, a lost history, from the one the copy has. Replaying those items in order on the
 // local copy gives the server's bytes exactly (the adds and deletions of both types are
 // deterministic). A replica starts from a snapshot taken in one script (DUMP + RESTORE into a
 // temporary key, with the stream's last ID), read with SCANDUMP, then tails the stream with
 // XREAD BLOCK on a connection of its own. A gap (its position trimmed away, the stream replaced),
-// a server that went back (restarted and lost writes), or a changed BF.INFO / CF.INFO at the same
+// a server that went back (restarted and lost writes), a log of another epoch, or a changed BF.INFO / CF.INFO at the same
 // position (someone wrote around the library, checked every `checkInterval`) makes it take a new
 // snapshot. A missing key or one of another type is reported; the copy keeps answering as it was
 // until a filter is back at the key.
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { dataChunks } from './dump-chunks.js';
+import { MAX_CHUNK_BYTES, dataChunks } from './dump-chunks.js';
 import { FilterError, RedisCuckooFilter, fromRedisDump, init } from './index.js';
-import { TYPES, besideKey, commandsOf, duplicateOf, fieldsOf, prefixFor, run, scanDumpVia, serverVia, text } from './redis-client.js';
+import {
+  NoReply, TYPES, arrayOf, badReply, besideKey, bounded, cfSlots, commandsOf, countOf, duplicateOf, fieldsOf, prefixFor,
+  reasonOf, run, scanDumpVia, serverVia, text, textOf, timed, timeoutOf,
+} from './redis-client.js';
 
 /** Keys per write script: each is one atomic step and one stream entry. */
 const BATCH = 1000;
@@ -30,12 +34,14 @@ const LAST_ID = `local function last(log)
 end
 local t = redis.call('TYPE', KEYS[1])['ok']
 `;
-const IS_FILTER = "if t ~= 'MBbloom--' and t ~= 'MBbloomCF' then return { t } end\n";
+// a key that is no filter any more: its log describes a history that is gone, so it is dropped
+// (the next write starts a new one, with a new epoch)
+const IS_FILTER = "if t ~= 'MBbloom--' and t ~= 'MBbloomCF' then redis.call('DEL', KEYS[2]); return { t } end\n";
 
-// KEYS: key, log. ARGV: op (bi, ci, cn, cd), stream length, items. Replies { id or nil, the
-// command's reply per item (an error as -2), the last per-item error or nil }.
-const WRITE = `local want = ARGV[1] == 'bi' and 'MBbloom--' or 'MBbloomCF'
-local t = redis.call('TYPE', KEYS[1])['ok']
+// KEYS: key, log. ARGV: op (bi, ci, cn, cd), stream length, items. Logs under IDs <epoch>-<n>. Replies { id or nil, the
+// command's reply per item (an error as -2), the last per-item error or nil, the log position
+// when nothing was logged (what the server had then: read-your-writes waits for it too) }.
+const WRITE = `${LAST_ID}local want = ARGV[1] == 'bi' and 'MBbloom--' or 'MBbloomCF'
 if t ~= want then return redis.error_reply('WRONGTYPE bloomcuckoo: the key holds ' .. t .. ', not ' .. want) end
 local out, err = {}, false
 if ARGV[1] == 'cd' then
@@ -48,7 +54,14 @@ else
     if type(r[i]) == 'table' then out[i] = -2; err = r[i]['err'] else out[i] = r[i] end
   end
 end
-local x = { KEYS[2], 'MAXLEN', '~', ARGV[2], '0-*', 'o', ARGV[1], 't', '' }
+-- IDs <epoch>-<n>: the epoch is the log's (its last ID's first part), or, for a new log, the
+-- server's time in microseconds: a log re-created after a loss has another epoch
+local next = string.match(last(KEYS[2]), '^(%d+)-') .. '-*'
+if redis.call('EXISTS', KEYS[2]) == 0 then
+  local now = redis.call('TIME')
+  next = now[1] .. string.format('%06d', tonumber(now[2])) .. '-1'   -- a new log's first write is 1
+end
+local x = { KEYS[2], 'MAXLEN', '~', ARGV[2], next, 'o', ARGV[1], 't', '' }
 for i = 1, #out do
   if out[i] == 1 then x[#x + 1] = 'k'; x[#x + 1] = ARGV[i + 2] end
 end
@@ -58,7 +71,7 @@ if #x > 9 then
   x[9] = tostring(now[1] * 1000 + math.floor(now[2] / 1000))
   id = redis.call('XADD', unpack(x))
 end
-return { id, out, err }`;
+return { id, out, err, id or last(KEYS[2]) }`;
 
 // KEYS: key, log, snapshot key. ARGV: the snapshot's TTL in ms. Replies { type, stream position }.
 const SNAPSHOT = `${LAST_ID}${IS_FILTER}redis.call('RESTORE', KEYS[3], ARGV[1], redis.call('DUMP', KEYS[1]), 'REPLACE')
@@ -73,8 +86,18 @@ return { t, last(KEYS[2]), table.concat(sig, ',') }`;
 const sha = (script) => createHash('sha1').update(script).digest('hex');
 const SCRIPTS = Object.fromEntries(Object.entries({ WRITE, SNAPSHOT, CHECK }).map(([k, s]) => [k, { s, sha: sha(s) }]));
 
-/** The write count n of a stream ID 0-n. */
-const seqOf = (id) => Number(text(id).split('-')[1] ?? 0);
+/**
+ * A log position from a stream ID <epoch>-<n>: the log's epoch (which history) and n, the writes
+ * logged in it; CORRUPT_DATA for anything that is not a stream ID.
+ */
+function posOf(id, what) {
+  const m = /^([0-9]{1,20})-([0-9]{1,16})$/.exec(textOf(id, what));
+  if (!m || !Number.isSafeInteger(Number(m[2]))) throw badReply(what, `'${text(id).slice(0, 40)}', not a stream ID`);
+  return { epoch: m[1], n: Number(m[2]) };
+}
+
+/** One zeroed chunk shared by every empty CF's slots (read, never written). */
+let zeros = null;
 
 /** BF.INFO / CF.INFO's counts of a local copy, as CHECK joins the server's. */
 function countsOf(filter) {
@@ -85,10 +108,14 @@ function countsOf(filter) {
 
 /** A server's error reply → FilterError: FULL for a filter that cannot take the key, else REDIS. */
 function serverError(err, what) {
-  const message = text(err?.message ?? err);
+  if (err instanceof FilterError) return err;
+  const message = reasonOf(err);
   const code = /full|Maximum expansions/i.test(message) ? 'FULL' : 'REDIS';
   return new FilterError(code, `bloomcuckoo/redis: ${what}: ${message}`);
 }
+
+/** An error reply of the server (the command ran and failed), as node-redis and ioredis name it. */
+const isReply = (err) => /ReplyError|ErrorReply|SimpleError|BlobError/.test(err?.constructor?.name ?? '');
 
 const bytesOf = (key) => {
   if (typeof key === 'string') return key;
@@ -107,14 +134,14 @@ const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms).unref()
 
 export class RedisReplica extends EventEmitter {
   #send; #tail = null; #key; #log; #server; #o;
-  #filter = null; #seq = 0; #closed = false; #resync = 'start'; #pending = null; #lost = false;
+  #filter = null; #seq = 0; #epoch = '0'; #closed = false; #resync = 'start'; #pending = null; #lost = false;
   #waiters = []; #timer = null; #loop = null; #warned = new Set(); #tailId = null;
   #stats = { seq: 0, lag: 0, lastSync: 0, resyncs: 0, bytesPulled: 0, applied: 0, writeArounds: 0 };
 
   /** Use openReplica(client, key, options). */
   constructor(client, key, server, options) {
     super();
-    this.#send = commandsOf(client);
+    this.#send = bounded(commandsOf(client), options.timeout);
     this.#key = key;
     this.#log = besideKey(key, ':bloomcuckoo-log');
     this.#server = server;
@@ -181,8 +208,16 @@ export class RedisReplica extends EventEmitter {
    */
   async sync() {
     this.#live();
-    const target = await this.#check(true);
-    await this.#reach(target, true);
+    const end = Date.now() + this.#o.syncTimeout;
+    let target;
+    try {
+      target = await timed(this.#check(true), this.#o.syncTimeout, 'no answer to the check');
+    } catch (err) {
+      if (!(err instanceof NoReply)) throw err;
+      throw new FilterError('REDIS', `bloomcuckoo/redis: sync() of '${this.#key}' got no answer from the server within ${this.#o.syncTimeout} ms`);
+    }
+    await this.#reach(target, Math.max(1, end - Date.now()), (at) => `bloomcuckoo/redis: sync() of '${this.#key}' did not reach write ${target} `
+      + `within ${this.#o.syncTimeout} ms (at ${at}${this.#resync ? `; waiting for a snapshot: ${this.#resync}` : ''})`);
     this.#stats.lastSync = Date.now();
   }
 
@@ -192,15 +227,24 @@ export class RedisReplica extends EventEmitter {
     this.#closed = true;
     clearInterval(this.#timer);
     this.#tail?.close();
-    for (const w of this.#waiters.splice(0)) w.reject(new FilterError('DISPOSED', 'bloomcuckoo/redis: the replica was closed'));
-    await this.#loop?.catch(() => {});
+    for (const w of this.#waiters.splice(0)) {
+      clearTimeout(w.timer);
+      w.reject(new FilterError('DISPOSED', 'bloomcuckoo/redis: the replica was closed'));
+    }
+    // the tail stops at its next await; a command of it still in flight (a stalled server, a
+    // connection being re-made) is not waited for: close() returns at once, and whatever that
+    // command brings later is dropped (#snapshot frees a copy that arrives after close)
+    await Promise.race([this.#loop?.catch(() => {}), sleep(50)]);
     this.#filter?.free();
     this.#filter = null;
   }
 
+  /** As close(): `await using replica = await openReplica(...)` closes it at the end of the block. */
+  [Symbol.asyncDispose ?? Symbol.for('nodejs.asyncDispose')]() { return this.close(); }
+
   /** Takes the first snapshot and starts the tail and the check timer (openReplica calls it). */
   async start() {
-    this.#tail = await duplicateOf(this.#o.client, (err) => this.#report(serverError(err, 'the replica connection')));
+    this.#tail = await this.#connectTail();
     try {
       await this.#snapshot();
     } catch (err) {
@@ -211,6 +255,12 @@ export class RedisReplica extends EventEmitter {
     this.#timer.unref();
     this.#loop = this.#follow();
     return this;
+  }
+
+  /** The tail's own connection: its XREAD BLOCK bounded by `block` + `timeout`. */
+  async #connectTail() {
+    const tail = await duplicateOf(this.#o.client, (err) => this.#report(serverError(err, 'the replica connection')), this.#o.timeout);
+    return { send: bounded(tail.send, this.#o.block + this.#o.timeout), close: tail.close };
   }
 
   #live() {
@@ -274,14 +324,33 @@ export class RedisReplica extends EventEmitter {
     try {
       reply = await this.#eval(this.#send, 'WRITE', [this.#key, this.#log], [op, String(this.#o.maxLength), ...items]);
     } catch (err) {
-      throw serverError(err, `a write to '${this.#key}'`);
+      if (isReply(err)) throw serverError(err, `a write to '${this.#key}' (refused by the server: not applied)`);
+      throw new FilterError('REDIS', `bloomcuckoo/redis: a write to '${this.#key}' got no answer: ${reasonOf(err)}; `
+        + 'the server may or may not have applied it');
     }
-    const [id, out, err] = reply;
-    const results = out.map(Number);
+    const what = `the write script of '${this.#key}'`;
+    const [id, out, err, position] = arrayOf(reply, what, 3);
+    const results = arrayOf(out, `${what} (its per-key replies)`).map((r) => {
+      if (typeof r !== 'number' || ![-2, -1, 0, 1].includes(r)) throw badReply(what, `a per-key reply that is ${typeof r === 'number' ? r : typeof r}, not -2, -1, 0 or 1`);
+      return r;
+    });
+    // as many replies as keys, or fewer when the command stopped at an error (BF.INSERT on a full non-scaling filter)
+    if (results.length > items.length || (results.length < items.length && err == null)) {
+      throw badReply(what, `${results.length} per-key replies for ${items.length} keys`);
+    }
     if (id != null) {
-      const n = seqOf(id);
+      const { n, epoch } = posOf(id, what);
+      this.#sameHistory(epoch, n, 'a write');
       if (n === this.#seq + 1 && !this.#resync) this.#apply(n, op, items.filter((_, i) => results[i] === 1), 0);
-      await this.#reach(n, false);
+      await this.#reach(n, this.#o.timeout, (at) => `bloomcuckoo/redis: a write to '${this.#key}' was applied by the server (write ${n}), `
+        + `but this copy did not reach it within ${this.#o.timeout} ms (at ${at})`);
+    } else if (position != null) {
+      // nothing changed (the key was there, or did not fit): the copy still waits for everything
+      // the server had when it answered, so has(key) agrees with that answer
+      const { n, epoch } = posOf(position, what);
+      this.#sameHistory(epoch, n, 'a write');
+      await this.#reach(n, this.#o.timeout, (at) => `bloomcuckoo/redis: a write to '${this.#key}' changed nothing on the server, `
+        + `but this copy did not reach the server's write ${n} within ${this.#o.timeout} ms (at ${at})`);
     }
     if (err != null) throw serverError(err, `a write to '${this.#key}' (${results.filter((r) => r === 1).length} added before it)`);
     return all ? results : results[0];
@@ -289,6 +358,7 @@ export class RedisReplica extends EventEmitter {
 
   /** Replays entry n's changed items on the copy; a different outcome means the copy diverged. */
   #apply(n, op, items, time) {
+    if (this.#closed) return;
     const f = this.#filter;
     let same = true;
     try {
@@ -328,7 +398,9 @@ export class RedisReplica extends EventEmitter {
     } catch (err) {
       throw serverError(err, `the check of '${this.#key}'`);
     }
-    const type = text(reply[0]);
+    const what = `the check script of '${this.#key}'`;
+    arrayOf(reply, what, 1);
+    const type = textOf(reply[0], what);
     if (reply.length === 1) {
       this.#lost = true;
       const err = new FilterError('REDIS', `bloomcuckoo/redis: '${this.#key}' ${type === 'none' ? 'is gone' : `holds a ${type} now`}; `
@@ -341,29 +413,53 @@ export class RedisReplica extends EventEmitter {
       this.#lost = false;
       this.#resync = `'${this.#key}' is a filter again`;
     }
-    const at = seqOf(reply[1]);
+    if (reply.length !== 3) throw badReply(what, `an array of ${reply.length}, not { type, position, counts }`);
+    const { n: at, epoch } = posOf(reply[1], what);
+    this.#sameHistory(epoch, at, 'the check');
     if (at < before) this.#resync = `the server is at write ${at}, behind this copy's ${before} (restarted, or the log was replaced)`;
-    else if (at === this.#seq && !this.#resync) this.#compare(text(reply[2]));
-    else if (at > this.#seq) this.#pending = { seq: at, counts: text(reply[2]) };
+    else if (at === this.#seq && !this.#resync) this.#compare(textOf(reply[2], what));
+    else if (at > this.#seq) this.#pending = { seq: at, counts: textOf(reply[2], what) };
     if (this.#resync && this.#tailId) run(this.#send, ['CLIENT', 'UNBLOCK', this.#tailId]).catch(() => {});
     return at;
   }
 
+  /**
+   * Whether a position of the server's log is in this copy's history: the same epoch, or the first
+   * entry of a log begun after this copy's snapshot of a key with none (then its epoch is taken).
+   * Otherwise the log was re-created (the key and its log lost: FLUSHALL, a restart without
+   * persistence, a DEL) and a snapshot is due, whatever the counts say.
+   */
+  #sameHistory(epoch, n, where) {
+    if (epoch === this.#epoch) return true;
+    if (this.#seq === 0 && this.#epoch === '0' && n >= 1 && !this.#resync) {
+      if (where === 'the check') return true;   // the tail will bring entry 1 and take the epoch
+      if (n === 1) {
+        this.#epoch = epoch;
+        return true;
+      }
+    }
+    if (this.#seq === 0 && this.#epoch === '0' && epoch === '0') return true;
+    this.#resync = `the server's log is another history than this copy's (${where} saw ${epoch}-${n}, this copy is at ${this.#epoch}-${this.#seq}): `
+      + 'the key and its log were lost and re-created';
+    if (this.#tailId) run(this.#send, ['CLIENT', 'UNBLOCK', this.#tailId]).catch(() => {});
+    return false;
+  }
+
   #prefix() { return this.#filter instanceof RedisCuckooFilter ? 'CF' : 'BF'; }
 
-  /** Resolves once the copy is at write n or later with no snapshot due. */
-  #reach(n, timed) {
+  /**
+   * Resolves once the copy is at write n or later with no snapshot due; rejects with FilterError
+   * REDIS, message(at), after `ms`.
+   */
+  #reach(n, ms, message) {
     if (this.#seq >= n && !this.#resync) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const w = { n, resolve, reject, timer: null };
-      if (timed) {
-        w.timer = setTimeout(() => {
-          this.#waiters.splice(this.#waiters.indexOf(w), 1);
-          reject(new FilterError('REDIS', `bloomcuckoo/redis: sync() of '${this.#key}' did not reach write ${n} within ${this.#o.syncTimeout} ms`
-            + ` (at ${this.#seq}${this.#resync ? `; waiting for a snapshot: ${this.#resync}` : ''})`));
-        }, this.#o.syncTimeout);
-        w.timer.unref();
-      }
+      w.timer = setTimeout(() => {
+        this.#waiters.splice(this.#waiters.indexOf(w), 1);
+        reject(new FilterError('REDIS', message(this.#seq)));
+      }, ms);
+      w.timer.unref();
       this.#waiters.push(w);
     });
   }
@@ -381,9 +477,18 @@ export class RedisReplica extends EventEmitter {
   /** A snapshot of the key at a stream position, read with SCANDUMP, in place of the copy. */
   async #snapshot() {
     const snap = besideKey(this.#key, `:bloomcuckoo-snap-${process.pid}-${Math.random().toString(36).slice(2)}`);
-    const reply = await this.#eval(this.#send, 'SNAPSHOT', [this.#key, this.#log, snap], ['600000']);
+    let reply;
+    try {
+      reply = await this.#eval(this.#send, 'SNAPSHOT', [this.#key, this.#log, snap], ['600000']);
+    } catch (err) {
+      throw serverError(err, `the snapshot of '${this.#key}'`);
+    }
+    const what = `the snapshot script of '${this.#key}'`;
+    arrayOf(reply, what, 1);
     if (reply.length === 1) this.#lost = this.#filter !== null;
-    const prefix = prefixFor(this.#key, text(reply[0]));
+    const prefix = prefixFor(this.#key, textOf(reply[0], what));
+    if (reply.length !== 2) throw badReply(what, `an array of ${reply.length}, not { type, position }`);
+    const { n: at, epoch } = posOf(reply[1], what);
     let filter;
     try {
       const chunks = await scanDumpVia(this.#send, prefix, snap);
@@ -392,10 +497,15 @@ export class RedisReplica extends EventEmitter {
     } finally {
       await Promise.resolve(this.#send(['DEL', snap])).catch(() => {});
     }
+    if (this.#closed) {   // closed while reading: nothing to replace
+      filter.free();
+      return;
+    }
     const old = this.#filter;
     const first = old === null;
     this.#filter = filter;
-    this.#seq = seqOf(reply[1]);
+    this.#seq = at;
+    this.#epoch = epoch;
     this.#pending = null;
     this.#lost = false;
     this.#resync = null;
@@ -410,21 +520,32 @@ export class RedisReplica extends EventEmitter {
    * docs/FORMAT.md gives it and empty slots (CF.DEL leaves none behind), so the copy's counts match.
    */
   async #emptyCf(snap) {
-    const v = Object.fromEntries(Object.entries(fieldsOf(await run(this.#send, ['CF.INFO', snap])))
-      .map(([name, value]) => [name, Number(text(value))]));
+    const what = `CF.INFO of the snapshot of '${this.#key}'`;
+    const reply = await run(this.#send, ['CF.INFO', snap]);
+    if (reply === null || typeof reply !== 'object') throw badReply(what, `${typeof reply}, not name/value pairs`);
+    const fields = fieldsOf(reply);
+    const v = (name) => countOf(fields[name], `${what} (${name})`);
+    const buckets = v('Number of buckets');
+    const filters = v('Number of filters');
+    const bucketSize = v('Bucket size');
+    const expansion = v('Expansion rate');
+    const maxIterations = v('Max iterations');
+    const deleted = v('Number of items deleted');
+    if (maxIterations < 1 || maxIterations > 65535 || expansion > 32768) throw badReply(what, `max iterations ${maxIterations}, expansion ${expansion}`);
+    // every field in the server's ranges, and the byte count it reports (40 + 16 per sub-filter +
+    // the slots) adding up, before anything is allocated; past 4 GiB is OUT_OF_MEMORY
+    const slots = cfSlots(buckets, filters, bucketSize, expansion, what);
+    if (v('Size') !== 40 + 16 * filters + slots) throw badReply(what, `Size ${v('Size')}, not 40 + 16 × ${filters} + ${slots} slots`);
     const header = Buffer.alloc(38);
-    const buckets = v['Number of buckets'];
-    const filters = v['Number of filters'];
-    const bucketSize = v['Bucket size'];
-    const expansion = v['Expansion rate'];
     header.writeBigUInt64LE(BigInt(buckets), 8);
-    header.writeBigUInt64LE(BigInt(v['Number of items deleted']), 16);
+    header.writeBigUInt64LE(BigInt(deleted), 16);
     header.writeBigUInt64LE(BigInt(filters), 24);
     header.writeUInt16LE(bucketSize, 32);
-    header.writeUInt16LE(v['Max iterations'], 34);
+    header.writeUInt16LE(maxIterations, 34);
     header.writeUInt16LE(expansion, 36);
-    const slots = dataChunks(filters, (k) => buckets * expansion ** k * bucketSize, (k, at, len) => new Uint8Array(len));
-    return fromRedisDump([[1, header], ...slots], { server: this.#server });
+    zeros ??= new Uint8Array(MAX_CHUNK_BYTES);
+    const chunks = dataChunks(filters, (k) => buckets * (expansion === 0 ? 1 : expansion ** k) * bucketSize, (k, at, len) => zeros.subarray(0, len));
+    return fromRedisDump([[1, header], ...chunks], { server: this.#server });
   }
 
   /** The tail: snapshots when one is due, else XREAD BLOCK a page of the stream and apply it. */
@@ -438,13 +559,14 @@ export class RedisReplica extends EventEmitter {
           await this.#snapshot();
           continue;
         }
-        this.#tailId ??= text(await this.#tail.send(['CLIENT', 'ID']));
+        this.#tailId ??= String(countOf(await this.#tail.send(['CLIENT', 'ID']), 'CLIENT ID'));
         const reply = await this.#tail.send(['XREAD', 'COUNT', String(this.#o.pageSize), 'BLOCK', String(this.#o.block),
-          'STREAMS', this.#log, `0-${this.#seq}`]);
+          'STREAMS', this.#log, `${this.#epoch}-${this.#seq}`]);
         backoff = 50;
         for (const [id, fields] of entriesOf(reply)) {
-          const n = seqOf(id);
-          if (n <= this.#seq || this.#resync) continue;
+          const { n, epoch } = posOf(id, `XREAD of '${this.#log}'`);
+          if (!this.#sameHistory(epoch, n, 'the log') || this.#resync) break;
+          if (n <= this.#seq) continue;
           if (n !== this.#seq + 1) {
             this.#resync = `write ${this.#seq + 1} is no longer in the log (trimmed or replaced; next is ${n})`;
             break;
@@ -458,11 +580,21 @@ export class RedisReplica extends EventEmitter {
             else if (f === 'o') op = text(fields[i + 1]);
             else if (f === 't') time = Number(text(fields[i + 1]));
           }
+          if (!['bi', 'ci', 'cn', 'cd'].includes(op) || !(time >= 0)) throw badReply(`XREAD of '${this.#log}'`, `entry ${n} with op '${op.slice(0, 10)}' at time ${time}`);
           this.#apply(n, op, items, time);
         }
       } catch (err) {
         if (this.#closed) break;
         this.#tailId = null;
+        if (err instanceof NoReply) {
+          // a stalled server or a dead link: a new connection (the old one may never answer)
+          this.#tail.close();
+          this.#tail = await this.#connectTail().catch((e) => {
+            this.#report(serverError(e, 'the replica connection'));
+            return { send: () => Promise.reject(e), close: () => {} };
+          });
+          if (this.#closed) this.#tail.close();
+        }
         this.#report(err instanceof FilterError ? err : serverError(err, `following '${this.#key}'`));
         await sleep(backoff);
         backoff = Math.min(backoff * 2, 2000);
@@ -473,12 +605,23 @@ export class RedisReplica extends EventEmitter {
 
 
 
-/** XREAD's reply (RESP2 arrays or a RESP3 map) → its entries as [id, fields]. */
+/**
+ * XREAD's reply of one stream → its entries as [id, fields]: RESP2's [[name, entries]], a RESP3 map
+ * (a Map or an object), or that map flattened to [name, entries] (ioredis 6's RESP3 `callBuffer`).
+ * Any other shape is FilterError CORRUPT_DATA.
+ */
 function entriesOf(reply) {
   if (reply == null) return [];
-  if (Array.isArray(reply)) return reply[0]?.[1] ?? [];
-  const streams = reply instanceof Map ? [...reply.values()] : Object.values(reply);
-  return streams[0] ?? [];
+  let entries;
+  if (Array.isArray(reply)) entries = Array.isArray(reply[0]) ? reply[0][1] : reply[1];
+  else if (reply instanceof Map) entries = [...reply.values()][0];
+  else if (typeof reply === 'object') entries = Object.values(reply)[0];
+  const bad = (what) => new FilterError('CORRUPT_DATA', `bloomcuckoo/redis: XREAD replied ${what}, not a stream's entries`);
+  if (!Array.isArray(entries)) throw bad(typeof entries);
+  for (const e of entries) {
+    if (!Array.isArray(e) || e.length !== 2 || !Array.isArray(e[1]) || e[1].length % 2 !== 0) throw bad('an entry that is not [id, [field, value, ...]]');
+  }
+  return entries;
 }
 
 /**
@@ -489,7 +632,7 @@ function entriesOf(reply) {
 export async function openReplica(client, key, options = {}) {
   const send = commandsOf(client);
   if (typeof key !== 'string' || key === '') throw new TypeError('bloomcuckoo/redis: key is a non-empty string');
-  const known = ['server', 'checkInterval', 'maxLength', 'pageSize', 'block', 'syncTimeout', 'create'];
+  const known = ['server', 'checkInterval', 'maxLength', 'pageSize', 'block', 'syncTimeout', 'timeout', 'create'];
   for (const name of Object.keys(options)) {
     if (!known.includes(name)) throw new FilterError('INVALID_ARGUMENT', `openReplica: unknown option '${name}' (known: ${known.join(', ')})`);
   }
@@ -499,11 +642,13 @@ export async function openReplica(client, key, options = {}) {
     pageSize: positive('pageSize', options.pageSize, 1000),
     block: positive('block', options.block, 2000),
     syncTimeout: positive('syncTimeout', options.syncTimeout, 30000),
+    timeout: timeoutOf(options.timeout, 'openReplica'),
     client,
   };
   await init();
-  const server = options.server ?? await serverVia(send);
-  if (options.create) await create(send, key, options.create);
+  const timedSend = bounded(send, o.timeout);
+  const server = options.server ?? await serverVia(timedSend);
+  if (options.create) await create(timedSend, key, options.create);
   return new RedisReplica(client, key, server, o).start();
 }
 

@@ -18,7 +18,7 @@ const dataOf = (chunks) => chunks.filter(([it]) => it !== 0);
 const codeOf = async (p) => { try { await p; } catch (e) { return e instanceof FilterError ? e.code : `${e.name}: ${e.message}`; } return 'no error'; };
 
 test('a client that is none of node-redis or ioredis is refused with what to pass', () => {
-  expect(() => commandsOf({})).toThrow(/node-redis client .* or an ioredis 5 client/);
+  expect(() => commandsOf({})).toThrow(/node-redis client .* or an ioredis 5 or 6 client/);
   expect(() => commandsOf(null)).toThrow(FilterError);
 });
 

@@ -1,30 +1,23 @@
-// openReplica (js/redis-replica.js) against both live RedisBloom servers, with the three clients
-// people have (node-redis 5, node-redis 4, ioredis 5): answers and bytes equal to the server's,
-// read-your-writes, a refused write, and the faults a single process can make (the key deleted,
+// openReplica (js/redis-replica.js) against both live RedisBloom servers, with every client of
+// the peer range (node-redis 4, 5 and 6, ioredis 5 and 6, by exact version): answers and bytes
+// equal to the server's, read-your-writes, a refused write, and the faults a single process can make (the key deleted,
 // replaced by another type or written around, a dropped connection, a restart without AOF). The
 // multi-process fleet with kills and a crash is tests/js/redis-fleet.test.js.
-import IORedis from 'ioredis';
-import { createClient } from 'redis';
-import { createClient as createClient4 } from 'redis4';
 import { FilterError, RedisBloomFilter, init } from '../../js/index.js';
 import { openReplica, pullFilter, pushFilter } from '../../js/redis-entry.js';
+import { CLIENTS as ALL_CLIENTS } from '../redis/clients.mjs';
 import { scanDump } from '../redis/helpers.mjs';
-import { findV8, redisServerPath, skipReason, startPlainRedis, startRedisBloom } from '../redis/server.mjs';
+import { oracleSkips, redisServerPath, startPlainRedis, startRedisBloom } from '../redis/server.mjs';
 
 beforeAll(() => init());
 
-/** port => a client made by make(port) and connected (errors ignored: it reconnects), and its close(). */
-const connected = (make) => async (port) => {
-  const c = make(port);
-  c.on('error', () => {});
-  await c.connect();
-  return { c, close: () => c.quit().catch(() => {}) };
-};
-const CLIENTS = {
-  'node-redis 5': connected((port) => createClient({ socket: { host: '127.0.0.1', port, reconnectStrategy: () => 50 } })),
-  'node-redis 4': connected((port) => createClient4({ socket: { host: '127.0.0.1', port, reconnectStrategy: () => 50 } })),
-  'ioredis 5': connected((port) => new IORedis({ host: '127.0.0.1', port, retryStrategy: () => 50, lazyConnect: true })),
-};
+// one SKIP line for this file when an oracle is missing (a clone with nothing beside it)
+const SKIPS = await oracleSkips('tests/js/redis-replica.test.js');
+
+// every client of the peer range by exact version (tests/redis/clients.mjs), by name
+const CLIENTS = Object.fromEntries(ALL_CLIENTS.map((c) => [c.name, (port) => c.connect(port)]));
+const NODE_REDIS = ALL_CLIENTS.find((c) => c.alias === 'redis').name;
+const IOREDIS = ALL_CLIENTS.find((c) => c.alias === 'ioredis').name;
 
 const keys = (p, n) => Array.from({ length: n }, (_, i) => `${p}:${i}`);
 const hex = (chunks) => chunks.filter(([it]) => it !== 0).map(([it, d]) => [it, Buffer.from(d).toString('hex')]);
@@ -59,13 +52,13 @@ async function until(cond, ms = 5000) {
 });
 
 for (const [oracle] of [['2.6', '2.6'], ['v8', '8']]) {
-  const skip = oracle === 'v8' ? (findV8() ? null : 'no ../shared/redisbloom/v8') : skipReason();
+  const skip = SKIPS[oracle];
   const live = skip ? test.skip : test;
   describe(`openReplica on RedisBloom ${oracle}`, () => {
     let rb;
     let n = 0;
     const open = [];
-    const connect = async (kind = 'node-redis 5') => {
+    const connect = async (kind = NODE_REDIS) => {
       const client = await CLIENTS[kind](rb.port);
       open.push(client);
       return client.c;
@@ -211,7 +204,7 @@ for (const [oracle] of [['2.6', '2.6'], ['v8', '8']]) {
 
     live('a dropped connection (CLIENT KILL of every client): the replica reconnects and catches up', async () => {
       const { r } = await reserved(['CF.RESERVE', 'drop', '100']);
-      const other = await replicaOf(await connect('ioredis 5'), 'drop');
+      const other = await replicaOf(await connect(IOREDIS), 'drop');
       let reported = 0;
       r.on('error', () => { reported++; });
       other.on('error', () => {});
@@ -256,5 +249,31 @@ for (const [oracle] of [['2.6', '2.6'], ['v8', '8']]) {
       await sameBytes(r, 'BF', 'volatile');
       expect(await pullFilter(c2, 'volatile').then((f) => keys('v', 300).every((k) => f.has(k)))).toBe(true);
     }, 30000);
+
+    // the server loses the key and its log, the key is re-created with the same parameters and
+    // more writes follow than the replica's old position: its history is not the server's any
+    // more, whatever the counts say; sync() must not resolve on it
+    for (const cause of ['FLUSHALL', 'a restart without persistence', 'DEL of the key and its log']) {
+      live(`history lost (${cause}), re-created, more writes than before: detected, the replica resyncs to the server's bytes`, async () => {
+        const key = `hist${n++}`;
+        const create = { type: 'BF', errorRate: 0.01, capacity: 1000 };
+        const r = await replicaOf(await connect(), key, { create, checkInterval: 100000 });
+        r.on('error', () => {});
+        for (const k of keys(`old${n}`, 20)) await r.add(k);
+        expect(r.stats.seq).toBe(20);
+        if (cause === 'FLUSHALL') await rb.client.sendCommand(['FLUSHALL']);
+        else if (cause === 'DEL of the key and its log') await rb.client.sendCommand(['DEL', key, `{${key}}:bloomcuckoo-log`]);
+        else rb = Object.assign(await rb.restart('SIGKILL'), { info: rb.info });
+        // another process re-creates it and writes more than 20 entries
+        const other = await replicaOf(await connect(), key, { create, checkInterval: 100000 });
+        for (const k of keys(`new${n}`, 30)) await other.add(k);
+        await until(async () => (await codeOf(r.sync())) === 'no error', 15000);
+        await sameBytes(r, 'BF', key);
+        expect(r.stats.resyncs).toBeGreaterThan(0);
+        expect(await r.add('after')).toBe(true);
+        await other.sync();
+        await sameBytes(other, 'BF', key);
+      }, 30000);
+    }
   });
 }

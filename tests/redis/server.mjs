@@ -6,7 +6,9 @@
 //   await rb.stop();
 //
 // Where the module is looked for, in order: $REDISBLOOM_MODULE, ../shared/redisbloom/redisbloom.so
-// beside the repository, then a redis-server on PATH that has BF.* built in (Redis 8).
+// beside the repository, then a redis-server on PATH that has BF.* built in (Redis 8). The second
+// oracle is ../shared/redisbloom/v8, or $REDISBLOOM_V8_DIR. A clone with nothing beside it
+// (REDISBLOOM_MODULE=/nonexistent REDISBLOOM_V8_DIR=/nonexistent plays one) skips: see oracleSkip.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -110,10 +112,37 @@ export function skipReason() {
 
 /** The second oracle: Redis 7.4.1 with RedisBloom 8.9.80 (../shared/redisbloom/v8), or null. */
 export function findV8() {
-  const dir = join(repoRoot, '..', 'shared', 'redisbloom', 'v8');
+  const dir = process.env.REDISBLOOM_V8_DIR || join(repoRoot, '..', 'shared', 'redisbloom', 'v8');
   const server = join(dir, 'redis-server');
   const mod = join(dir, 'redisbloom.so');
   return existsSync(server) && existsSync(mod) ? { server, mod } : null;
+}
+
+/**
+ * Why the suites of `oracle` ('2.6': Debian's redis-server with RedisBloom 2.6, or a Redis 8 with
+ * BF built in; 'v8': the Redis 7.4 + RedisBloom 8.9 pair) cannot run here, or null when they can.
+ * With no module file, only a redis-server with BF built in will do, which only starting one tells.
+ */
+export async function oracleSkip(oracle) {
+  if (oracle === 'v8') return findV8() ? null : 'no Redis 7.4 + RedisBloom 8.9 pair (../shared/redisbloom/v8 or $REDISBLOOM_V8_DIR)';
+  const reason = skipReason();
+  if (reason || findModule()) return reason;
+  const rb = await startRedisBloom();
+  if (!rb) return `no RedisBloom module (../shared/redisbloom/redisbloom.so or $REDISBLOOM_MODULE), and ${redisServerPath()} has no BF commands built in`;
+  await rb.stop();
+  return null;
+}
+
+/**
+ * The skip reason of each oracle (null: it runs), found once for a test file; prints one SKIP
+ * line naming `file` when any of them is skipped.
+ */
+export async function oracleSkips(file, oracles = ['2.6', 'v8']) {
+  const skips = {};
+  for (const o of oracles) skips[o] = await oracleSkip(o);
+  const skipped = oracles.filter((o) => skips[o]);
+  if (skipped.length) console.log(`SKIP ${file} on ${skipped.map((o) => `RedisBloom ${o}: ${skips[o]}`).join('; ')}`);
+  return skips;
 }
 
 /**

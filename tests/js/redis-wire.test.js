@@ -1,0 +1,354 @@
+// bloomcuckoo/redis against replies no real server sends (tests/redis/fake-resp.mjs plays them):
+// a SCANDUMP that never ends or repeats an iterator, headers and CF.INFO replies declaring more
+// than is sent or than 4 GiB, nil / integer / nested / negative replies where a string, an array or
+// a count belongs, error replies, bad stream IDs. Every one is a FilterError (CORRUPT_DATA for a
+// reply of the wrong shape, REDIS for an error reply or a lost connection, OUT_OF_MEMORY for a size
+// past 4 GiB), after a bounded number of commands and with no large allocation; and a server that
+// stalls: every wait bounded (timeout, syncTimeout), close() at once. No Redis needed.
+import { FilterError, RedisBloomFilter, init } from '../../js/index.js';
+import { openReplica, pullFilter } from '../../js/redis-entry.js';
+import { CLIENTS } from '../redis/clients.mjs';
+import { NO_REPLY, startFakeRedis } from '../redis/fake-resp.mjs';
+
+await init();
+
+// node-redis 6 and ioredis 5 (the two reply paths: typeMapping and callBuffer)
+const USED = CLIENTS.filter((c) => c.alias === 'redis' || c.alias === 'ioredis');
+
+const errorOf = async (p) => { try { await p; } catch (e) { return e; } return null; };
+
+/** A real BF's SCANDUMP chunks: [[1, header], [it, data]...]. */
+function bfDump() {
+  const f = new RedisBloomFilter({ errorRate: 0.01, capacity: 100 });
+  f.addAll(['a', 'b', 'c']);
+  const chunks = f.toRedisDump().map(([it, d]) => [it, Buffer.from(d)]);
+  f.free();
+  return chunks;
+}
+
+/** A BF header of one link declaring `bytes` of bitmap (the rest of the record as a real one). */
+function bfHeader(bytes) {
+  const h = Buffer.from(bfDump()[0][1]);
+  h.writeBigUInt64LE(BigInt(bytes), 20);
+  return h;
+}
+
+/** A fake answering TYPE with `type` and SCANDUMP with scandump(iterator); everything else as `rest`. */
+const dumpServer = (type, scandump, rest = () => undefined) => startFakeRedis((args) => {
+  const cmd = args[0].toUpperCase();
+  if (cmd === 'TYPE') return typeof type === 'string' ? { simple: type } : type;
+  if (cmd.endsWith('.SCANDUMP')) return scandump(Number(args[2]));
+  return rest(args);
+});
+
+describe.each(USED.map((c) => [c.name, c]))('%s against a fake server', (_, client) => {
+  let fake = null;
+  let conn = null;
+  afterEach(async () => {
+    await conn?.close();
+    await fake?.stop();
+    conn = null;
+    fake = null;
+  });
+  const connect = async (server) => {
+    fake = await server;
+    conn = await client.connect(fake.port);
+    return conn.c;
+  };
+  const scandumps = () => fake.commands.filter((a) => /\.SCANDUMP$/i.test(a[0])).length;
+
+  test('a SCANDUMP whose iterator never reaches 0: CORRUPT_DATA once more than the header declares came', async () => {
+    const [header, data] = bfDump();
+    const c = await connect(dumpServer('MBbloom--', (it) => (it === 0 ? header
+      : [it + data[1].length, data[1]])));   // always one more chunk
+    const err = await errorOf(pullFilter(c, 'k', { server: '2.6' }));
+    expect(err).toBeInstanceOf(FilterError);
+    expect(err.code).toBe('CORRUPT_DATA');
+    expect(scandumps()).toBeLessThanOrEqual(3);
+  });
+
+  test('an iterator stuck at 1, or a chunk numbered wrong, or data after the declared end: CORRUPT_DATA at once', async () => {
+    const [header, data] = bfDump();
+    for (const play of [
+      (it) => (it === 0 ? header : [1, data[1]]),                       // stuck at 1
+      (it) => (it === 0 ? header : [it + 5, data[1]]),                  // not 1 + end offset
+      (it) => (it === 0 ? header : it === 1 ? [1 + data[1].length, data[1]] : [0, Buffer.from('x')]),   // bytes with iterator 0
+      (it) => (it === 0 ? header : [0, '']),                             // ends before the declared bytes
+      (it) => (it === 0 ? header : [it + 1, '']),                        // an empty data chunk, forever
+    ]) {
+      const c = await connect(dumpServer('MBbloom--', play));
+      const err = await errorOf(pullFilter(c, 'k', { server: '2.6' }));
+      expect(err).toBeInstanceOf(FilterError);
+      expect(err.code).toBe('CORRUPT_DATA');
+      expect(scandumps()).toBeLessThanOrEqual(3);
+      await conn.close();
+      await fake.stop();
+    }
+    conn = null;
+    fake = null;
+  });
+
+  test('a header declaring more than 4 GiB: refused before any data is read', async () => {
+    const c = await connect(dumpServer('MBbloom--', (it) => (it === 0 ? [1, bfHeader(2 ** 33)] : [it + 64, Buffer.alloc(64)])));
+    const err = await errorOf(pullFilter(c, 'k', { server: '2.6' }));
+    expect(err).toBeInstanceOf(FilterError);
+    expect(err.code).toBe('OUT_OF_MEMORY');
+    expect(scandumps()).toBe(1);
+  });
+
+  test('nil, integer, nested and negative replies where a type, a pair or a count belongs: FilterError, never TypeError', async () => {
+    const [header] = bfDump();
+    const plays = [
+      [null, () => header], [5, () => header], [['MBbloom--'], () => header],
+      ['MBbloom--', () => null], ['MBbloom--', () => 7], ['MBbloom--', () => [[1, 2]]],
+      ['MBbloom--', () => [-1, '']], ['MBbloom--', () => ['1.5', header[1]]], ['MBbloom--', () => [1, 12]],
+      ['MBbloom--', () => [1, header[1], 'extra']], ['MBbloom--', () => ({ error: 'ERR boom' })],
+    ];
+    for (const [type, scandump] of plays) {
+      const c = await connect(dumpServer(type === null ? null : typeof type === 'string' ? type : type, scandump));
+      const err = await errorOf(pullFilter(c, 'k', { server: '2.6' }));
+      expect([err?.constructor.name, err?.code, err?.message]).toEqual(['FilterError', expect.stringMatching(/^(CORRUPT_DATA|REDIS)$/), expect.any(String)]);
+      await conn.close();
+      await fake.stop();
+    }
+    conn = null;
+    fake = null;
+  });
+
+  /** A fake for openReplica: the snapshot script replies `snapshot`, CF.INFO `info`, XREAD `xread`. */
+  const replicaServer = ({ snapshot, scandump = () => [0, ''], info, xread = () => new Promise((r) => { setTimeout(() => r(null), 50); }), write }) => startFakeRedis((args) => {
+    const cmd = args[0].toUpperCase();
+    if (cmd === 'EVALSHA' || cmd === 'EVAL') {
+      const keys = Number(args[2]);
+      if (keys === 3) return snapshot();
+      return args.length > 5 && write ? write(args) : { error: 'ERR not played' };
+    }
+    if (cmd.endsWith('.SCANDUMP')) return scandump(Number(args[2]));
+    if (cmd === 'CF.INFO') return info();
+    if (cmd === 'XREAD') return xread();
+    if (cmd === 'DEL') return 1;
+    return undefined;
+  });
+
+  const cfInfo = ({ size, buckets, filters = 1, bucketSize, expansion = 1 }) => ['Size', size, 'Number of buckets', buckets,
+    'Number of filters', filters, 'Number of items inserted', 0, 'Number of items deleted', 0, 'Bucket size', bucketSize,
+    'Expansion rate', expansion, 'Max iterations', 20];
+
+  test('a CF.INFO of 100 bytes claiming 2^22 buckets × 255 or 2^36 buckets: refused before anything is allocated', async () => {
+    for (const [claim, code] of [
+      [{ size: 1080, buckets: 2 ** 22, bucketSize: 255 }, 'CORRUPT_DATA'],   // Size does not add up
+      [{ size: 40 + 16 + 2 ** 36 * 2, buckets: 2 ** 36, bucketSize: 2 }, 'OUT_OF_MEMORY'],
+      [{ size: 1080, buckets: 512, bucketSize: 0 }, 'CORRUPT_DATA'],
+      [{ size: 1080, buckets: 500, bucketSize: 2 }, 'CORRUPT_DATA'],
+      [{ size: -5, buckets: 512, bucketSize: 2 }, 'CORRUPT_DATA'],
+    ]) {
+      const before = process.memoryUsage().arrayBuffers;
+      const c = await connect(replicaServer({ snapshot: () => ['MBbloomCF', '0-0'], info: () => cfInfo(claim) }));
+      const err = await errorOf(openReplica(c, 'k', { server: '2.6' }));
+      expect([err?.constructor.name, err?.code]).toEqual(['FilterError', code]);
+      expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(64 * 2 ** 20);
+      await conn.close();
+      await fake.stop();
+    }
+    conn = null;
+    fake = null;
+  });
+
+  test('a consistent empty CF from CF.INFO opens (the path the refusals guard)', async () => {
+    const c = await connect(replicaServer({ snapshot: () => ['MBbloomCF', '0-0'], info: () => cfInfo({ size: 1080, buckets: 512, bucketSize: 2 }) }));
+    const r = await openReplica(c, 'k', { server: '2.6' });
+    expect(r.filter.info()).toMatchObject({ buckets: 512, size: 1080 });
+    await r[Symbol.asyncDispose]();   // as close(): for await using
+    expect(() => r.has('x')).toThrow(expect.objectContaining({ code: 'DISPOSED' }));
+  });
+
+  test('snapshot and write script replies of the wrong shape, bad stream IDs, error replies: FilterError, no NaN position', async () => {
+    const dump = bfDump();
+    const scandump = (it) => (it === 0 ? dump[0] : it === 1 ? dump[1] : [0, '']);
+    for (const snapshot of [() => null, () => 5, () => [['x']], () => ['MBbloom--', 'not-an-id'], () => ['MBbloom--', '0-x'],
+      () => ['MBbloom--', -3], () => ['MBbloom--'], () => ({ error: 'ERR script failed' })]) {
+      const c = await connect(replicaServer({ snapshot, scandump }));
+      const err = await errorOf(openReplica(c, 'k', { server: '2.6' }));
+      expect([err?.constructor.name, err?.code]).toEqual(['FilterError', expect.stringMatching(/^(CORRUPT_DATA|REDIS|INVALID_ARGUMENT)$/)]);
+      if (err.code === 'INVALID_ARGUMENT') expect(err.message).toMatch(/holds a|no key/);
+      await conn.close();
+      await fake.stop();
+    }
+    for (const write of [() => null, () => 5, () => ['0-1'], () => ['0-x', [1], null], () => [null, 'nope', null], () => [null, [1, 2, 3], null],
+      () => [null, [[1]], null], () => ['nan', [1], null]]) {
+      const c = await connect(replicaServer({ snapshot: () => ['MBbloom--', '0-0'], scandump, write }));
+      const r = await openReplica(c, 'k', { server: '2.6' });
+      r.on('error', () => {});
+      const err = await errorOf(r.add('x'));
+      expect([err?.constructor.name, err?.code]).toEqual(['FilterError', expect.stringMatching(/^(CORRUPT_DATA|REDIS)$/)]);
+      expect(Number.isInteger(r.stats.seq)).toBe(true);
+      await r.close();
+      await conn.close();
+      await fake.stop();
+    }
+    conn = null;
+    fake = null;
+  });
+});
+
+// ---- every wait bounded: a server that stalls --------------------------------------------------
+
+const STALLING = CLIENTS.filter((c) => ['redis4', 'redis', 'ioredis'].includes(c.alias));
+/** Generous ceilings for "within the timeout" (the timeouts below are 300-500 ms). */
+const CEILING = 5000;
+
+describe.each(STALLING.map((c) => [c.name, c]))('%s against a server that stalls', (_, client) => {
+  let fake = null;
+  let conn = null;
+  afterEach(async () => {
+    conn?.close();
+    await fake?.stop();
+    conn = null;
+    fake = null;
+  });
+  // the client dropped at once (a QUIT to a stalled server would wait for good)
+  const connect = async (server) => {
+    fake = await server;
+    const { c } = await client.connect(fake.port);
+    conn = {
+      c,
+      close: () => {
+        try {
+          if (typeof c.destroy === 'function') c.destroy();
+          else Promise.resolve(c.disconnect()).catch(() => {});
+          c.connector?.stream?.destroy?.();   // ioredis: else a 2 s timer waits for the peer to close
+        } catch { /* closed */ }
+      },
+    };
+    return c;
+  };
+  /** ms that `p` took to settle, and its error (null when it resolved). */
+  const settle = async (p) => {
+    const t0 = Date.now();
+    let err = null;
+    try { await p; } catch (e) { err = e; }
+    return { ms: Date.now() - t0, err };
+  };
+  const dump = bfDump();
+  const scandump = (it) => (it === 0 ? dump[0] : it === 1 ? dump[1] : [0, '']);
+
+  test('pullFilter: no answer at TYPE, or mid-SCANDUMP: REDIS within the timeout; unknown options refused', async () => {
+    for (const stallAt of ['TYPE', 'BF.SCANDUMP']) {
+      const c = await connect(startFakeRedis((args) => {
+        if (args[0] === 'TYPE') return stallAt === 'TYPE' ? NO_REPLY : { simple: 'MBbloom--' };
+        if (args[0] === 'BF.SCANDUMP') return args[2] === '0' ? dump[0] : NO_REPLY;
+        return undefined;
+      }));
+      const { ms, err } = await settle(pullFilter(c, 'k', { server: '2.6', timeout: 300 }));
+      expect([err?.constructor.name, err?.code]).toEqual(['FilterError', 'REDIS']);
+      expect(err.message).toMatch(new RegExp(`no reply to ${stallAt.replace('.', '\\.')} within 300 ms`));
+      expect(ms).toBeLessThan(CEILING);
+      conn.close();
+      await fake.stop();
+    }
+    conn = null;
+    fake = null;
+    expect(await settle(pullFilter({ sendCommand() {}, duplicate() {} }, 'k', { sever: '8' })))
+      .toMatchObject({ err: expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/unknown option 'sever'/) }) });
+  });
+
+  test('openReplica: no answer to the snapshot script: REDIS within the timeout', async () => {
+    const c = await connect(startFakeRedis((args) => (args[0] === 'EVALSHA' ? NO_REPLY : undefined)));
+    const { ms, err } = await settle(openReplica(c, 'k', { server: '2.6', timeout: 300 }));
+    expect([err?.constructor.name, err?.code]).toEqual(['FilterError', 'REDIS']);
+    expect(ms).toBeLessThan(CEILING);
+  });
+
+  test('a replica whose server stops answering: sync() rejects within syncTimeout, a write settles saying what the server did, close() returns at once', async () => {
+    let stalled = false;
+    let written = 0;
+    const c = await connect(startFakeRedis((args) => {
+      if (stalled) return NO_REPLY;
+      if (args[0] === 'EVALSHA') {
+        if (args[2] === '3') return ['MBbloom--', '0-0'];
+        // a write, applied as write n after 4 by other processes (which the tail never brings)
+        if (args.length > 5) { written += 5; return [`0-${written}`, [1], null]; }
+        return ['MBbloom--', `0-${written}`, 'x'];                                  // the check
+      }
+      if (args[0] === 'BF.SCANDUMP') return scandump(Number(args[2]));
+      if (args[0] === 'XREAD') return NO_REPLY;   // the tail never delivers
+      if (args[0] === 'DEL') return 1;
+      return undefined;
+    }));
+    const r = await openReplica(c, 'k', { server: '2.6', timeout: 300, syncTimeout: 500, block: 100, checkInterval: 100000 });
+    r.on('error', () => {});
+    // the server applied the write (write 1) but the tail never brings it: REDIS saying so
+    let { ms, err } = await settle(r.add('x'));
+    expect([err?.constructor.name, err?.code]).toEqual(['FilterError', 'REDIS']);
+    expect(err.message).toMatch(/was applied by the server \(write 5\), but this copy did not reach it within 300 ms/);
+    expect(ms).toBeLessThan(CEILING);
+    stalled = true;
+    ({ ms, err } = await settle(r.sync()));
+    expect([err?.constructor.name, err?.code]).toEqual(['FilterError', 'REDIS']);
+    expect(ms).toBeLessThan(CEILING);
+    ({ ms, err } = await settle(r.add('y')));
+    expect([err?.constructor.name, err?.code]).toEqual(['FilterError', 'REDIS']);
+    expect(err.message).toMatch(/got no answer: .*the server may or may not have applied it/);
+    expect(ms).toBeLessThan(CEILING);
+    ({ ms } = await settle(r.close()));
+    expect(ms).toBeLessThan(1000);
+  });
+
+  test('close() while the tail is re-made and the client cannot reach the server: returns at once', async () => {
+    const c = await connect(startFakeRedis((args) => {
+      if (args[0] === 'EVALSHA') return args[2] === '3' ? ['MBbloom--', '0-0'] : ['MBbloom--', '0-0', 'x'];
+      if (args[0] === 'BF.SCANDUMP') return scandump(Number(args[2]));
+      if (args[0] === 'XREAD') return new Promise((res) => { setTimeout(() => res(null), 100); });
+      if (args[0] === 'DEL') return 1;
+      return undefined;
+    }));
+    const r = await openReplica(c, 'k', { server: '2.6', timeout: 300, block: 100 });
+    r.on('error', () => {});
+    await fake.stop();   // every connection gone, and no server to reconnect to
+    fake = null;
+    await new Promise((res) => { setTimeout(res, 200); });
+    const { ms } = await settle(r.close());
+    expect(ms).toBeLessThan(1000);
+  });
+});
+
+// ---- read-your-writes when the write changed nothing ----------------------------------------
+
+describe.each(USED.map((c) => [c.name, c]))('%s: read-your-writes', (_, client) => {
+  test('an add that resolves false (another process had added the key) resolves once the copy has the key', async () => {
+    const dump = bfDump();
+    let delivered = false;
+    const fake = await startFakeRedis((args) => {
+      if (args[0] === 'EVALSHA' || args[0] === 'EVAL') {
+        if (args[2] === '3') return ['MBbloom--', '0-0'];
+        if (args.length > 5) return [null, [0], null, '0-1'];   // the server had it: write 1, by someone else
+        return ['MBbloom--', '0-1', 'x'];
+      }
+      if (args[0] === 'BF.SCANDUMP') return Number(args[2]) === 0 ? dump[0] : Number(args[2]) === 1 ? dump[1] : [0, ''];
+      if (args[0] === 'XREAD') {
+        // the tail brings write 1 late, once
+        return new Promise((res) => {
+          setTimeout(() => {
+            const first = !delivered;
+            delivered = true;
+            res(first ? [['{k}:bloomcuckoo-log', [['0-1', ['o', 'bi', 't', '1', 'k', 'theirs']]]]] : null);
+          }, 300);
+        });
+      }
+      if (args[0] === 'DEL') return 1;
+      return undefined;
+    });
+    const { c, close } = await client.connect(fake.port);
+    try {
+      const r = await openReplica(c, 'k', { server: '2.6', block: 100, checkInterval: 100000 });
+      r.on('error', () => {});
+      expect(r.has('theirs')).toBe(false);
+      expect(await r.add('theirs')).toBe(false);
+      expect(r.has('theirs')).toBe(true);
+      await r.close();
+    } finally {
+      await close();
+      await fake.stop();
+    }
+  });
+});
