@@ -17,13 +17,9 @@ const CLASSES = {
 };
 
 /** [number, name, class] per kind. */
-export const KINDS = KIND_TABLE.map(([number, name, className]) => {
-  const Cls = CLASSES[className];
-  if (typeof Cls !== 'function') {
-    throw new Error(`js/kind-table.js: kind ${number} ('${name}') names the class ${className}, which js/kinds.js does not import: import it there and add it to CLASSES`);
-  }
-  return [number, name, Cls];
-});
+// (a row whose class is not in CLASSES has undefined here: tests/js/kinds.test.js names the fix,
+// so the shipped code carries no message for a mistake it cannot make)
+export const KINDS = KIND_TABLE.map(([number, name, className]) => [number, name, CLASSES[className]]);
 
 /** The [number, name, class] row of kind `number`, or undefined. */
 export const kindByNumber = (number) => KINDS.find((k) => k[0] === number);

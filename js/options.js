@@ -28,9 +28,8 @@ export function readOptions(className, options, allowed) {
  */
 export function fromOptions(className, options, hasErrorRate = true) {
   if (typeof options === 'number') {
-    throw new TypeError(hasErrorRate
-      ? `${className}.from(keys, ${options}): options are an object: pass { errorRate: ${options} }`
-      : `${className}.from(keys, ${options}): options are an object, and ${className} has no errorRate option`);
+    throw new TypeError(`${className}.from(keys, ${options}): options are an object${hasErrorRate
+      ? `: pass { errorRate: ${options} }` : `, and ${className} has no errorRate option`}`);
   }
   return options;
 }

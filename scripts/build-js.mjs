@@ -68,11 +68,11 @@ async function build({ input, out, library, shipped, glue = GLUE }) {
     ecma: 2020,
     compress: { passes: 2 },
     keep_classnames: true,
-    // Line breaks instead of semicolons, and none longer than 300 columns: Node prints the whole
+    // Line breaks instead of semicolons, and none longer than 500 columns: Node prints the whole
     // source line of an uncaught error, which was the whole 30 KB file (31,558 bytes on stderr for
     // one forgotten errorRate; tests/js/shipped-errors.test.js keeps it under 2 KB). Gzipped, the
     // breaks cost about 50 bytes of the main entry (docs/BENCHMARKS.md, "Size").
-    format: { comments: /webpackIgnore|@vite-ignore/, semicolons: false, max_line_len: 300 },
+    format: { comments: /webpackIgnore|@vite-ignore/, semicolons: false, max_line_len: 500 },
     sourceMap: { content: chunk.map, filename: name, url: `${name}.map` },
   });
   writeFileSync(`${root}${out}`, `${min.code}\n`);

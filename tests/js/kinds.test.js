@@ -15,6 +15,12 @@ const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), '
 const cppRows = () => [...read('cpp/include/bloomcuckoo/serialization.h').matchAll(/X\((\d+), k\w+, "([a-z-]+)", (\w+), kHash\w+\)/g)]
   .map(([, n, name, cls]) => [Number(n), name, cls]);
 
+test('every row of js/kind-table.js has its class in js/kinds.js', () => {
+  const missing = KINDS.filter(([, , Cls]) => typeof Cls !== 'function')
+    .map(([n, name]) => `kind ${n} ('${name}') names a class js/kinds.js does not import: import it there and add it to CLASSES`);
+  expect(missing).toEqual([]);
+});
+
 test('the JS table is the C++ table: same numbers, names and classes', () => {
   const rows = cppRows();
   expect(rows.length).toBeGreaterThan(0);
