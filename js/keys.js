@@ -246,7 +246,10 @@ function packChunks(list, fn) {
     offsets[0] = 0;
     let i = start;
     if (tryJoined && longKeys(list, start, end)) {
-      i = packJoined(list, start, end, heap, s.dataPtr, s.dataCap, offsets);
+      // at most 2^26 characters a chunk this way: V8's longest string is 2^29 - 24 characters and
+      // the scratch can be larger once a huge key grew it (a longer join would throw a RangeError,
+      // not a FilterError, after earlier chunks were added); a longer key goes key by key
+      i = packJoined(list, start, end, heap, s.dataPtr, Math.min(s.dataCap, 1 << 26), offsets);
       if (i < 0) {
         tryJoined = false;
         i = start;
