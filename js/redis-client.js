@@ -2,6 +2,7 @@
 // binary replies as Buffers, a second connection of its own (for a blocking read), and the few
 // reads every part of the entry shares (the key's type, the server's rules, a SCANDUMP loop).
 import { FilterError } from './index.js';
+import { companionKey } from './redis-keyslot.js';
 
 // node-redis's RESP_TYPES.BLOB_STRING (the RESP type byte '$'), so this module needs no import of it.
 const RESP_BLOB_STRING = 36;
@@ -256,7 +257,11 @@ export async function scanDumpVia(send, prefix, key) {
   }
 }
 
-/** A key in the same cluster slot as `key` (its hash tag, or `{key}`), ending in `suffix`. */
+/**
+ * A key in the same cluster slot as `key`, ending in `suffix`: companionKey of js/redis-keyslot.js
+ * (`key + suffix` for a key with a non-empty hash tag, `{key}suffix` for a key hashed whole with no
+ * '}', `{A}key suffix` with A a tag of the key's slot otherwise, e.g. 'x{}y', 'a}b', '').
+ */
 export function besideKey(key, suffix) {
-  return /\{[^}]+\}/.test(key) ? `${key}${suffix}` : `{${key}}${suffix}`;
+  return companionKey(key, suffix);
 }

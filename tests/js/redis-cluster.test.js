@@ -165,13 +165,11 @@ for (const oracle of ['2.6', 'v8']) {
       expect(owners.size).toBeGreaterThan(1);
     }, 60_000);
 
-    // Fails today: pushFilter loads into a temporary key named by besideKey (js/redis-client.js),
-    // which wraps 'x{}y:2.6' as '{x{}y:2.6}:bloomcuckoo-push-…' (hashed: 'x{', the tag ends at the
-    // key's own '}') while the key has an empty tag (the whole key is hashed), so RENAMENX is
-    // refused (FilterError REDIS "RENAMENX … failed: CROSSSLOT Keys in request don't hash to the
-    // same slot"). companionKey of js/redis-keyslot.js
-    // keeps it in the key's slot: flip to test() when besideKey is replaced by it.
-    test.failing('ioredis 5.11.1 Cluster: pushFilter to a key with empty braces (x{}y) lands', async () => {
+    // pushFilter loads into a temporary key named by besideKey (js/redis-client.js). Its old rule
+    // wrapped 'x{}y:2.6' as '{x{}y:2.6}:bloomcuckoo-push-…' (hashed: 'x{', the tag ends at the
+    // key's own '}') while the key has an empty tag (the whole key is hashed), so RENAMENX was
+    // refused (CROSSSLOT); besideKey is now companionKey of js/redis-keyslot.js.
+    test('ioredis 5.11.1 Cluster: pushFilter to a key with empty braces (x{}y) lands', async () => {
       const bf = new RedisBloomFilter({ errorRate: 0.01, capacity: 100, server });
       bf.add('hello');
       await using(CLIENTS[0], async (client) => {
@@ -212,11 +210,9 @@ for (const oracle of ['2.6', 'v8']) {
     // byte of the stream's name, and the tail warns "entriesOf is not a function or its return
     // value is not iterable" until sync() times out. Flip when entriesOf reads the flat shape.
     test.failing('ioredis 6.0.0 Cluster: a replica follows another client\'s adds', replicaTest(`replicated6:${oracle}`, CLIENTS[1]), 180_000);
-    // Fails today, for the reason pushFilter to x{}y does: besideKey puts the log
-    // '{x{}y:…}:bloomcuckoo-log' in another slot than the key, so the script that writes both is
-    // refused with a raw ioredis ReplyError "CROSSSLOT Keys in request don't hash to the same slot"
-    // (not even a FilterError). Flip when besideKey is replaced by companionKey.
-    test.failing('ioredis Cluster: a replica of a key with empty braces (x{}y) follows adds', replicaTest(`x{}y:replicated:${oracle}`), 180_000);
+    // The old besideKey put the log '{x{}y:…}:bloomcuckoo-log' in another slot than the key, so
+    // the script that writes both was refused (CROSSSLOT); companionKey keeps it in the key's slot.
+    test('ioredis Cluster: a replica of a key with empty braces (x{}y) follows adds', replicaTest(`x{}y:replicated:${oracle}`), 180_000);
 
     test('ioredis 5.11.1 Cluster: a replica loses no acknowledged add while its slot migrates and its primary fails over (one writer)', async () => {
       const a = await CLIENTS[0].make(cluster.seeds.slice(0, 3));
