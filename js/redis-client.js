@@ -12,23 +12,42 @@ export const TYPES = { 'MBbloom--': 'BF', MBbloomCF: 'CF' };
 
 const isIoredis = (client) => typeof client?.callBuffer === 'function';
 
+/** A node-redis cluster (createCluster of 4.x, 5.x, 6.x): its sendCommand routes by a key given first. */
+const isNodeRedisCluster = (client) => typeof client?.getSlotMaster === 'function' && typeof client.sendCommand === 'function';
+
+/**
+ * The key a node-redis cluster routes `args` by: the command's first key (args[1]; EVAL/EVALSHA:
+ * the first of KEYS; XREAD: the first after STREAMS), none for the commands here without a key
+ * (MODULE LIST, COMMAND INFO, CLIENT ID: any node answers them; every node of a cluster runs
+ * the same modules).
+ */
+export function routingKeyOf(args) {
+  const cmd = String(args[0]).toUpperCase();
+  if (cmd === 'EVAL' || cmd === 'EVALSHA') return Number(args[2]) > 0 ? args[3] : undefined;
+  if (cmd === 'XREAD') {
+    const at = args.findIndex((a) => String(a).toUpperCase() === 'STREAMS');
+    return at > 0 ? args[at + 1] : undefined;
+  }
+  return ['MODULE', 'COMMAND', 'CLIENT', 'WAIT'].includes(cmd) ? undefined : args[1];
+}
+
 /**
  * A `send(args)` for `client` that resolves binary replies as Buffers: node-redis 5+ (a type
  * mapping given with each command: 5.x's `withTypeMapping(...).sendCommand` ignores the view's
- * mapping), node-redis 4 (`returnBuffers`), ioredis 5 and 6 (`callBuffer`). Anything else is
- * FilterError INVALID_ARGUMENT.
+ * mapping), node-redis 4 (`returnBuffers`), a node-redis cluster of either (each command routed by
+ * its key, routingKeyOf), ioredis 5 and 6 (`callBuffer`; an ioredis Cluster routes by the key
+ * itself). Anything else is FilterError INVALID_ARGUMENT.
  */
 export function commandsOf(client) {
   if (isIoredis(client)) return (args) => client.callBuffer(args[0], ...args.slice(1));
   if (typeof client?.sendCommand === 'function') {                   // node-redis
-    if (typeof client.withTypeMapping === 'function') {              // v5 and later
-      const options = { typeMapping: { [RESP_BLOB_STRING]: Buffer } };
-      return (args) => client.sendCommand(args, options);
-    }
-    return (args) => client.sendCommand(args, { returnBuffers: true });   // v4
+    const options = typeof client.withTypeMapping === 'function'     // v5 and later
+      ? { typeMapping: { [RESP_BLOB_STRING]: Buffer } } : { returnBuffers: true };   // v4
+    if (isNodeRedisCluster(client)) return (args) => client.sendCommand(routingKeyOf(args), false, args, options);
+    return (args) => client.sendCommand(args, options);
   }
   throw new FilterError('INVALID_ARGUMENT', 'bloomcuckoo/redis: pass a connected node-redis client '
-    + "(createClient() of the 'redis' package, 4 or later) or an ioredis 5 or 6 client");
+    + "(createClient() or createCluster() of the 'redis' package, 4 or later) or an ioredis 5 or 6 client or Cluster");
 }
 
 /** Default ms any one command waits for its reply (`timeout` of pullFilter, pushFilter, openReplica). */
@@ -69,7 +88,7 @@ export function bounded(send, ms) {
 export async function duplicateOf(client, onError, timeout = DEFAULT_TIMEOUT) {
   const dup = client.duplicate();
   dup.on('error', onError);
-  // dropped at once: node-redis 5+ destroy(); node-redis 4 disconnect() (a promise: a rejection
+  // dropped at once: node-redis 5+ destroy() (a client or a cluster); node-redis 4 disconnect() (a promise: a rejection
   // is dropped, not left unhandled); ioredis disconnect() ends the socket and keeps a 2 s timer
   // until the peer closes it (a stalled or gone server: that long), so its socket is destroyed too
   const close = () => {

@@ -12,7 +12,18 @@ export interface NodeRedisClient {
   on(event: 'error', listener: (err: Error) => void): unknown;
 }
 
-/** An ioredis client (5 or 6), connected: what bloomcuckoo/redis calls of it. */
+/**
+ * A node-redis cluster (`createCluster()` of the `redis` package, 4, 5 or 6), connected: each
+ * command is sent with the key it is routed by (its first key; none for MODULE LIST).
+ */
+export interface NodeRedisCluster {
+  sendCommand(firstKey: string | Uint8Array | undefined, isReadonly: boolean | undefined, args: Array<string | Uint8Array>, options?: object): Promise<unknown>;
+  getSlotMaster(slot: number): unknown;
+  duplicate(): { connect(): Promise<unknown>; on(event: 'error', listener: (err: Error) => void): unknown };
+  on(event: 'error', listener: (err: Error) => void): unknown;
+}
+
+/** An ioredis client or Cluster (5 or 6), connected: what bloomcuckoo/redis calls of it. */
 export interface IoredisClient {
   callBuffer(command: string, ...args: string[]): Promise<unknown>;
   duplicate(): { on(event: 'error', listener: (err: Error) => void): unknown };
@@ -20,10 +31,11 @@ export interface IoredisClient {
 }
 
 /**
- * A connected Redis client: node-redis 4, 5 or 6 or ioredis 5 or 6 (each tested by exact version).
- * Told apart by its methods; at run time anything else is `FilterError` `INVALID_ARGUMENT`.
+ * A connected Redis client: node-redis 4, 5 or 6 or ioredis 5 or 6, a single client or a cluster
+ * (each tested by exact version). Told apart by its methods; at run time anything else is
+ * `FilterError` `INVALID_ARGUMENT`.
  */
-export type RedisClient = NodeRedisClient | IoredisClient;
+export type RedisClient = NodeRedisClient | NodeRedisCluster | IoredisClient;
 
 /**
  * Reads the RedisBloom BF or CF at `key` with its SCANDUMP loop into a filter that answers every
