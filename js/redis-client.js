@@ -2,7 +2,7 @@
 // binary replies as Buffers, a second connection of its own (for a blocking read), and the few
 // reads every part of the entry shares (the key's type, the server's rules, a SCANDUMP loop).
 import { FilterError } from './index.js';
-import { companionKey } from './redis-keyslot.js';
+import { companionKey, keySlot } from './redis-keyslot.js';
 
 // node-redis's RESP_TYPES.BLOB_STRING (the RESP type byte '$'), so this module needs no import of it.
 const RESP_BLOB_STRING = 36;
@@ -48,6 +48,53 @@ export function commandsOf(client) {
   }
   throw new FilterError('INVALID_ARGUMENT', 'bloomcuckoo/redis: pass a connected node-redis client '
     + "(createClient() or createCluster() of the 'redis' package, 4 or later) or an ioredis 5 or 6 client or Cluster");
+}
+
+/**
+ * `wait` from options: undefined, or { replicas, timeout } with both positive integers (a WAIT
+ * with timeout 0 would block forever, so it is refused); INVALID_ARGUMENT otherwise.
+ */
+export function waitOf(value, where) {
+  if (value === undefined) return undefined;
+  const ok = value !== null && typeof value === 'object' && Object.keys(value).every((k) => k === 'replicas' || k === 'timeout')
+    && Number.isInteger(value.replicas) && value.replicas >= 1 && value.replicas <= 1000
+    && Number.isInteger(value.timeout) && value.timeout >= 1;
+  if (!ok) {
+    throw new FilterError('INVALID_ARGUMENT', `${where}: wait is { replicas, timeout }: replicas an integer from 1 to 1000, `
+      + `timeout a positive integer of ms, not ${JSON.stringify(value)}`);
+  }
+  return { replicas: value.replicas, timeout: value.timeout };
+}
+
+/**
+ * A `wait(key, replicas, ms)` for `client`: WAIT replicas ms on the connection that writes `key`,
+ * resolving how many replicas confirmed. A single client: its connection. A node-redis cluster:
+ * the client of the key's slot's primary (getSlotMaster, nodeClient: the one its writes go
+ * through); an ioredis Cluster: the connection of the node its slot table names for the key
+ * (`slots`, `connectionPool`). WAIT with no key would go to any node, or to all of them.
+ */
+export function waiterOf(client) {
+  const send = commandsOf(client);
+  let waitOn;
+  if (isIoredis(client) && Array.isArray(client.slots) && typeof client.connectionPool?.getInstanceByKey === 'function') {
+    waitOn = async (key, args) => {
+      const nodeKey = client.slots[keySlot(key)]?.[0];
+      const node = nodeKey === undefined ? undefined : client.connectionPool.getInstanceByKey(nodeKey);
+      if (!node) throw new FilterError('REDIS', `bloomcuckoo/redis: no known primary for the slot of '${key}' to send WAIT to`);
+      return node.callBuffer(args[0], ...args.slice(1));
+    };
+  } else if (isNodeRedisCluster(client)) {
+    waitOn = async (key, args) => {
+      const master = client.getSlotMaster(keySlot(key));
+      if (!master) throw new FilterError('REDIS', `bloomcuckoo/redis: no known primary for the slot of '${key}' to send WAIT to`);
+      const node = await client.nodeClient(master);
+      return node.sendCommand(args);
+    };
+  } else {
+    waitOn = (key, args) => send(args);
+  }
+  return async (key, replicas, ms, bound) => countOf(await timed(Promise.resolve().then(() => waitOn(key, ['WAIT', String(replicas), String(ms)])),
+    ms + bound, `no reply to WAIT within ${ms + bound} ms`), 'WAIT');
 }
 
 /** Default ms any one command waits for its reply (`timeout` of pullFilter, pushFilter, openReplica). */

@@ -56,10 +56,11 @@ export function pullFilter(client: RedisClient, key: string, options?: { server?
  * of CF.LOADCHUNK). Resolves to the bytes sent.
  * @param options.replace overwrite an existing `key` (default: refuse it).
  * @param options.timeout ms each command waits for its reply (default 10000), then FilterError `REDIS`.
+ * @param options.wait WAIT after the rename: fewer than `replicas` confirmations within `timeout` ms reject with `REDIS` (the key is loaded on the primary).
  * @throws FilterError `INVALID_ARGUMENT` when `key` exists without `replace`, for a filter of
  *   another class or a CF with no items, or a failing command (the temporary key is deleted).
  */
-export function pushFilter(client: RedisClient, key: string, filter: RedisBloomFilter | RedisCuckooFilter, options?: { replace?: boolean; timeout?: number }): Promise<number>;
+export function pushFilter(client: RedisClient, key: string, filter: RedisBloomFilter | RedisCuckooFilter, options?: { replace?: boolean; timeout?: number; wait?: WaitOption }): Promise<number>;
 
 /** The rules the server follows: '8' for Redis 8's bloom module (RedisBloom 8.x), else '2.6'. */
 export function serverOf(client: RedisClient): Promise<RedisServer>;
@@ -93,6 +94,18 @@ export interface ReplicaOptions {
   timeout?: number;
   /** Create the key when it does not exist. */
   create?: ReplicaCreate;
+  /**
+   * Durable writes: after each write, `WAIT replicas timeout` on the connection that wrote (on a
+   * cluster, the key's primary); fewer confirmations reject the write with FilterError `REDIS`
+   * saying the primary applied it and how many replicas confirmed. Default: no WAIT.
+   */
+  wait?: WaitOption;
+}
+
+/** `wait` of openReplica and pushFilter: replicas (1..1000) that must confirm, within timeout ms (≥ 1). */
+export interface WaitOption {
+  replicas: number;
+  timeout: number;
 }
 
 export interface ReplicaStats {

@@ -20,7 +20,7 @@ import { MAX_CHUNK_BYTES, dataChunks } from './dump-chunks.js';
 import { FilterError, RedisCuckooFilter, fromRedisDump, init } from './index.js';
 import {
   NoReply, TYPES, arrayOf, badReply, besideKey, bounded, cfSlots, commandsOf, countOf, duplicateOf, fieldsOf, prefixFor,
-  reasonOf, run, scanDumpVia, serverVia, text, textOf, timed, timeoutOf,
+  reasonOf, run, scanDumpVia, serverVia, text, textOf, timed, timeoutOf, waitOf, waiterOf,
 } from './redis-client.js';
 
 /** Keys per write script: each is one atomic step and one stream entry. */
@@ -133,7 +133,7 @@ function listOf(keys) {
 const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms).unref(); });
 
 export class RedisReplica extends EventEmitter {
-  #send; #tail = null; #key; #log; #server; #o;
+  #send; #tail = null; #key; #log; #server; #o; #waiter = null;
   #filter = null; #seq = 0; #epoch = '0'; #closed = false; #resync = 'start'; #pending = null; #lost = false;
   #waiters = []; #timer = null; #loop = null; #warned = new Set(); #tailId = null;
   #stats = { seq: 0, lag: 0, lastSync: 0, resyncs: 0, bytesPulled: 0, applied: 0, writeArounds: 0 };
@@ -142,6 +142,7 @@ export class RedisReplica extends EventEmitter {
   constructor(client, key, server, options) {
     super();
     this.#send = bounded(commandsOf(client), options.timeout);
+    if (options.wait) this.#waiter = waiterOf(client);
     this.#key = key;
     this.#log = besideKey(key, ':bloomcuckoo-log');
     this.#server = server;
@@ -338,8 +339,10 @@ export class RedisReplica extends EventEmitter {
     if (results.length > items.length || (results.length < items.length && err == null)) {
       throw badReply(what, `${results.length} per-key replies for ${items.length} keys`);
     }
+    let at = null;
     if (id != null) {
       const { n, epoch } = posOf(id, what);
+      at = `was applied by the primary (write ${n})`;
       this.#sameHistory(epoch, n, 'a write');
       if (n === this.#seq + 1 && !this.#resync) this.#apply(n, op, items.filter((_, i) => results[i] === 1), 0);
       await this.#reach(n, this.#o.timeout, (at) => `bloomcuckoo/redis: a write to '${this.#key}' was applied by the server (write ${n}), `
@@ -349,11 +352,31 @@ export class RedisReplica extends EventEmitter {
       // the server had when it answered, so has(key) agrees with that answer
       const { n, epoch } = posOf(position, what);
       this.#sameHistory(epoch, n, 'a write');
+      at = `changed nothing on the primary (at write ${n})`;
       await this.#reach(n, this.#o.timeout, (at) => `bloomcuckoo/redis: a write to '${this.#key}' changed nothing on the server, `
         + `but this copy did not reach the server's write ${n} within ${this.#o.timeout} ms (at ${at})`);
     }
+    if (this.#waiter) await this.#confirm(at ?? 'was answered by the primary');
     if (err != null) throw serverError(err, `a write to '${this.#key}' (${results.filter((r) => r === 1).length} added before it)`);
     return all ? results : results[0];
+  }
+
+  /**
+   * WAIT after a write (the `wait` option): resolves once `replicas` replicas confirmed every write
+   * of this connection so far, else rejects REDIS saying the primary has the write (`done`).
+   */
+  async #confirm(done) {
+    const { replicas, timeout } = this.#o.wait;
+    let confirmed;
+    try {
+      confirmed = await this.#waiter(this.#key, replicas, timeout, this.#o.timeout);
+    } catch (err) {
+      throw new FilterError('REDIS', `bloomcuckoo/redis: a write to '${this.#key}' ${done}, but its WAIT failed: ${reasonOf(err)}`);
+    }
+    if (confirmed < replicas) {
+      throw new FilterError('REDIS', `bloomcuckoo/redis: a write to '${this.#key}' ${done}, but only ${confirmed} of ${replicas} `
+        + `replicas confirmed it within ${timeout} ms (WAIT): a failover now may lose it`);
+    }
   }
 
   /** Replays entry n's changed items on the copy; a different outcome means the copy diverged. */
@@ -632,7 +655,7 @@ function entriesOf(reply) {
 export async function openReplica(client, key, options = {}) {
   const send = commandsOf(client);
   if (typeof key !== 'string' || key === '') throw new TypeError('bloomcuckoo/redis: key is a non-empty string');
-  const known = ['server', 'checkInterval', 'maxLength', 'pageSize', 'block', 'syncTimeout', 'timeout', 'create'];
+  const known = ['server', 'checkInterval', 'maxLength', 'pageSize', 'block', 'syncTimeout', 'timeout', 'create', 'wait'];
   for (const name of Object.keys(options)) {
     if (!known.includes(name)) throw new FilterError('INVALID_ARGUMENT', `openReplica: unknown option '${name}' (known: ${known.join(', ')})`);
   }
@@ -643,6 +666,7 @@ export async function openReplica(client, key, options = {}) {
     block: positive('block', options.block, 2000),
     syncTimeout: positive('syncTimeout', options.syncTimeout, 30000),
     timeout: timeoutOf(options.timeout, 'openReplica'),
+    wait: waitOf(options.wait, 'openReplica'),
     client,
   };
   await init();

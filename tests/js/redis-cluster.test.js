@@ -185,6 +185,35 @@ for (const oracle of ['2.6', 'v8']) {
     // the script that writes both was refused (CROSSSLOT); companionKey keeps it in the key's slot.
     test('ioredis Cluster: a replica of a key with empty braces (x{}y) follows adds', replicaTest(`x{}y:replicated:${oracle}`), 180_000);
 
+    // wait: WAIT must go to the key's primary (the connection that wrote): a WAIT sent to another
+    // primary, whose connection wrote nothing, would confirm at once. With the key's replica
+    // stopped, the write rejects saying the primary has it.
+    for (const c of [CLIENTS[0], CLIENTS[1], ...CLIENTS.slice(2)]) {
+      test(`${c.name}: with wait, a write is confirmed by the key's replica; with that replica stopped it rejects REDIS`, async () => {
+        const key = `durable:${c.name.replace(/[^0-9a-z]+/gi, '-')}:${oracle}`;
+        const { client, close } = await c.make(cluster.seeds.slice(0, 3));
+        let r = null;
+        try {
+          r = await replicaOf(client, key, { create: { type: 'BF', errorRate: 0.01, capacity: 1000 }, wait: { replicas: 1, timeout: 500 } });
+          expect(await withTimeout(r.add('a'), 20_000, 'add')).toBe(true);
+          const primary = (await cluster.primaries()).find((p) => p.slots.some(([lo, hi]) => keySlot(key) >= lo && keySlot(key) <= hi));
+          const replica = (await cluster.replicas()).find((x) => x.primary === primary.id);
+          const node = cluster.nodes.find((x) => x.port === replica.port);
+          process.kill(node.pid, 'SIGSTOP');
+          let err = null;
+          try {
+            await withTimeout(r.add('b'), 20_000, 'add');
+          } catch (e) { err = e; } finally { process.kill(node.pid, 'SIGCONT'); }
+          expect(err?.code).toBe('REDIS');
+          expect(err?.message).toMatch(/applied by the primary.*0 of 1 replicas confirmed/);
+          expect(Number(await cluster.sendToOwner(key, ['BF.EXISTS', key, 'b']))).toBe(1);
+        } finally {
+          if (r) await withTimeout(r.close(), 20_000, 'close').catch(() => {});
+          await withTimeout(Promise.resolve(close()), 10_000, 'close').catch(() => {});
+        }
+      }, 120_000);
+    }
+
     test('ioredis 5.11.1 Cluster: a replica loses no acknowledged add while its slot migrates and its primary fails over (one writer)', async () => {
       const a = await CLIENTS[0].make(cluster.seeds.slice(0, 3));
       const b = await CLIENTS[0].make(cluster.seeds.slice(3));
