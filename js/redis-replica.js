@@ -260,7 +260,12 @@ export class RedisReplica extends EventEmitter {
 
   /** The tail's own connection: its XREAD BLOCK bounded by `block` + `timeout`. */
   async #connectTail() {
-    const tail = await duplicateOf(this.#o.client, (err) => this.#report(serverError(err, 'the replica connection')), this.#o.timeout);
+    let tail;
+    try {
+      tail = await duplicateOf(this.#o.client, (err) => this.#report(serverError(err, 'the replica connection')), this.#o.timeout);
+    } catch (err) {
+      throw serverError(err, 'the replica\'s own connection');   // refused, or not connected in time
+    }
     return { send: bounded(tail.send, this.#o.block + this.#o.timeout), close: tail.close };
   }
 

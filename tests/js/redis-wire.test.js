@@ -252,6 +252,21 @@ describe.each(STALLING.map((c) => [c.name, c]))('%s against a server that stalls
       .toMatchObject({ err: expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/unknown option 'sever'/) }) });
   });
 
+  test('openReplica: the replica\'s own connection refused or never connecting: FilterError REDIS, not the client\'s error', async () => {
+    // a client whose duplicate() cannot connect (the server went away between the two connections)
+    const stub = (connect) => ({
+      sendCommand: async () => null, withTypeMapping() { return this; }, on() {},
+      duplicate() { return { on() {}, connect, sendCommand: async () => null, withTypeMapping() { return this; }, destroy() {} }; },
+    });
+    const refused = () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }));
+    for (const connectWith of [refused, () => new Promise(() => {})]) {
+      const { ms, err } = await settle(openReplica(stub(connectWith), 'k', { server: '8', timeout: 300 }));
+      expect([err?.constructor.name, err?.code]).toEqual(['FilterError', 'REDIS']);
+      expect(err.message).toMatch(/replica/);
+      expect(ms).toBeLessThan(CEILING);
+    }
+  });
+
   test('openReplica: no answer to the snapshot script: REDIS within the timeout', async () => {
     const c = await connect(startFakeRedis((args) => (args[0] === 'EVALSHA' ? NO_REPLY : undefined)));
     const { ms, err } = await settle(openReplica(c, 'k', { server: '2.6', timeout: 300 }));
