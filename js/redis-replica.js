@@ -135,6 +135,7 @@ const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms).unref()
 export class RedisReplica extends EventEmitter {
   #send; #tail = null; #key; #log; #server; #o; #waiter = null;
   #filter = null; #seq = 0; #epoch = '0'; #closed = false; #resync = 'start'; #pending = null; #lost = false;
+  #dues = 0;   // how many times a snapshot was made due (#due): one that began before the last is stale
   #waiters = []; #timer = null; #loop = null; #warned = new Set(); #tailId = null;
   #stats = { seq: 0, lag: 0, lastSync: 0, resyncs: 0, bytesPulled: 0, applied: 0, writeArounds: 0 };
 
@@ -348,7 +349,13 @@ export class RedisReplica extends EventEmitter {
     if (id != null) {
       const { n, epoch } = posOf(id, what);
       at = `was applied by the primary (write ${n})`;
-      this.#sameHistory(epoch, n, 'a write');
+      // a copy already at or past write n (the tail brought it first) has every key it added; one
+      // that lacks one had another write n: the server's log went back (a failover, a restart that
+      // kept less) under the same epoch, and a snapshot is due before this write resolves
+      if (this.#sameHistory(epoch, n, 'a write') && n <= this.#seq && op !== 'cd' && this.#filter !== null
+        && items.some((k, i) => results[i] === 1 && !this.#filter.has(k))) {
+        this.#due(`the server logged a write as ${epoch}-${n}, which this copy at ${this.#epoch}-${this.#seq} lacks: its log went back`);
+      }
       if (n === this.#seq + 1 && !this.#resync) this.#apply(n, op, items.filter((_, i) => results[i] === 1), 0);
       await this.#reach(n, this.#o.timeout, (at) => `bloomcuckoo/redis: a write to '${this.#key}' was applied by the server (write ${n}), `
         + `but this copy did not reach it within ${this.#o.timeout} ms (at ${at})`);
@@ -400,7 +407,7 @@ export class RedisReplica extends EventEmitter {
     this.#seq = n;
     this.#stats.applied++;
     if (time) this.#stats.lag = Date.now() - time;
-    if (!same) this.#resync = 'the copy differed from the server after a write (a write around the library)';
+    if (!same) this.#due('the copy differed from the server after a write (a write around the library)');
     else if (this.#pending?.seq === n) this.#compare(this.#pending.counts);
     this.#wake();
     this.emit('applied', n);
@@ -410,7 +417,7 @@ export class RedisReplica extends EventEmitter {
     this.#pending = null;
     if (countsOf(this.#filter) !== counts) {
       this.#stats.writeArounds++;
-      this.#resync = `BF.INFO / CF.INFO of '${this.#key}' changed with no write through the library`;
+      this.#due(`BF.INFO / CF.INFO of '${this.#key}' changed with no write through the library`);
     }
   }
 
@@ -439,12 +446,12 @@ export class RedisReplica extends EventEmitter {
     }
     if (this.#lost || TYPES[type] !== this.#prefix()) {
       this.#lost = false;
-      this.#resync = `'${this.#key}' is a filter again`;
+      this.#due(`'${this.#key}' is a filter again`);
     }
     if (reply.length !== 3) throw badReply(what, `an array of ${reply.length}, not { type, position, counts }`);
     const { n: at, epoch } = posOf(reply[1], what);
     this.#sameHistory(epoch, at, 'the check');
-    if (at < before) this.#resync = `the server is at write ${at}, behind this copy's ${before} (restarted, or the log was replaced)`;
+    if (at < before) this.#due(`the server is at write ${at}, behind this copy's ${before} (restarted, or the log was replaced)`);
     else if (at === this.#seq && !this.#resync) this.#compare(textOf(reply[2], what));
     else if (at > this.#seq) this.#pending = { seq: at, counts: textOf(reply[2], what) };
     if (this.#resync && this.#tailId) run(this.#send, ['CLIENT', 'UNBLOCK', this.#tailId]).catch(() => {});
@@ -467,13 +474,19 @@ export class RedisReplica extends EventEmitter {
       }
     }
     if (this.#seq === 0 && this.#epoch === '0' && epoch === '0') return true;
-    this.#resync = `the server's log is another history than this copy's (${where} saw ${epoch}-${n}, this copy is at ${this.#epoch}-${this.#seq}): `
-      + 'the key and its log were lost and re-created';
+    this.#due(`the server's log is another history than this copy's (${where} saw ${epoch}-${n}, this copy is at ${this.#epoch}-${this.#seq}): `
+      + 'the key and its log were lost and re-created');
     if (this.#tailId) run(this.#send, ['CLIENT', 'UNBLOCK', this.#tailId]).catch(() => {});
     return false;
   }
 
   #prefix() { return this.#filter instanceof RedisCuckooFilter ? 'CF' : 'BF'; }
+
+  /** Makes a snapshot due, for `reason` (a snapshot already under way does not clear it). */
+  #due(reason) {
+    this.#resync = reason;
+    this.#dues++;
+  }
 
   /**
    * Resolves once the copy is at write n or later with no snapshot due; rejects with FilterError
@@ -504,6 +517,7 @@ export class RedisReplica extends EventEmitter {
 
   /** A snapshot of the key at a stream position, read with SCANDUMP, in place of the copy. */
   async #snapshot() {
+    const dues = this.#dues;
     const snap = besideKey(this.#key, `:bloomcuckoo-snap-${process.pid}-${Math.random().toString(36).slice(2)}`);
     let reply;
     try {
@@ -536,7 +550,8 @@ export class RedisReplica extends EventEmitter {
     this.#epoch = epoch;
     this.#pending = null;
     this.#lost = false;
-    this.#resync = null;
+    // made due again while this one was read (a write or check saw another history): another one
+    if (this.#dues === dues) this.#resync = null;
     old?.free();
     if (!first) this.#stats.resyncs++;
     this.#stats.lastSync = Date.now();
@@ -596,7 +611,7 @@ export class RedisReplica extends EventEmitter {
           if (!this.#sameHistory(epoch, n, 'the log') || this.#resync) break;
           if (n <= this.#seq) continue;
           if (n !== this.#seq + 1) {
-            this.#resync = `write ${this.#seq + 1} is no longer in the log (trimmed or replaced; next is ${n})`;
+            this.#due(`write ${this.#seq + 1} is no longer in the log (trimmed or replaced; next is ${n})`);
             break;
           }
           let op = '';

@@ -367,3 +367,50 @@ describe.each(USED.map((c) => [c.name, c]))('%s: read-your-writes', (_, client) 
     }
   });
 });
+
+// ---- a write the server logs at or before this copy's position --------------------------------
+
+describe.each(USED.map((c) => [c.name, c]))('%s: the server\'s log went back', (_, client) => {
+  test('a write logged at or before the copy\'s position (same epoch) resolves only after a fresh snapshot has it', async () => {
+    const dumpOf = (keys) => {
+      const f = new RedisBloomFilter({ errorRate: 0.01, capacity: 100 });
+      f.addAll(keys);
+      const chunks = f.toRedisDump().map(([it, d]) => [it, Buffer.from(d)]);
+      f.free();
+      return chunks;
+    };
+    // the copy's snapshot is at write 5; then the server lost writes 3-5 (a failover to a replica
+    // behind it, an AOF that kept less) and logs 'mine' as a new write 3 of the same epoch
+    const snapshots = [['7-5', dumpOf(['a', 'b', 'c', 'lost'])], ['7-3', dumpOf(['a', 'b', 'c', 'mine'])]];
+    let taken = 0;
+    let dump = null;
+    const fake = await startFakeRedis((args) => {
+      if (args[0] === 'EVALSHA' || args[0] === 'EVAL') {
+        if (args[2] === '3') {
+          const [position, chunks] = snapshots[Math.min(taken++, 1)];
+          dump = chunks;
+          return ['MBbloom--', position];
+        }
+        if (args.length > 5) return ['7-3', [1], null];
+        return ['MBbloom--', '7-5', 'x'];
+      }
+      if (args[0] === 'BF.SCANDUMP') { const it = Number(args[2]); return it === 0 ? dump[0] : it === 1 ? dump[1] : [0, '']; }
+      if (args[0] === 'XREAD') return new Promise((res) => setTimeout(() => res(null), 100));
+      if (args[0] === 'DEL') return 1;
+      return undefined;
+    });
+    const { c, close } = await client.connect(fake.port);
+    try {
+      const r = await openReplica(c, 'k', { server: '2.6', block: 100, checkInterval: 100000 });
+      r.on('error', () => {});
+      expect(r.has('mine')).toBe(false);
+      expect(await r.add('mine')).toBe(true);
+      expect(r.has('mine')).toBe(true);
+      expect(taken).toBe(2);
+      await r.close();
+    } finally {
+      await close();
+      await fake.stop();
+    }
+  });
+});
