@@ -2,6 +2,7 @@
 // binary replies as Buffers, a second connection of its own (for a blocking read), and the few
 // reads every part of the entry shares (the key's type, the server's rules, a SCANDUMP loop).
 import { FilterError } from './index.js';
+import { companionKey, keySlot } from './redis-keyslot.js';
 
 // node-redis's RESP_TYPES.BLOB_STRING (the RESP type byte '$'), so this module needs no import of it.
 const RESP_BLOB_STRING = 36;
@@ -11,23 +12,89 @@ export const TYPES = { 'MBbloom--': 'BF', MBbloomCF: 'CF' };
 
 const isIoredis = (client) => typeof client?.callBuffer === 'function';
 
+/** A node-redis cluster (createCluster of 4.x, 5.x, 6.x): its sendCommand routes by a key given first. */
+const isNodeRedisCluster = (client) => typeof client?.getSlotMaster === 'function' && typeof client.sendCommand === 'function';
+
+/**
+ * The key a node-redis cluster routes `args` by: the command's first key (args[1]; EVAL/EVALSHA:
+ * the first of KEYS; XREAD: the first after STREAMS), none for the commands here without a key
+ * (MODULE LIST, COMMAND INFO, CLIENT ID: any node answers them; every node of a cluster runs
+ * the same modules).
+ */
+export function routingKeyOf(args) {
+  const cmd = String(args[0]).toUpperCase();
+  if (cmd === 'EVAL' || cmd === 'EVALSHA') return Number(args[2]) > 0 ? args[3] : undefined;
+  if (cmd === 'XREAD') {
+    const at = args.findIndex((a) => String(a).toUpperCase() === 'STREAMS');
+    return at > 0 ? args[at + 1] : undefined;
+  }
+  return ['MODULE', 'COMMAND', 'CLIENT', 'WAIT'].includes(cmd) ? undefined : args[1];
+}
+
 /**
  * A `send(args)` for `client` that resolves binary replies as Buffers: node-redis 5+ (a type
  * mapping given with each command: 5.x's `withTypeMapping(...).sendCommand` ignores the view's
- * mapping), node-redis 4 (`returnBuffers`), ioredis 5 and 6 (`callBuffer`). Anything else is
- * FilterError INVALID_ARGUMENT.
+ * mapping), node-redis 4 (`returnBuffers`), a node-redis cluster of either (each command routed by
+ * its key, routingKeyOf), ioredis 5 and 6 (`callBuffer`; an ioredis Cluster routes by the key
+ * itself). Anything else is FilterError INVALID_ARGUMENT.
  */
 export function commandsOf(client) {
   if (isIoredis(client)) return (args) => client.callBuffer(args[0], ...args.slice(1));
   if (typeof client?.sendCommand === 'function') {                   // node-redis
-    if (typeof client.withTypeMapping === 'function') {              // v5 and later
-      const options = { typeMapping: { [RESP_BLOB_STRING]: Buffer } };
-      return (args) => client.sendCommand(args, options);
-    }
-    return (args) => client.sendCommand(args, { returnBuffers: true });   // v4
+    const options = typeof client.withTypeMapping === 'function'     // v5 and later
+      ? { typeMapping: { [RESP_BLOB_STRING]: Buffer } } : { returnBuffers: true };   // v4
+    if (isNodeRedisCluster(client)) return (args) => client.sendCommand(routingKeyOf(args), false, args, options);
+    return (args) => client.sendCommand(args, options);
   }
   throw new FilterError('INVALID_ARGUMENT', 'bloomcuckoo/redis: pass a connected node-redis client '
-    + "(createClient() of the 'redis' package, 4 or later) or an ioredis 5 or 6 client");
+    + "(createClient() or createCluster() of the 'redis' package, 4 or later) or an ioredis 5 or 6 client or Cluster");
+}
+
+/**
+ * `wait` from options: undefined, or { replicas, timeout } with both positive integers (a WAIT
+ * with timeout 0 would block forever, so it is refused); INVALID_ARGUMENT otherwise.
+ */
+export function waitOf(value, where) {
+  if (value === undefined) return undefined;
+  const ok = value !== null && typeof value === 'object' && Object.keys(value).every((k) => k === 'replicas' || k === 'timeout')
+    && Number.isInteger(value.replicas) && value.replicas >= 1 && value.replicas <= 1000
+    && Number.isInteger(value.timeout) && value.timeout >= 1;
+  if (!ok) {
+    throw new FilterError('INVALID_ARGUMENT', `${where}: wait is { replicas, timeout }: replicas an integer from 1 to 1000, `
+      + `timeout a positive integer of ms, not ${JSON.stringify(value)}`);
+  }
+  return { replicas: value.replicas, timeout: value.timeout };
+}
+
+/**
+ * A `wait(key, replicas, ms)` for `client`: WAIT replicas ms on the connection that writes `key`,
+ * resolving how many replicas confirmed. A single client: its connection. A node-redis cluster:
+ * the client of the key's slot's primary (getSlotMaster, nodeClient: the one its writes go
+ * through); an ioredis Cluster: the connection of the node its slot table names for the key
+ * (`slots`, `connectionPool`). WAIT with no key would go to any node, or to all of them.
+ */
+export function waiterOf(client) {
+  const send = commandsOf(client);
+  let waitOn;
+  if (isIoredis(client) && Array.isArray(client.slots) && typeof client.connectionPool?.getInstanceByKey === 'function') {
+    waitOn = async (key, args) => {
+      const nodeKey = client.slots[keySlot(key)]?.[0];
+      const node = nodeKey === undefined ? undefined : client.connectionPool.getInstanceByKey(nodeKey);
+      if (!node) throw new FilterError('REDIS', `bloomcuckoo/redis: no known primary for the slot of '${key}' to send WAIT to`);
+      return node.callBuffer(args[0], ...args.slice(1));
+    };
+  } else if (isNodeRedisCluster(client)) {
+    waitOn = async (key, args) => {
+      const master = client.getSlotMaster(keySlot(key));
+      if (!master) throw new FilterError('REDIS', `bloomcuckoo/redis: no known primary for the slot of '${key}' to send WAIT to`);
+      const node = await client.nodeClient(master);
+      return node.sendCommand(args);
+    };
+  } else {
+    waitOn = (key, args) => send(args);
+  }
+  return async (key, replicas, ms, bound) => countOf(await timed(Promise.resolve().then(() => waitOn(key, ['WAIT', String(replicas), String(ms)])),
+    ms + bound, `no reply to WAIT within ${ms + bound} ms`), 'WAIT');
 }
 
 /** Default ms any one command waits for its reply (`timeout` of pullFilter, pushFilter, openReplica). */
@@ -68,7 +135,7 @@ export function bounded(send, ms) {
 export async function duplicateOf(client, onError, timeout = DEFAULT_TIMEOUT) {
   const dup = client.duplicate();
   dup.on('error', onError);
-  // dropped at once: node-redis 5+ destroy(); node-redis 4 disconnect() (a promise: a rejection
+  // dropped at once: node-redis 5+ destroy() (a client or a cluster); node-redis 4 disconnect() (a promise: a rejection
   // is dropped, not left unhandled); ioredis disconnect() ends the socket and keeps a 2 s timer
   // until the peer closes it (a stalled or gone server: that long), so its socket is destroyed too
   const close = () => {
@@ -256,7 +323,11 @@ export async function scanDumpVia(send, prefix, key) {
   }
 }
 
-/** A key in the same cluster slot as `key` (its hash tag, or `{key}`), ending in `suffix`. */
+/**
+ * A key in the same cluster slot as `key`, ending in `suffix`: companionKey of js/redis-keyslot.js
+ * (`key + suffix` for a key with a non-empty hash tag, `{key}suffix` for a key hashed whole with no
+ * '}', `{A}key suffix` with A a tag of the key's slot otherwise, e.g. 'x{}y', 'a}b', '').
+ */
 export function besideKey(key, suffix) {
-  return /\{[^}]+\}/.test(key) ? `${key}${suffix}` : `{${key}}${suffix}`;
+  return companionKey(key, suffix);
 }

@@ -12,7 +12,18 @@ export interface NodeRedisClient {
   on(event: 'error', listener: (err: Error) => void): unknown;
 }
 
-/** An ioredis client (5 or 6), connected: what bloomcuckoo/redis calls of it. */
+/**
+ * A node-redis cluster (`createCluster()` of the `redis` package, 4, 5 or 6), connected: each
+ * command is sent with the key it is routed by (its first key; none for MODULE LIST).
+ */
+export interface NodeRedisCluster {
+  sendCommand(firstKey: string | Uint8Array | undefined, isReadonly: boolean | undefined, args: Array<string | Uint8Array>, options?: object): Promise<unknown>;
+  getSlotMaster(slot: number): unknown;
+  duplicate(): { connect(): Promise<unknown>; on(event: 'error', listener: (err: Error) => void): unknown };
+  on(event: 'error', listener: (err: Error) => void): unknown;
+}
+
+/** An ioredis client or Cluster (5 or 6), connected: what bloomcuckoo/redis calls of it. */
 export interface IoredisClient {
   callBuffer(command: string, ...args: string[]): Promise<unknown>;
   duplicate(): { on(event: 'error', listener: (err: Error) => void): unknown };
@@ -20,10 +31,11 @@ export interface IoredisClient {
 }
 
 /**
- * A connected Redis client: node-redis 4, 5 or 6 or ioredis 5 or 6 (each tested by exact version).
- * Told apart by its methods; at run time anything else is `FilterError` `INVALID_ARGUMENT`.
+ * A connected Redis client: node-redis 4, 5 or 6 or ioredis 5 or 6, a single client or a cluster
+ * (each tested by exact version). Told apart by its methods; at run time anything else is
+ * `FilterError` `INVALID_ARGUMENT`.
  */
-export type RedisClient = NodeRedisClient | IoredisClient;
+export type RedisClient = NodeRedisClient | NodeRedisCluster | IoredisClient;
 
 /**
  * Reads the RedisBloom BF or CF at `key` with its SCANDUMP loop into a filter that answers every
@@ -44,10 +56,11 @@ export function pullFilter(client: RedisClient, key: string, options?: { server?
  * of CF.LOADCHUNK). Resolves to the bytes sent.
  * @param options.replace overwrite an existing `key` (default: refuse it).
  * @param options.timeout ms each command waits for its reply (default 10000), then FilterError `REDIS`.
+ * @param options.wait WAIT after the rename: fewer than `replicas` confirmations within `timeout` ms reject with `REDIS` (the key is loaded on the primary).
  * @throws FilterError `INVALID_ARGUMENT` when `key` exists without `replace`, for a filter of
  *   another class or a CF with no items, or a failing command (the temporary key is deleted).
  */
-export function pushFilter(client: RedisClient, key: string, filter: RedisBloomFilter | RedisCuckooFilter, options?: { replace?: boolean; timeout?: number }): Promise<number>;
+export function pushFilter(client: RedisClient, key: string, filter: RedisBloomFilter | RedisCuckooFilter, options?: { replace?: boolean; timeout?: number; wait?: WaitOption }): Promise<number>;
 
 /** The rules the server follows: '8' for Redis 8's bloom module (RedisBloom 8.x), else '2.6'. */
 export function serverOf(client: RedisClient): Promise<RedisServer>;
@@ -81,6 +94,18 @@ export interface ReplicaOptions {
   timeout?: number;
   /** Create the key when it does not exist. */
   create?: ReplicaCreate;
+  /**
+   * Durable writes: after each write, `WAIT replicas timeout` on the connection that wrote (on a
+   * cluster, the key's primary); fewer confirmations reject the write with FilterError `REDIS`
+   * saying the primary applied it and how many replicas confirmed. Default: no WAIT.
+   */
+  wait?: WaitOption;
+}
+
+/** `wait` of openReplica and pushFilter: replicas (1..1000) that must confirm, within timeout ms (≥ 1). */
+export interface WaitOption {
+  replicas: number;
+  timeout: number;
 }
 
 export interface ReplicaStats {

@@ -6,7 +6,9 @@
 // object. The shipped build (js/redis.min.js) imports the package's main entry, so there is one
 // wasm instance and one init().
 import { FilterError, RedisBloomFilter, RedisCuckooFilter, fromRedisDump, init } from './index.js';
-import { besideKey, bounded, commandsOf, prefixFor, run, scanDumpVia, serverVia, textOf, timeoutOf } from './redis-client.js';
+import {
+  besideKey, bounded, commandsOf, prefixFor, reasonOf, run, scanDumpVia, serverVia, textOf, timeoutOf, waitOf, waiterOf,
+} from './redis-client.js';
 
 export { commandsOf } from './redis-client.js';
 export { openReplica } from './redis-replica.js';
@@ -51,8 +53,9 @@ export async function pullFilter(client, key, options) {
  * with an empty filter. Resolves to the bytes sent.
  */
 export async function pushFilter(client, key, filter, options) {
-  const { replace = false, timeout } = knownOptions('pushFilter', options, ['replace', 'timeout']);
+  const { replace = false, timeout, wait: waitOption } = knownOptions('pushFilter', options, ['replace', 'timeout', 'wait']);
   const ms = timeoutOf(timeout, 'pushFilter');
+  const wait = waitOf(waitOption, 'pushFilter');
   let prefix;
   if (filter instanceof RedisBloomFilter) prefix = 'BF';
   else if (filter instanceof RedisCuckooFilter) prefix = 'CF';
@@ -82,6 +85,18 @@ export async function pushFilter(client, key, filter, options) {
   } catch (err) {
     await Promise.resolve(send(['DEL', tmp])).catch(() => {});
     throw err;
+  }
+  if (wait) {
+    const done = `bloomcuckoo/redis: '${key}' was loaded on the primary`;
+    let confirmed;
+    try {
+      confirmed = await waiterOf(client)(key, wait.replicas, wait.timeout, ms);
+    } catch (err) {
+      throw new FilterError('REDIS', `${done}, but its WAIT failed: ${reasonOf(err)}`);
+    }
+    if (confirmed < wait.replicas) {
+      throw new FilterError('REDIS', `${done}, but only ${confirmed} of ${wait.replicas} replicas confirmed it within ${wait.timeout} ms (WAIT): a failover now may lose it`);
+    }
   }
   return sent;
 }

@@ -20,7 +20,7 @@ import { MAX_CHUNK_BYTES, dataChunks } from './dump-chunks.js';
 import { FilterError, RedisCuckooFilter, fromRedisDump, init } from './index.js';
 import {
   NoReply, TYPES, arrayOf, badReply, besideKey, bounded, cfSlots, commandsOf, countOf, duplicateOf, fieldsOf, prefixFor,
-  reasonOf, run, scanDumpVia, serverVia, text, textOf, timed, timeoutOf,
+  reasonOf, run, scanDumpVia, serverVia, text, textOf, timed, timeoutOf, waitOf, waiterOf,
 } from './redis-client.js';
 
 /** Keys per write script: each is one atomic step and one stream entry. */
@@ -133,8 +133,9 @@ function listOf(keys) {
 const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms).unref(); });
 
 export class RedisReplica extends EventEmitter {
-  #send; #tail = null; #key; #log; #server; #o;
+  #send; #tail = null; #key; #log; #server; #o; #waiter = null;
   #filter = null; #seq = 0; #epoch = '0'; #closed = false; #resync = 'start'; #pending = null; #lost = false;
+  #dues = 0;   // how many times a snapshot was made due (#due): one that began before the last is stale
   #waiters = []; #timer = null; #loop = null; #warned = new Set(); #tailId = null;
   #stats = { seq: 0, lag: 0, lastSync: 0, resyncs: 0, bytesPulled: 0, applied: 0, writeArounds: 0 };
 
@@ -142,6 +143,7 @@ export class RedisReplica extends EventEmitter {
   constructor(client, key, server, options) {
     super();
     this.#send = bounded(commandsOf(client), options.timeout);
+    if (options.wait) this.#waiter = waiterOf(client);
     this.#key = key;
     this.#log = besideKey(key, ':bloomcuckoo-log');
     this.#server = server;
@@ -259,7 +261,12 @@ export class RedisReplica extends EventEmitter {
 
   /** The tail's own connection: its XREAD BLOCK bounded by `block` + `timeout`. */
   async #connectTail() {
-    const tail = await duplicateOf(this.#o.client, (err) => this.#report(serverError(err, 'the replica connection')), this.#o.timeout);
+    let tail;
+    try {
+      tail = await duplicateOf(this.#o.client, (err) => this.#report(serverError(err, 'the replica connection')), this.#o.timeout);
+    } catch (err) {
+      throw serverError(err, 'the replica\'s own connection');   // refused, or not connected in time
+    }
     return { send: bounded(tail.send, this.#o.block + this.#o.timeout), close: tail.close };
   }
 
@@ -338,9 +345,17 @@ export class RedisReplica extends EventEmitter {
     if (results.length > items.length || (results.length < items.length && err == null)) {
       throw badReply(what, `${results.length} per-key replies for ${items.length} keys`);
     }
+    let at = null;
     if (id != null) {
       const { n, epoch } = posOf(id, what);
-      this.#sameHistory(epoch, n, 'a write');
+      at = `was applied by the primary (write ${n})`;
+      // a copy already at or past write n (the tail brought it first) has every key it added; one
+      // that lacks one had another write n: the server's log went back (a failover, a restart that
+      // kept less) under the same epoch, and a snapshot is due before this write resolves
+      if (this.#sameHistory(epoch, n, 'a write') && n <= this.#seq && op !== 'cd' && this.#filter !== null
+        && items.some((k, i) => results[i] === 1 && !this.#filter.has(k))) {
+        this.#due(`the server logged a write as ${epoch}-${n}, which this copy at ${this.#epoch}-${this.#seq} lacks: its log went back`);
+      }
       if (n === this.#seq + 1 && !this.#resync) this.#apply(n, op, items.filter((_, i) => results[i] === 1), 0);
       await this.#reach(n, this.#o.timeout, (at) => `bloomcuckoo/redis: a write to '${this.#key}' was applied by the server (write ${n}), `
         + `but this copy did not reach it within ${this.#o.timeout} ms (at ${at})`);
@@ -349,11 +364,31 @@ export class RedisReplica extends EventEmitter {
       // the server had when it answered, so has(key) agrees with that answer
       const { n, epoch } = posOf(position, what);
       this.#sameHistory(epoch, n, 'a write');
+      at = `changed nothing on the primary (at write ${n})`;
       await this.#reach(n, this.#o.timeout, (at) => `bloomcuckoo/redis: a write to '${this.#key}' changed nothing on the server, `
         + `but this copy did not reach the server's write ${n} within ${this.#o.timeout} ms (at ${at})`);
     }
+    if (this.#waiter) await this.#confirm(at ?? 'was answered by the primary');
     if (err != null) throw serverError(err, `a write to '${this.#key}' (${results.filter((r) => r === 1).length} added before it)`);
     return all ? results : results[0];
+  }
+
+  /**
+   * WAIT after a write (the `wait` option): resolves once `replicas` replicas confirmed every write
+   * of this connection so far, else rejects REDIS saying the primary has the write (`done`).
+   */
+  async #confirm(done) {
+    const { replicas, timeout } = this.#o.wait;
+    let confirmed;
+    try {
+      confirmed = await this.#waiter(this.#key, replicas, timeout, this.#o.timeout);
+    } catch (err) {
+      throw new FilterError('REDIS', `bloomcuckoo/redis: a write to '${this.#key}' ${done}, but its WAIT failed: ${reasonOf(err)}`);
+    }
+    if (confirmed < replicas) {
+      throw new FilterError('REDIS', `bloomcuckoo/redis: a write to '${this.#key}' ${done}, but only ${confirmed} of ${replicas} `
+        + `replicas confirmed it within ${timeout} ms (WAIT): a failover now may lose it`);
+    }
   }
 
   /** Replays entry n's changed items on the copy; a different outcome means the copy diverged. */
@@ -372,7 +407,7 @@ export class RedisReplica extends EventEmitter {
     this.#seq = n;
     this.#stats.applied++;
     if (time) this.#stats.lag = Date.now() - time;
-    if (!same) this.#resync = 'the copy differed from the server after a write (a write around the library)';
+    if (!same) this.#due('the copy differed from the server after a write (a write around the library)');
     else if (this.#pending?.seq === n) this.#compare(this.#pending.counts);
     this.#wake();
     this.emit('applied', n);
@@ -382,7 +417,7 @@ export class RedisReplica extends EventEmitter {
     this.#pending = null;
     if (countsOf(this.#filter) !== counts) {
       this.#stats.writeArounds++;
-      this.#resync = `BF.INFO / CF.INFO of '${this.#key}' changed with no write through the library`;
+      this.#due(`BF.INFO / CF.INFO of '${this.#key}' changed with no write through the library`);
     }
   }
 
@@ -411,12 +446,12 @@ export class RedisReplica extends EventEmitter {
     }
     if (this.#lost || TYPES[type] !== this.#prefix()) {
       this.#lost = false;
-      this.#resync = `'${this.#key}' is a filter again`;
+      this.#due(`'${this.#key}' is a filter again`);
     }
     if (reply.length !== 3) throw badReply(what, `an array of ${reply.length}, not { type, position, counts }`);
     const { n: at, epoch } = posOf(reply[1], what);
     this.#sameHistory(epoch, at, 'the check');
-    if (at < before) this.#resync = `the server is at write ${at}, behind this copy's ${before} (restarted, or the log was replaced)`;
+    if (at < before) this.#due(`the server is at write ${at}, behind this copy's ${before} (restarted, or the log was replaced)`);
     else if (at === this.#seq && !this.#resync) this.#compare(textOf(reply[2], what));
     else if (at > this.#seq) this.#pending = { seq: at, counts: textOf(reply[2], what) };
     if (this.#resync && this.#tailId) run(this.#send, ['CLIENT', 'UNBLOCK', this.#tailId]).catch(() => {});
@@ -439,13 +474,19 @@ export class RedisReplica extends EventEmitter {
       }
     }
     if (this.#seq === 0 && this.#epoch === '0' && epoch === '0') return true;
-    this.#resync = `the server's log is another history than this copy's (${where} saw ${epoch}-${n}, this copy is at ${this.#epoch}-${this.#seq}): `
-      + 'the key and its log were lost and re-created';
+    this.#due(`the server's log is another history than this copy's (${where} saw ${epoch}-${n}, this copy is at ${this.#epoch}-${this.#seq}): `
+      + 'the key and its log were lost and re-created');
     if (this.#tailId) run(this.#send, ['CLIENT', 'UNBLOCK', this.#tailId]).catch(() => {});
     return false;
   }
 
   #prefix() { return this.#filter instanceof RedisCuckooFilter ? 'CF' : 'BF'; }
+
+  /** Makes a snapshot due, for `reason` (a snapshot already under way does not clear it). */
+  #due(reason) {
+    this.#resync = reason;
+    this.#dues++;
+  }
 
   /**
    * Resolves once the copy is at write n or later with no snapshot due; rejects with FilterError
@@ -476,6 +517,7 @@ export class RedisReplica extends EventEmitter {
 
   /** A snapshot of the key at a stream position, read with SCANDUMP, in place of the copy. */
   async #snapshot() {
+    const dues = this.#dues;
     const snap = besideKey(this.#key, `:bloomcuckoo-snap-${process.pid}-${Math.random().toString(36).slice(2)}`);
     let reply;
     try {
@@ -508,7 +550,8 @@ export class RedisReplica extends EventEmitter {
     this.#epoch = epoch;
     this.#pending = null;
     this.#lost = false;
-    this.#resync = null;
+    // made due again while this one was read (a write or check saw another history): another one
+    if (this.#dues === dues) this.#resync = null;
     old?.free();
     if (!first) this.#stats.resyncs++;
     this.#stats.lastSync = Date.now();
@@ -568,7 +611,7 @@ export class RedisReplica extends EventEmitter {
           if (!this.#sameHistory(epoch, n, 'the log') || this.#resync) break;
           if (n <= this.#seq) continue;
           if (n !== this.#seq + 1) {
-            this.#resync = `write ${this.#seq + 1} is no longer in the log (trimmed or replaced; next is ${n})`;
+            this.#due(`write ${this.#seq + 1} is no longer in the log (trimmed or replaced; next is ${n})`);
             break;
           }
           let op = '';
@@ -632,7 +675,7 @@ function entriesOf(reply) {
 export async function openReplica(client, key, options = {}) {
   const send = commandsOf(client);
   if (typeof key !== 'string' || key === '') throw new TypeError('bloomcuckoo/redis: key is a non-empty string');
-  const known = ['server', 'checkInterval', 'maxLength', 'pageSize', 'block', 'syncTimeout', 'timeout', 'create'];
+  const known = ['server', 'checkInterval', 'maxLength', 'pageSize', 'block', 'syncTimeout', 'timeout', 'create', 'wait'];
   for (const name of Object.keys(options)) {
     if (!known.includes(name)) throw new FilterError('INVALID_ARGUMENT', `openReplica: unknown option '${name}' (known: ${known.join(', ')})`);
   }
@@ -643,6 +686,7 @@ export async function openReplica(client, key, options = {}) {
     block: positive('block', options.block, 2000),
     syncTimeout: positive('syncTimeout', options.syncTimeout, 30000),
     timeout: timeoutOf(options.timeout, 'openReplica'),
+    wait: waitOf(options.wait, 'openReplica'),
     client,
   };
   await init();

@@ -50,43 +50,15 @@ const nodeRedisCluster = (pkg) => async (seeds) => {
   return { client, close: () => (typeof client.destroy === 'function' ? client.destroy() : client.disconnect()) };
 };
 
-// Why node-redis clusters fail today (js/redis-client.js commandsOf): a node-redis cluster's
-// sendCommand is sendCommand(firstKey, isReadonly, args, options) in 4.x, 5.x and 6.x, where a
-// single client's is sendCommand(args, options). commandsOf treats the cluster as a single client:
-// 5.x/6.x clusters have withTypeMapping, so it calls mapped.sendCommand(args) and 4.x gets
-// sendCommand(args, { returnBuffers: true }); either way the command array lands in `firstKey`
-// and `args` is undefined, so the first command (MODULE LIST in pullFilter, EXISTS in
-// pushFilter) throws "Cannot read properties of undefined (reading 'forEach')" (6.x: the cluster
-// pushes args into its parser) or "(reading 'length')" (5.x, 4.x: the node client gets undefined),
-// wrapped as FilterError REDIS "MODULE LIST failed: …". `works: false` marks those tests
-// test.failing: flip them when commandsOf routes a cluster's commands by their key.
-// What a node-redis cluster needs instead, shown by `viaRouting` below: each command sent as
-// sendCommand(key, false, args, options), `key` the command's key (args[1]; EVAL/EVALSHA: the first
-// of KEYS; XREAD: the first after STREAMS; none for MODULE LIST, COMMAND INFO, CLIENT ID, WAIT),
-// options { typeMapping: { [RESP_TYPES.BLOB_STRING]: Buffer } } on 5.x/6.x and
-// { returnBuffers: true } on 4.x. (A WAIT routed by no key goes to a random node: for the `wait`
-// option it has to go to the key's primary.)
-const routedKey = (args) => {
-  const cmd = String(args[0]).toUpperCase();
-  if (cmd === 'EVAL' || cmd === 'EVALSHA') return Number(args[2]) > 0 ? args[3] : undefined;
-  if (cmd === 'XREAD') return args[args.findIndex((a) => String(a).toUpperCase() === 'STREAMS') + 1];
-  return ['MODULE', 'COMMAND', 'CLIENT', 'WAIT'].includes(cmd) ? undefined : args[1];
-};
-const viaRouting = (make, options) => async (seeds) => {
-  const { client, close } = await make(seeds);
-  // looks like a node-redis 4 single client to commandsOf: sendCommand(args, options), no withTypeMapping
-  return { client: { sendCommand: (args) => client.sendCommand(routedKey(args), false, args, options) }, close };
-};
-
+// A node-redis cluster's sendCommand is sendCommand(firstKey, isReadonly, args, options) in 4.x,
+// 5.x and 6.x, where a single client's is sendCommand(args, options): commandsOf
+// (js/redis-client.js) tells them apart and routes each command by its key.
 const CLIENTS = [
   { name: 'ioredis 5.11.1 Cluster', make: ioredisCluster('ioredis'), works: true },
   { name: 'ioredis 6.0.0 Cluster', make: ioredisCluster('ioredis6'), works: true },
-  { name: 'node-redis 6.3.1 createCluster', make: nodeRedisCluster('redis'), works: false },
-  { name: 'node-redis 5.12.1 createCluster', make: nodeRedisCluster('redis5'), works: false },
-  { name: 'node-redis 4.7.1 createCluster', make: nodeRedisCluster('redis4'), works: false },
-  { name: 'node-redis 6.3.1 createCluster routed by key', make: viaRouting(nodeRedisCluster('redis'), { typeMapping: { 36: Buffer } }), works: true },
-  { name: 'node-redis 5.12.1 createCluster routed by key', make: viaRouting(nodeRedisCluster('redis5'), { typeMapping: { 36: Buffer } }), works: true },
-  { name: 'node-redis 4.7.1 createCluster routed by key', make: viaRouting(nodeRedisCluster('redis4'), { returnBuffers: true }), works: true },
+  { name: 'node-redis 6.3.1 createCluster', make: nodeRedisCluster('redis'), works: true },
+  { name: 'node-redis 5.12.1 createCluster', make: nodeRedisCluster('redis5'), works: true },
+  { name: 'node-redis 4.7.1 createCluster', make: nodeRedisCluster('redis4'), works: true },
 ];
 
 for (const oracle of ['2.6', 'v8']) {
@@ -165,13 +137,11 @@ for (const oracle of ['2.6', 'v8']) {
       expect(owners.size).toBeGreaterThan(1);
     }, 60_000);
 
-    // Fails today: pushFilter loads into a temporary key named by besideKey (js/redis-client.js),
-    // which wraps 'x{}y:2.6' as '{x{}y:2.6}:bloomcuckoo-push-…' (hashed: 'x{', the tag ends at the
-    // key's own '}') while the key has an empty tag (the whole key is hashed), so RENAMENX is
-    // refused (FilterError REDIS "RENAMENX … failed: CROSSSLOT Keys in request don't hash to the
-    // same slot"). companionKey of js/redis-keyslot.js
-    // keeps it in the key's slot: flip to test() when besideKey is replaced by it.
-    test.failing('ioredis 5.11.1 Cluster: pushFilter to a key with empty braces (x{}y) lands', async () => {
+    // pushFilter loads into a temporary key named by besideKey (js/redis-client.js). Its old rule
+    // wrapped 'x{}y:2.6' as '{x{}y:2.6}:bloomcuckoo-push-…' (hashed: 'x{', the tag ends at the
+    // key's own '}') while the key has an empty tag (the whole key is hashed), so RENAMENX was
+    // refused (CROSSSLOT); besideKey is now companionKey of js/redis-keyslot.js.
+    test('ioredis 5.11.1 Cluster: pushFilter to a key with empty braces (x{}y) lands', async () => {
       const bf = new RedisBloomFilter({ errorRate: 0.01, capacity: 100, server });
       bf.add('hello');
       await using(CLIENTS[0], async (client) => {
@@ -185,8 +155,8 @@ for (const oracle of ['2.6', 'v8']) {
     // in the key's slot). Its wait for `sync()` is bounded by syncTimeout; every other wait here by
     // withTimeout.
     const replicaOf = async (client, key, options) => withTimeout(openReplica(client, key, { syncTimeout: 15_000, ...options }), 60_000, 'openReplica');
-    const replicaTest = (key, second = CLIENTS[0]) => async () => {
-      const a = await CLIENTS[0].make(cluster.seeds.slice(0, 3));
+    const replicaTest = (key, second = CLIENTS[0], first = CLIENTS[0]) => async () => {
+      const a = await first.make(cluster.seeds.slice(0, 3));
       const b = await second.make(cluster.seeds.slice(3));
       const opened = [];
       try {
@@ -201,22 +171,48 @@ for (const oracle of ['2.6', 'v8']) {
         expect(Number(await cluster.sendToOwner(key, ['BF.EXISTS', key, 'late']))).toBe(1);
       } finally {
         for (const r of opened) await withTimeout(r.close(), 20_000, 'close').catch(() => {});
-        a.close();
-        b.close();
+        for (const c of [a, b]) await withTimeout(Promise.resolve(c.close()), 10_000, 'close').catch(() => {});
       }
     };
     test('ioredis 5.11.1 Cluster: a replica opened on one client follows another client\'s adds', replicaTest(`replicated:${oracle}`), 180_000);
-    // Fails today, and not only on a cluster: ioredis 6 speaks RESP3 by default (HELLO says proto
-    // 3) and flattens a map reply into [name, value, ...], so XREAD's reply is [stream, entries]
-    // where entriesOf (js/redis-replica.js) expects [[stream, entries]]: it takes reply[0][1], a
-    // byte of the stream's name, and the tail warns "entriesOf is not a function or its return
-    // value is not iterable" until sync() times out. Flip when entriesOf reads the flat shape.
-    test.failing('ioredis 6.0.0 Cluster: a replica follows another client\'s adds', replicaTest(`replicated6:${oracle}`, CLIENTS[1]), 180_000);
-    // Fails today, for the reason pushFilter to x{}y does: besideKey puts the log
-    // '{x{}y:…}:bloomcuckoo-log' in another slot than the key, so the script that writes both is
-    // refused with a raw ioredis ReplyError "CROSSSLOT Keys in request don't hash to the same slot"
-    // (not even a FilterError). Flip when besideKey is replaced by companionKey.
-    test.failing('ioredis Cluster: a replica of a key with empty braces (x{}y) follows adds', replicaTest(`x{}y:replicated:${oracle}`), 180_000);
+    // ioredis 6 speaks RESP3 by default (HELLO says proto 3) and flattens a map reply into
+    // [name, value, ...]: XREAD's reply is [stream, entries], which entriesOf (js/redis-replica.js) reads.
+    test('ioredis 6.0.0 Cluster: a replica follows another client\'s adds', replicaTest(`replicated6:${oracle}`, CLIENTS[1]), 180_000);
+    for (const c of CLIENTS.slice(2)) {
+      test(`${c.name}: a replica opened on one client follows another client's adds`, replicaTest(`replicated:${c.name.replace(/[^0-9a-z]+/gi, '-')}:${oracle}`, c, c), 180_000);
+    }
+    // The old besideKey put the log '{x{}y:…}:bloomcuckoo-log' in another slot than the key, so
+    // the script that writes both was refused (CROSSSLOT); companionKey keeps it in the key's slot.
+    test('ioredis Cluster: a replica of a key with empty braces (x{}y) follows adds', replicaTest(`x{}y:replicated:${oracle}`), 180_000);
+
+    // wait: WAIT must go to the key's primary (the connection that wrote): a WAIT sent to another
+    // primary, whose connection wrote nothing, would confirm at once. With the key's replica
+    // stopped, the write rejects saying the primary has it.
+    for (const c of [CLIENTS[0], CLIENTS[1], ...CLIENTS.slice(2)]) {
+      test(`${c.name}: with wait, a write is confirmed by the key's replica; with that replica stopped it rejects REDIS`, async () => {
+        const key = `durable:${c.name.replace(/[^0-9a-z]+/gi, '-')}:${oracle}`;
+        const { client, close } = await c.make(cluster.seeds.slice(0, 3));
+        let r = null;
+        try {
+          r = await replicaOf(client, key, { create: { type: 'BF', errorRate: 0.01, capacity: 1000 }, wait: { replicas: 1, timeout: 500 } });
+          expect(await withTimeout(r.add('a'), 20_000, 'add')).toBe(true);
+          const primary = (await cluster.primaries()).find((p) => p.slots.some(([lo, hi]) => keySlot(key) >= lo && keySlot(key) <= hi));
+          const replica = (await cluster.replicas()).find((x) => x.primary === primary.id);
+          const node = cluster.nodes.find((x) => x.port === replica.port);
+          process.kill(node.pid, 'SIGSTOP');
+          let err = null;
+          try {
+            await withTimeout(r.add('b'), 20_000, 'add');
+          } catch (e) { err = e; } finally { process.kill(node.pid, 'SIGCONT'); }
+          expect(err?.code).toBe('REDIS');
+          expect(err?.message).toMatch(/applied by the primary.*0 of 1 replicas confirmed/);
+          expect(Number(await cluster.sendToOwner(key, ['BF.EXISTS', key, 'b']))).toBe(1);
+        } finally {
+          if (r) await withTimeout(r.close(), 20_000, 'close').catch(() => {});
+          await withTimeout(Promise.resolve(close()), 10_000, 'close').catch(() => {});
+        }
+      }, 120_000);
+    }
 
     test('ioredis 5.11.1 Cluster: a replica loses no acknowledged add while its slot migrates and its primary fails over (one writer)', async () => {
       const a = await CLIENTS[0].make(cluster.seeds.slice(0, 3));

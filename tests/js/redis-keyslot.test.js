@@ -91,6 +91,16 @@ test('every slot has an anchor: 1-3 letters or digits, no brace, hashing to that
   expect(wrong).toEqual([]);
 });
 
+test('besideKey (js/redis-client.js) keeps the log and temp names it gave wherever its old rule was in the key\'s slot', () => {
+  const oldRule = (k, suffix) => (/\{[^}]+\}/.test(k) ? `${k}${suffix}` : `{${k}}${suffix}`);
+  const strings = [...NAMED, ...stringKeys(4000, 3), 'k:bf', 'tokens', '{t}k', 'user:{42}:bf'];
+  const right = strings.filter((k) => keySlot(oldRule(k, ':bloomcuckoo-log')) === keySlot(k));
+  expect(right.length).toBeGreaterThan(2000);
+  expect(right.filter((k) => besideKey(k, ':bloomcuckoo-log') !== oldRule(k, ':bloomcuckoo-log'))).toEqual([]);
+  // and where it was wrong, the name changes (x{}y, a}b, '', a{}{b})
+  for (const k of ['x{}y', 'a}b', '', 'a{}{b}']) expect(keySlot(besideKey(k, ':l'))).toBe(keySlot(k));
+});
+
 test('companion keys keep the names the library used where they were right', () => {
   expect(companionKey('k:bf', ':bloomcuckoo-log')).toBe('{k:bf}:bloomcuckoo-log');
   expect(companionKey('{t}k', ':bloomcuckoo-log')).toBe('{t}k:bloomcuckoo-log');
@@ -157,17 +167,17 @@ if (noServer) console.log(`SKIP CLUSTER KEYSLOT tests: ${noServer}`);
     }
   }, 120_000);
 
-  test('the issue\'s case: today\'s rule (besideKey of js/redis-client.js) logs x{}y in slot 3596, the key is in 16116', async () => {
-    const [keySlotOnServer, logSlotOnServer] = await slotsOf(['x{}y', besideKey('x{}y', ':bloomcuckoo-log')]);
-    expect(besideKey('x{}y', ':bloomcuckoo-log')).toBe('{x{}y}:bloomcuckoo-log');
-    expect([keySlotOnServer, logSlotOnServer]).toEqual([16116, 3596]);
-    expect(keySlot(companionKey('x{}y', ':bloomcuckoo-log'))).toBe(16116);
+  test('the issue\'s case: x{}y is in slot 16116 and besideKey (js/redis-client.js) logs it there (the old rule: 3596)', async () => {
+    const oldRule = (k, suffix) => (/\{[^}]+\}/.test(k) ? `${k}${suffix}` : `{${k}}${suffix}`);
+    const [keySlotOnServer, oldLogSlot, logSlotOnServer] = await slotsOf(['x{}y', oldRule('x{}y', ':bloomcuckoo-log'), besideKey('x{}y', ':bloomcuckoo-log')]);
+    expect([keySlotOnServer, oldLogSlot, logSlotOnServer]).toEqual([16116, 3596, 16116]);
+    expect(besideKey('x{}y', ':bloomcuckoo-log')).toBe(companionKey('x{}y', ':bloomcuckoo-log'));
   });
 
-  // Fails today: besideKey's test /\{[^}]+\}/ finds a tag anywhere in the key, where Redis uses
-  // only the first '{'; and its wrapping '{key}' ends the tag at the key's own first '}'.
-  // Replace besideKey with companionKey (js/redis-keyslot.js) and flip this to test().
-  test.failing('besideKey (today\'s rule) keeps every string key\'s companion in its slot', async () => {
+  // besideKey's old test /\{[^}]+\}/ found a tag anywhere in the key, where Redis uses only the
+  // first '{'; and its wrapping '{key}' ended the tag at the key's own first '}'. It is now
+  // companionKey (js/redis-keyslot.js).
+  test('besideKey keeps every string key\'s companion in its slot', async () => {
     const strings = keys.filter((k) => typeof k === 'string');
     const server = await slotsOf(strings);
     const got = await slotsOf(strings.map((k) => besideKey(k, ':bloomcuckoo-log')));

@@ -252,6 +252,21 @@ describe.each(STALLING.map((c) => [c.name, c]))('%s against a server that stalls
       .toMatchObject({ err: expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/unknown option 'sever'/) }) });
   });
 
+  test('openReplica: the replica\'s own connection refused or never connecting: FilterError REDIS, not the client\'s error', async () => {
+    // a client whose duplicate() cannot connect (the server went away between the two connections)
+    const stub = (connect) => ({
+      sendCommand: async () => null, withTypeMapping() { return this; }, on() {},
+      duplicate() { return { on() {}, connect, sendCommand: async () => null, withTypeMapping() { return this; }, destroy() {} }; },
+    });
+    const refused = () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }));
+    for (const connectWith of [refused, () => new Promise(() => {})]) {
+      const { ms, err } = await settle(openReplica(stub(connectWith), 'k', { server: '8', timeout: 300 }));
+      expect([err?.constructor.name, err?.code]).toEqual(['FilterError', 'REDIS']);
+      expect(err.message).toMatch(/replica/);
+      expect(ms).toBeLessThan(CEILING);
+    }
+  });
+
   test('openReplica: no answer to the snapshot script: REDIS within the timeout', async () => {
     const c = await connect(startFakeRedis((args) => (args[0] === 'EVALSHA' ? NO_REPLY : undefined)));
     const { ms, err } = await settle(openReplica(c, 'k', { server: '2.6', timeout: 300 }));
@@ -345,6 +360,115 @@ describe.each(USED.map((c) => [c.name, c]))('%s: read-your-writes', (_, client) 
       expect(r.has('theirs')).toBe(false);
       expect(await r.add('theirs')).toBe(false);
       expect(r.has('theirs')).toBe(true);
+      await r.close();
+    } finally {
+      await close();
+      await fake.stop();
+    }
+  });
+});
+
+// ---- a write the server logs at or before this copy's position --------------------------------
+
+describe.each(USED.map((c) => [c.name, c]))('%s: the server\'s log went back', (_, client) => {
+  test('a write logged at or before the copy\'s position (same epoch) resolves only after a fresh snapshot has it', async () => {
+    const dumpOf = (keys) => {
+      const f = new RedisBloomFilter({ errorRate: 0.01, capacity: 100 });
+      f.addAll(keys);
+      const chunks = f.toRedisDump().map(([it, d]) => [it, Buffer.from(d)]);
+      f.free();
+      return chunks;
+    };
+    // the copy's snapshot is at write 5; then the server lost writes 3-5 (a failover to a replica
+    // behind it, an AOF that kept less) and logs 'mine' as a new write 3 of the same epoch
+    const snapshots = [['7-5', dumpOf(['a', 'b', 'c', 'lost'])], ['7-3', dumpOf(['a', 'b', 'c', 'mine'])]];
+    let taken = 0;
+    let dump = null;
+    const fake = await startFakeRedis((args) => {
+      if (args[0] === 'EVALSHA' || args[0] === 'EVAL') {
+        if (args[2] === '3') {
+          const [position, chunks] = snapshots[Math.min(taken++, 1)];
+          dump = chunks;
+          return ['MBbloom--', position];
+        }
+        if (args.length > 5) return ['7-3', [1], null];
+        return ['MBbloom--', '7-5', 'x'];
+      }
+      if (args[0] === 'BF.SCANDUMP') { const it = Number(args[2]); return it === 0 ? dump[0] : it === 1 ? dump[1] : [0, '']; }
+      if (args[0] === 'XREAD') return new Promise((res) => setTimeout(() => res(null), 100));
+      if (args[0] === 'DEL') return 1;
+      return undefined;
+    });
+    const { c, close } = await client.connect(fake.port);
+    try {
+      const r = await openReplica(c, 'k', { server: '2.6', block: 100, checkInterval: 100000 });
+      r.on('error', () => {});
+      expect(r.has('mine')).toBe(false);
+      expect(await r.add('mine')).toBe(true);
+      expect(r.has('mine')).toBe(true);
+      expect(taken).toBe(2);
+      await r.close();
+    } finally {
+      await close();
+      await fake.stop();
+    }
+  });
+});
+
+// ---- another history seen while a snapshot is read ---------------------------------------------
+
+describe.each(USED.map((c) => [c.name, c]))('%s: a snapshot under way when the history changes', (_, client) => {
+  test('a write that sees another history during a snapshot of the old one resolves only after a snapshot of the new', async () => {
+    const dumpOf = (keys) => {
+      const f = new RedisBloomFilter({ errorRate: 0.01, capacity: 100 });
+      f.addAll(keys);
+      const chunks = f.toRedisDump().map(([it, d]) => [it, Buffer.from(d)]);
+      f.free();
+      return chunks;
+    };
+    // 1: the open (7-5); 2: after a gap in the log, still the old history (7-7), read slowly; while
+    // it is read the key and its log are lost and re-created and 'mine' is written as 9-1; 3: 9-1
+    const snapshots = [['7-5', dumpOf(['a'])], ['7-7', dumpOf(['a', 'b'])], ['9-1', dumpOf(['mine'])]];
+    let taken = 0;
+    let dump = null;
+    let gapSent = false;
+    let startedSecond = null;
+    const second = new Promise((res) => { startedSecond = res; });
+    const fake = await startFakeRedis((args) => {
+      if (args[0] === 'EVALSHA' || args[0] === 'EVAL') {
+        if (args[2] === '3') {
+          const [position, chunks] = snapshots[Math.min(taken++, 2)];
+          dump = chunks;
+          if (taken === 2) startedSecond();
+          return ['MBbloom--', position];
+        }
+        if (args.length > 5) return ['9-1', [1], null];
+        return ['MBbloom--', '7-5', 'x'];
+      }
+      if (args[0] === 'BF.SCANDUMP') {
+        const it = Number(args[2]);
+        const reply = it === 0 ? dump[0] : it === 1 ? dump[1] : [0, ''];
+        // the second snapshot's header comes late, so the write is answered while it is read
+        return taken === 2 && it === 0 ? new Promise((res) => setTimeout(() => res(reply), 300)) : reply;
+      }
+      if (args[0] === 'XREAD') {
+        if (!gapSent) {   // write 7 with write 6 gone: a snapshot is due
+          gapSent = true;
+          return [['{k}:bloomcuckoo-log', [['7-7', ['o', 'bi', 't', '1', 'k', 'b']]]]];
+        }
+        return new Promise((res) => setTimeout(() => res(null), 100));
+      }
+      if (args[0] === 'DEL') return 1;
+      return undefined;
+    });
+    const { c, close } = await client.connect(fake.port);
+    try {
+      const r = await openReplica(c, 'k', { server: '2.6', block: 100, checkInterval: 100000 });
+      r.on('error', () => {});
+      await second;
+      expect(await r.add('mine')).toBe(true);
+      expect(r.has('mine')).toBe(true);
+      expect(taken).toBe(3);
       await r.close();
     } finally {
       await close();
