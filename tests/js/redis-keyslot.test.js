@@ -7,20 +7,9 @@ import { SLOTS, companionKey, crc16, hashedPart, keySlot, slotAnchor } from '../
 import { besideKey } from '../../js/redis-client.js';
 import { startClusterNode } from '../redis/cluster.mjs';
 import { redisServerPath } from '../redis/server.mjs';
+import { prng } from '../prng.mjs';   // seeded: every run checks the same keys
 
 const enc = new TextEncoder();
-
-// a small seeded PRNG (mulberry32) so every run checks the same keys
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 // keys made mostly of braces and a few letters, so that empty, nested, unclosed and repeated
 // tags turn up in every position; plus UTF-8 text

@@ -17,13 +17,28 @@ const USED = CLIENTS.filter((c) => c.alias === 'redis' || c.alias === 'ioredis')
 
 const errorOf = async (p) => { try { await p; } catch (e) { return e; } return null; };
 
-/** A real BF's SCANDUMP chunks: [[1, header], [it, data]...]. */
-function bfDump() {
+/** A real BF's SCANDUMP chunks, [[1, header], [it, data]...], holding `keys`. */
+function bfDump(keys = ['a', 'b', 'c']) {
   const f = new RedisBloomFilter({ errorRate: 0.01, capacity: 100 });
-  f.addAll(['a', 'b', 'c']);
+  f.addAll(keys);
   const chunks = f.toRedisDump().map(([it, d]) => [it, Buffer.from(d)]);
   f.free();
   return chunks;
+}
+
+/** A replica of 'k' opened with `client` on a fake playing `script`; fn(replica), then all closed. */
+async function withFakeReplica(client, script, fn) {
+  const fake = await startFakeRedis(script);
+  const { c, close } = await client.connect(fake.port);
+  try {
+    const r = await openReplica(c, 'k', { server: '2.6', block: 100, checkInterval: 100000 });
+    r.on('error', () => {});
+    await fn(r);
+    await r.close();
+  } finally {
+    await close();
+    await fake.stop();
+  }
 }
 
 /** A BF header of one link declaring `bytes` of bitmap (the rest of the record as a real one). */
@@ -333,7 +348,7 @@ describe.each(USED.map((c) => [c.name, c]))('%s: read-your-writes', (_, client) 
   test('an add that resolves false (another process had added the key) resolves once the copy has the key', async () => {
     const dump = bfDump();
     let delivered = false;
-    const fake = await startFakeRedis((args) => {
+    await withFakeReplica(client, (args) => {
       if (args[0] === 'EVALSHA' || args[0] === 'EVAL') {
         if (args[2] === '3') return ['MBbloom--', '0-0'];
         if (args.length > 5) return [null, [0], null, '0-1'];   // the server had it: write 1, by someone else
@@ -352,19 +367,11 @@ describe.each(USED.map((c) => [c.name, c]))('%s: read-your-writes', (_, client) 
       }
       if (args[0] === 'DEL') return 1;
       return undefined;
-    });
-    const { c, close } = await client.connect(fake.port);
-    try {
-      const r = await openReplica(c, 'k', { server: '2.6', block: 100, checkInterval: 100000 });
-      r.on('error', () => {});
+    }, async (r) => {
       expect(r.has('theirs')).toBe(false);
       expect(await r.add('theirs')).toBe(false);
       expect(r.has('theirs')).toBe(true);
-      await r.close();
-    } finally {
-      await close();
-      await fake.stop();
-    }
+    });
   });
 });
 
@@ -372,19 +379,12 @@ describe.each(USED.map((c) => [c.name, c]))('%s: read-your-writes', (_, client) 
 
 describe.each(USED.map((c) => [c.name, c]))('%s: the server\'s log went back', (_, client) => {
   test('a write logged at or before the copy\'s position (same epoch) resolves only after a fresh snapshot has it', async () => {
-    const dumpOf = (keys) => {
-      const f = new RedisBloomFilter({ errorRate: 0.01, capacity: 100 });
-      f.addAll(keys);
-      const chunks = f.toRedisDump().map(([it, d]) => [it, Buffer.from(d)]);
-      f.free();
-      return chunks;
-    };
     // the copy's snapshot is at write 5; then the server lost writes 3-5 (a failover to a replica
     // behind it, an AOF that kept less) and logs 'mine' as a new write 3 of the same epoch
-    const snapshots = [['7-5', dumpOf(['a', 'b', 'c', 'lost'])], ['7-3', dumpOf(['a', 'b', 'c', 'mine'])]];
+    const snapshots = [['7-5', bfDump(['a', 'b', 'c', 'lost'])], ['7-3', bfDump(['a', 'b', 'c', 'mine'])]];
     let taken = 0;
     let dump = null;
-    const fake = await startFakeRedis((args) => {
+    await withFakeReplica(client, (args) => {
       if (args[0] === 'EVALSHA' || args[0] === 'EVAL') {
         if (args[2] === '3') {
           const [position, chunks] = snapshots[Math.min(taken++, 1)];
@@ -398,20 +398,12 @@ describe.each(USED.map((c) => [c.name, c]))('%s: the server\'s log went back', (
       if (args[0] === 'XREAD') return new Promise((res) => setTimeout(() => res(null), 100));
       if (args[0] === 'DEL') return 1;
       return undefined;
-    });
-    const { c, close } = await client.connect(fake.port);
-    try {
-      const r = await openReplica(c, 'k', { server: '2.6', block: 100, checkInterval: 100000 });
-      r.on('error', () => {});
+    }, async (r) => {
       expect(r.has('mine')).toBe(false);
       expect(await r.add('mine')).toBe(true);
       expect(r.has('mine')).toBe(true);
       expect(taken).toBe(2);
-      await r.close();
-    } finally {
-      await close();
-      await fake.stop();
-    }
+    });
   });
 });
 
@@ -419,22 +411,15 @@ describe.each(USED.map((c) => [c.name, c]))('%s: the server\'s log went back', (
 
 describe.each(USED.map((c) => [c.name, c]))('%s: a snapshot under way when the history changes', (_, client) => {
   test('a write that sees another history during a snapshot of the old one resolves only after a snapshot of the new', async () => {
-    const dumpOf = (keys) => {
-      const f = new RedisBloomFilter({ errorRate: 0.01, capacity: 100 });
-      f.addAll(keys);
-      const chunks = f.toRedisDump().map(([it, d]) => [it, Buffer.from(d)]);
-      f.free();
-      return chunks;
-    };
     // 1: the open (7-5); 2: after a gap in the log, still the old history (7-7), read slowly; while
     // it is read the key and its log are lost and re-created and 'mine' is written as 9-1; 3: 9-1
-    const snapshots = [['7-5', dumpOf(['a'])], ['7-7', dumpOf(['a', 'b'])], ['9-1', dumpOf(['mine'])]];
+    const snapshots = [['7-5', bfDump(['a'])], ['7-7', bfDump(['a', 'b'])], ['9-1', bfDump(['mine'])]];
     let taken = 0;
     let dump = null;
     let gapSent = false;
     let startedSecond = null;
     const second = new Promise((res) => { startedSecond = res; });
-    const fake = await startFakeRedis((args) => {
+    await withFakeReplica(client, (args) => {
       if (args[0] === 'EVALSHA' || args[0] === 'EVAL') {
         if (args[2] === '3') {
           const [position, chunks] = snapshots[Math.min(taken++, 2)];
@@ -460,19 +445,11 @@ describe.each(USED.map((c) => [c.name, c]))('%s: a snapshot under way when the h
       }
       if (args[0] === 'DEL') return 1;
       return undefined;
-    });
-    const { c, close } = await client.connect(fake.port);
-    try {
-      const r = await openReplica(c, 'k', { server: '2.6', block: 100, checkInterval: 100000 });
-      r.on('error', () => {});
+    }, async (r) => {
       await second;
       expect(await r.add('mine')).toBe(true);
       expect(r.has('mine')).toBe(true);
       expect(taken).toBe(3);
-      await r.close();
-    } finally {
-      await close();
-      await fake.stop();
-    }
+    });
   });
 });
