@@ -3,40 +3,14 @@
 // Worker in chunks (each a short structured clone here), the worker solves, and its serialize()
 // bytes come back (transferred) to be deserialized here, a copy of a few milliseconds.
 import { getWasmModule } from './lib.js';
+import { workerClient } from './worker-rpc.js';
 
 const CHUNK = 50_000;
-let worker = null;
-let nextId = 1;
-const pending = new Map();
-
-function ensureWorker() {
-  if (worker) return worker;
-  worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'bloomcuckoo-fuse-solver' });
-  worker.onmessage = ({ data }) => {
-    const p = pending.get(data.id);
-    if (!p) return;
-    pending.delete(data.id);
-    if (data.error) p.reject(Object.assign(new Error(data.error.message), { code: data.error.code, name: data.error.name }));
-    else p.resolve(data);
-  };
-  worker.onerror = (e) => {
-    e.preventDefault();
-    const err = new Error(`the fuse solver's worker failed: ${e.message || 'could not load worker.js'}`);
-    for (const p of pending.values()) p.reject(err);
-    pending.clear();
-    worker = null;
-  };
-  return worker;
-}
-
-function request(msg, transfer = []) {
-  const w = ensureWorker();
-  const id = nextId++;
-  return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject });
-    w.postMessage({ id, ...msg }, transfer);
-  });
-}
+const request = workerClient({
+  make: () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'bloomcuckoo-fuse-solver' }),
+  label: 'the fuse solver\'s worker',
+  errorOf: (error) => Object.assign(new Error(error.message), { code: error.code, name: error.name }),
+});
 
 /**
  * Builds a binary fuse filter of `keys` (a Set or an array) with `options` in the worker; returns

@@ -4,45 +4,20 @@
 // thread and once in the worker while a frame counter runs, and the longest main-thread stall of
 // each is measured and shown side by side.
 import { getWasmModule } from './lib.js';
+import { workerClient } from './worker-rpc.js';
 import { getEntry, onChange } from './store.js';
 import { visitUrls } from './sample-urls.js';
 import { $, bytes, guard, int, lines, ms, showError, showVerdict } from './ui.js';
 
-let worker = null;
-let nextId = 1;
-const pending = new Map();
 let sent = null; // { name, version }
 let keySeq = 0;
 
-function ensureWorker() {
-  if (worker) return worker;
-  worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'bloomcuckoo-playground' });
-  worker.onmessage = ({ data }) => {
-    const p = pending.get(data.id);
-    if (!p) return;
-    pending.delete(data.id);
-    if (data.error) p.reject(Object.assign(new Error(`in the worker: ${data.error.message}`), { code: data.error.code }));
-    else p.resolve(data);
-  };
-  worker.onerror = (e) => {
-    e.preventDefault();
-    const err = new Error(`the worker failed: ${e.message || 'could not load worker.js'}`);
-    for (const p of pending.values()) p.reject(err);
-    pending.clear();
-    showError($('worker-error'), err);
-    worker = null;
-  };
-  return worker;
-}
-
-function request(msg, transfer = []) {
-  const w = ensureWorker();
-  const id = nextId++;
-  return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject });
-    w.postMessage({ id, ...msg }, transfer);
-  });
-}
+const request = workerClient({
+  make: () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'bloomcuckoo-playground' }),
+  label: 'the worker',
+  errorOf: (error) => Object.assign(new Error(`in the worker: ${error.message}`), { code: error.code }),
+  onFail: (err) => showError($('worker-error'), err),
+});
 
 async function send() {
   const name = $('worker-source').value;
