@@ -14,7 +14,7 @@ export const probeKey = (j) => `probe-${j}`;
 export const CUCKOO_FILL = { capacity: 1900, bucketSize: 4, expansion: 0, maxIterations: 500 };   // 512 buckets of 4
 
 const M_STEPS = [256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536];
-const PAD = { left: 64, right: 16, top: 14, bottom: 44 };
+const PAD = { left: 78, right: 16, top: 14, bottom: 44 };   // left: tick labels clear of the axis title
 const nextFrame = () => new Promise((r) => requestAnimationFrame(r));
 
 /** A cleared chart canvas at its on-screen size, and its plot's width and height inside PAD. */
@@ -112,7 +112,7 @@ function drawBloomChart() {
 function drawKChart(m, n, kNow) {
   const canvas = $('fill-k-chart');
   const { ctx, W, H } = fitCanvas(canvas, 0.42, 240, 200);
-  const pad = { left: 64, right: 16, top: 14, bottom: 44 };
+  const pad = PAD;
   const plotW = W - pad.left - pad.right;
   const plotH = H - pad.top - pad.bottom;
   ctx.fillStyle = '#fff';
