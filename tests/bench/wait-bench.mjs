@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { init } from '../../js/index.js';
 import { openReplica } from '../../js/redis-entry.js';
-import { skipReason, startRedisBloom } from '../redis/server.mjs';
+import { replicate, skipReason, startRedisBloom } from '../redis/server.mjs';
 import { median, stringKeys, table, writeDocSection } from './lib.mjs';
 
 const quick = process.argv.includes('--quick');
@@ -14,7 +14,6 @@ const ROUNDS = quick ? 2 : 5;
 const ONE = quick ? 200 : 1000;          // awaited single adds per round and contender
 const MANY = quick ? 5000 : 20000;       // keys per addAll per round and contender
 const log = (s) => process.stderr.write(`[wait-bench] ${s}\n`);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 await init();
 const primary = await startRedisBloom();
@@ -25,14 +24,7 @@ if (!primary || !replica) {
   process.exit(0);
 }
 try {
-  await replica.client.sendCommand(['REPLICAOF', '127.0.0.1', String(primary.port)]);
-  let synced = false;
-  for (let i = 0; i < 250 && !synced; i++) {
-    synced = /master_link_status:up/.test(String(await replica.client.sendCommand(['INFO', 'replication'])))
-      && Number(await primary.client.sendCommand(['WAIT', '1', '1000'])) === 1;
-    if (!synced) await sleep(40);
-  }
-  if (!synced) throw new Error('the replica did not sync');
+  await replicate(primary, replica);
   const c = primary.client;
   const create = { type: 'BF', errorRate: 0.01, capacity: 10_000_000 };
   const plain = await openReplica(c, 'bench:plain', { create });

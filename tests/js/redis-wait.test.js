@@ -8,7 +8,7 @@
 import { FilterError, RedisBloomFilter, init } from '../../js/index.js';
 import { openReplica, pushFilter } from '../../js/redis-entry.js';
 import { CLIENTS } from '../redis/clients.mjs';
-import { oracleSkips, startRedisBloom } from '../redis/server.mjs';
+import { oracleSkips, replicate, startRedisBloom } from '../redis/server.mjs';
 
 beforeAll(() => init());
 
@@ -33,18 +33,7 @@ for (const oracle of ['2.6', 'v8']) {
     let n = 0;
     const open = [];
 
-    /** Makes `replica` a replica of `primary` and waits (bounded) until its link is up and in sync. */
-    const follow = async () => {
-      await replica.client.sendCommand(['REPLICAOF', '127.0.0.1', String(primary.port)]);
-      for (let i = 0; i < 250; i++) {
-        const info = String(await replica.client.sendCommand(['INFO', 'replication']));
-        if (/master_link_status:up/.test(info) && !/master_sync_in_progress:1/.test(info)) {
-          if (Number(await primary.client.sendCommand(['WAIT', '1', '2000'])) === 1) return;
-        }
-        await sleep(40);
-      }
-      throw new Error('the replica did not sync within 10 s');
-    };
+    const follow = () => replicate(primary, replica);
 
     beforeAll(async () => {
       if (skips[oracle]) return;
@@ -170,14 +159,7 @@ for (const oracle of ['2.6', 'v8']) {
         const replica = await startRedisBloom({ oracle });
         const open = [];
         try {
-          await replica.client.sendCommand(['REPLICAOF', '127.0.0.1', String(primary.port)]);
-          let synced = false;
-          for (let i = 0; i < 250 && !synced; i++) {
-            synced = /master_link_status:up/.test(String(await replica.client.sendCommand(['INFO', 'replication'])))
-              && Number(await primary.client.sendCommand(['WAIT', '1', '1000'])) === 1;
-            if (!synced) await sleep(40);
-          }
-          expect(synced).toBe(true);
+          await replicate(primary, replica);
           const key = 'failover';
           const options = { create: { type: 'BF', errorRate: 0.01, capacity: 100_000 }, timeout: 2000, ...(withWait ? { wait: { replicas: 1, timeout: 300 } } : {}) };
           const acked = [];

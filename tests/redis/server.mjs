@@ -145,6 +145,21 @@ export async function oracleSkips(file, oracles = ['2.6', 'v8']) {
   return skips;
 }
 
+
+/**
+ * Makes server `replica` a replica of server `primary` (each as startRedisBloom returns it) and
+ * waits, bounded (10 s), until its link is up, its first sync done and WAIT 1 confirms it.
+ */
+export async function replicate(primary, replica) {
+  await replica.client.sendCommand(['REPLICAOF', '127.0.0.1', String(primary.port)]);
+  for (let i = 0; i < 250; i++) {
+    const info = String(await replica.client.sendCommand(['INFO', 'replication']));
+    if (/master_link_status:up/.test(info) && !/master_sync_in_progress:1/.test(info)
+      && Number(await primary.client.sendCommand(['WAIT', '1', '2000'])) === 1) return;
+    await sleep(40);
+  }
+  throw new Error('the replica did not sync within 10 s');
+}
 /**
  * Starts redis-server with RedisBloom. Resolves to { port, pid, connect(), stop(), client, info }
  * or to null when none can be found (skipReason() says why). `info.version` is the module's
