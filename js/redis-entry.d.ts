@@ -72,7 +72,11 @@ export function serverOf(client: RedisClient): Promise<RedisServer>;
  */
 export function commandsOf(client: RedisClient): (args: Array<string | Uint8Array>) => Promise<unknown>;
 
-/** What a replica creates when `key` does not exist yet (BF.RESERVE / CF.RESERVE; an existing key is used as it is). */
+/**
+ * What a replica creates when `key` does not exist yet (BF.RESERVE / CF.RESERVE, in one script that
+ * also drops a log an earlier key left beside it, so the next write starts a new epoch); an
+ * existing key is used as it is, with its log.
+ */
 export type ReplicaCreate =
   | { type: 'BF'; errorRate: number; capacity: number; expansion?: number; nonScaling?: boolean }
   | { type: 'CF'; capacity: number; bucketSize?: number; maxIterations?: number; expansion?: number };
@@ -176,6 +180,8 @@ export interface RedisReplica {
  * key (calling `init()` itself). Writes through other replicas (any process) reach it within the
  * log's lag; writes that bypass the library are seen within `checkInterval`.
  * @throws FilterError `INVALID_ARGUMENT` for a missing key (without `create`), a key of another
- *   type, a bad option or client; `REDIS` for a failing command.
+ *   type, a bad option or client; `REDIS` for a failing command, and, before anything is created,
+ *   for a Redis user who may not run every command the replica sends (Redis 7's ACLs; the message
+ *   names each, e.g. "XADD on '{k}:bloomcuckoo-log'").
  */
 export function openReplica(client: RedisClient, key: string, options?: ReplicaOptions): Promise<RedisReplica>;

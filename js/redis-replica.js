@@ -43,11 +43,25 @@ const IS_FILTER = "if t ~= 'MBbloom--' and t ~= 'MBbloomCF' then redis.call('DEL
 // when nothing was logged (what the server had then: read-your-writes waits for it too) }.
 const WRITE = `${LAST_ID}local want = ARGV[1] == 'bi' and 'MBbloom--' or 'MBbloomCF'
 if t ~= want then return redis.error_reply('WRONGTYPE bloomcuckoo: the key holds ' .. t .. ', not ' .. want) end
+local cmd = ({ bi = 'BF.INSERT', ci = 'CF.INSERT', cn = 'CF.INSERTNX', cd = 'CF.DEL' })[ARGV[1]]
+-- all or nothing: the user's rights to every command below, checked before the first one writes
+-- (Redis 7's redis.acl_check_cmd; Redis 6 has none: there a refused XADD leaves the filter written)
+if redis.acl_check_cmd then
+  local no, x = {}, ARGV[3] or ''
+  local function need(key, ...)
+    if not redis.acl_check_cmd(...) then no[#no + 1] = (...) .. (key and (" on '" .. key .. "'") or '') end
+  end
+  if ARGV[1] == 'cd' then need(KEYS[1], cmd, KEYS[1], x) else need(KEYS[1], cmd, KEYS[1], 'NOCREATE', 'ITEMS', x) end
+  need(KEYS[2], 'EXISTS', KEYS[2])
+  need(KEYS[2], 'XINFO', 'STREAM', KEYS[2])
+  need(nil, 'TIME')
+  need(KEYS[2], 'XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], '*', 'o', ARGV[1], 't', '0', 'k', x)
+  if #no > 0 then return redis.error_reply('NOPERM bloomcuckoo: this user may not run ' .. table.concat(no, ', ') .. '; nothing was written') end
+end
 local out, err = {}, false
 if ARGV[1] == 'cd' then
   for i = 3, #ARGV do out[i - 2] = redis.call('CF.DEL', KEYS[1], ARGV[i]) end
 else
-  local cmd = ({ bi = 'BF.INSERT', ci = 'CF.INSERT', cn = 'CF.INSERTNX' })[ARGV[1]]
   local r = redis.pcall(cmd, KEYS[1], 'NOCREATE', 'ITEMS', unpack(ARGV, 3))
   if r['err'] then return r end
   for i = 1, #r do
@@ -83,8 +97,41 @@ local sig = {}
 for i = 2, (t == 'MBbloomCF' and 10 or 8), 2 do sig[#sig + 1] = tostring(info[i]) end
 return { t, last(KEYS[2]), table.concat(sig, ',') }`;
 
+// ARGV: commands, each as n, its name in a message, its n words. Replies { 'unchecked' } on a
+// Redis without redis.acl_check_cmd (before 7), else { 'checked', the name of each this user may
+// not run, ... } (a command the server does not know is left for the command itself to report).
+const RIGHTS = `if not redis.acl_check_cmd then return { 'unchecked' } end
+local no, i = { 'checked' }, 1
+while i < #ARGV do
+  local n = tonumber(ARGV[i])
+  local ok, allowed = pcall(redis.acl_check_cmd, unpack(ARGV, i + 2, i + 1 + n))
+  if ok and not allowed then no[#no + 1] = ARGV[i + 1] end
+  i = i + 2 + n
+end
+return no`;
+
+// KEYS: key, log. ARGV: BF.RESERVE / CF.RESERVE and its words. Makes the key unless it exists, and
+// then drops a log an earlier key left beside it (deleted alone): the next write starts a new
+// epoch, so no replica takes the old history for this key's. Replies 1 when made, 0 when it existed.
+const CREATE = `if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call(unpack(ARGV))
+redis.call('DEL', KEYS[2])
+return 1`;
+
 const sha = (script) => createHash('sha1').update(script).digest('hex');
-const SCRIPTS = Object.fromEntries(Object.entries({ WRITE, SNAPSHOT, CHECK }).map(([k, s]) => [k, { s, sha: sha(s) }]));
+const SCRIPTS = Object.fromEntries(Object.entries({ WRITE, SNAPSHOT, CHECK, RIGHTS, CREATE }).map(([k, s]) => [k, { s, sha: sha(s) }]));
+
+/** Runs script `name` with EVALSHA, or EVAL when the server does not have it (NOSCRIPT). */
+async function evalOf(send, name, keys, args) {
+  const { s, sha: digest } = SCRIPTS[name];
+  const tail = [String(keys.length), ...keys, ...args];
+  try {
+    return await send(['EVALSHA', digest, ...tail]);
+  } catch (err) {
+    if (!/NOSCRIPT/.test(text(err?.message))) throw err;
+    return send(['EVAL', s, ...tail]);
+  }
+}
 
 /**
  * A log position from a stream ID <epoch>-<n>: the log's epoch (which history) and n, the writes
@@ -293,16 +340,7 @@ export class RedisReplica extends EventEmitter {
     }
   }
 
-  async #eval(send, name, keys, args) {
-    const { s, sha: digest } = SCRIPTS[name];
-    const tail = [String(keys.length), ...keys, ...args];
-    try {
-      return await send(['EVALSHA', digest, ...tail]);
-    } catch (err) {
-      if (!/NOSCRIPT/.test(text(err?.message))) throw err;
-      return send(['EVAL', s, ...tail]);
-    }
-  }
+  #eval(send, name, keys, args) { return evalOf(send, name, keys, args); }
 
   /**
    * Batches of BATCH keys, pipelined (each its own atomic script and log entry, run in order);
@@ -689,10 +727,12 @@ export async function openReplica(client, key, options = {}) {
     wait: waitOf(options.wait, 'openReplica'),
     client,
   };
+  const reserve = options.create ? reserveArgs(key, options.create) : null;
   await init();
   const timedSend = bounded(send, o.timeout);
+  await preflight(timedSend, key, options, o, reserve);
   const server = options.server ?? await serverVia(timedSend);
-  if (options.create) await create(timedSend, key, options.create);
+  if (reserve) await create(timedSend, key, reserve);
   return new RedisReplica(client, key, server, o).start();
 }
 
@@ -702,21 +742,100 @@ function positive(name, value, fallback) {
   return value;
 }
 
-/** BF.RESERVE / CF.RESERVE of `spec` unless the key exists (which is then used as it is). */
-async function create(send, key, spec) {
-  const args = spec.type === 'BF'
+/** BF.RESERVE / CF.RESERVE of `spec` (INVALID_ARGUMENT for a spec of neither shape). */
+function reserveArgs(key, spec) {
+  const args = spec?.type === 'BF'
     ? ['BF.RESERVE', key, String(spec.errorRate), String(spec.capacity),
       ...(spec.expansion !== undefined ? ['EXPANSION', String(spec.expansion)] : []), ...(spec.nonScaling ? ['NONSCALING'] : [])]
-    : spec.type === 'CF'
+    : spec?.type === 'CF'
       ? ['CF.RESERVE', key, String(spec.capacity), ...(spec.bucketSize !== undefined ? ['BUCKETSIZE', String(spec.bucketSize)] : []),
         ...(spec.maxIterations !== undefined ? ['MAXITERATIONS', String(spec.maxIterations)] : []),
         ...(spec.expansion !== undefined ? ['EXPANSION', String(spec.expansion)] : [])]
       : null;
   if (!args) throw new FilterError('INVALID_ARGUMENT', "openReplica: create is { type: 'BF', errorRate, capacity, ... } or { type: 'CF', capacity, ... }");
+  return args;
+}
+
+/**
+ * Runs `args` (BF.RESERVE / CF.RESERVE) unless the key exists (which is then used as it is, with its
+ * log), in one script that drops a log left by an earlier key (CREATE).
+ */
+async function create(send, key, args) {
   try {
-    await send(args);
+    await evalOf(send, 'CREATE', [key, besideKey(key, ':bloomcuckoo-log')], args);
   } catch (err) {
-    if (!/exists/i.test(text(err?.message))) throw serverError(err, `${args[0]} '${key}'`);
+    throw serverError(err, `${args[0]} '${key}'`);
   }
 }
 
+/**
+ * Every command a replica of `key` sends, as [its name in a message, ...its words with the real
+ * key names]: the scripts (and each command they run), the snapshot's reads, the tail's, WAIT with
+ * `wait`, MODULE LIST without `server`, the create's RESERVE. `prefix` ('BF', 'CF' or undefined
+ * when the key's type is not known) adds that type's commands.
+ */
+function replicaCommands(key, prefix, options, reserve) {
+  const log = besideKey(key, ':bloomcuckoo-log');
+  const snap = besideKey(key, `:bloomcuckoo-snap-${process.pid}-0`);
+  const on = (...keys) => ` on ${keys.map((k) => `'${k}'`).join(', ')}`;
+  // [name, words]: the name is the command (its first two words for XINFO / CLIENT / MODULE) and the key it names
+  const named = (k, ...words) => [`${words.slice(0, /^(XINFO|CLIENT|MODULE)$/.test(words[0]) ? 2 : 1).join(' ')}${k ? on(k) : ''}`, ...words];
+  const pattern = besideKey(key, ':bloomcuckoo-snap-*');   // the snapshot keys' names, in a message
+  const shown = `${on(key, log, pattern)}`;
+  const c = [
+    [`EVALSHA${shown}`, 'EVALSHA', SCRIPTS.SNAPSHOT.sha, '3', key, log, snap],
+    [`EVAL${shown}`, 'EVAL', SCRIPTS.SNAPSHOT.s, '3', key, log, snap],
+    named(key, 'TYPE', key), named(log, 'EXISTS', log), named(log, 'XINFO', 'STREAM', log), named(log, 'DEL', log),
+    named(null, 'TIME'), named(key, 'DUMP', key), named(pattern, 'RESTORE', snap, '600000', 'x', 'REPLACE'), named(pattern, 'DEL', snap),
+    named(log, 'XADD', log, 'MAXLEN', '~', '1', '*', 'o', 'bi', 't', '0', 'k', 'x'),
+    named(log, 'XREAD', 'COUNT', '1', 'BLOCK', '1', 'STREAMS', log, '0-0'), named(null, 'CLIENT', 'ID'),
+  ];
+  if (prefix) {
+    c.push(named(pattern, `${prefix}.SCANDUMP`, snap, '0'), named(key, `${prefix}.INFO`, key));
+    if (prefix === 'BF') c.push(named(key, 'BF.INSERT', key, 'NOCREATE', 'ITEMS', 'x'));
+    else {
+      c.push(named(pattern, 'CF.INFO', snap), named(key, 'CF.DEL', key, 'x'));
+      for (const w of ['CF.INSERT', 'CF.INSERTNX']) c.push(named(key, w, key, 'NOCREATE', 'ITEMS', 'x'));
+    }
+  }
+  if (options.wait) c.push(named(null, 'WAIT', '1', '1'));
+  if (!options.server) c.push(named(null, 'MODULE', 'LIST'));
+  if (reserve) c.push(named(key, 'EXISTS', key), named(key, ...reserve));
+  return c;
+}
+
+/**
+ * Refuses (FilterError REDIS naming each) a Redis user who may not run every command a replica of
+ * `key` sends, before anything is created: one script of Redis 7's redis.acl_check_cmd (on a
+ * Redis without it, only EVAL and EVALSHA themselves are checked, by running them). A reply it
+ * does not understand leaves the checks to the commands themselves (each refusal a FilterError).
+ */
+async function preflight(send, key, options, o, reserve) {
+  let prefix = reserve?.[0].slice(0, 2);
+  if (!prefix) {
+    try {
+      prefix = TYPES[text(await send(['TYPE', key]))];
+    } catch (err) {
+      if (err instanceof NoReply) throw new FilterError('REDIS', `openReplica: ${err.message}`);
+      // refused (no right to TYPE the key): the check names it
+    }
+  }
+  const argv = replicaCommands(key, prefix, options, reserve).flatMap(([what, ...cmd]) => [String(cmd.length), what, ...cmd]);
+  const missing = [];
+  let reply = null;
+  for (const args of [['EVAL', RIGHTS], ['EVALSHA', SCRIPTS.RIGHTS.sha]]) {
+    try {
+      reply = await send([...args, '0', ...argv]);
+      break;
+    } catch (err) {
+      if (err instanceof NoReply) throw new FilterError('REDIS', `openReplica: ${err.message}`);
+      if (!/NOPERM/.test(reasonOf(err))) break;   // e.g. NOSCRIPT: EVALSHA may run
+      missing.push(args[0]);
+    }
+  }
+  const checked = Array.isArray(reply) && ['checked', 'unchecked'].includes(text(reply[0]));
+  if (checked) for (const name of reply.slice(1)) missing.push(textOf(name, 'the check of the user\'s rights'));
+  if (missing.length === 0) return;
+  throw new FilterError('REDIS', `openReplica: this Redis user may not run what a replica of '${key}' sends: ${[...new Set(missing)].join(', ')}`
+    + `${checked ? '' : ' (the other rights could not be checked without EVAL or EVALSHA)'}; grant them (ACL SETUSER) or use another user`);
+}

@@ -275,5 +275,37 @@ for (const [oracle] of [['2.6', '2.6'], ['v8', '8']]) {
         await sameBytes(other, 'BF', key);
       }, 30000);
     }
+
+    // the key deleted alone (its log left beside it) and re-created by another process's
+    // openReplica({ create }) before any check dropped the log: the old log must not be continued
+    // (the next write starts a new epoch), and a replica of the old history resyncs
+    for (const type of ['BF', 'CF']) {
+      live(`${type}: deleted alone and re-created by openReplica({ create }) before a check: a new epoch, not the old log; the old replica resyncs`, async () => {
+        const key = `stale${n++}`;
+        const log = `{${key}}:bloomcuckoo-log`;
+        const create = type === 'BF' ? { type, errorRate: 0.01, capacity: 1000 } : { type, capacity: 1000 };
+        const epochOf = async () => String(await rb.client.sendCommand(['EVAL', `local i = redis.call('XINFO', 'STREAM', KEYS[1])
+for j = 1, #i, 2 do if i[j] == 'last-generated-id' then return i[j + 1] end end`, '1', log])).split('-');
+        const r = await replicaOf(await connect(), key, { create, checkInterval: 100000 });
+        r.on('error', () => {});
+        for (const k of keys(`old${n}`, 20)) await r.add(k);
+        const [old] = await epochOf();
+        await rb.client.sendCommand(['DEL', key]);
+        expect(Number(await rb.client.sendCommand(['EXISTS', log]))).toBe(1);
+        const other = await replicaOf(await connect(IOREDIS), key, { create, checkInterval: 100000 });
+        expect(Number(await rb.client.sendCommand(['EXISTS', log]))).toBe(0);   // dropped as the key was made
+        expect(await other.add('new')).toBe(true);
+        const [epoch, seq] = await epochOf();
+        expect([epoch === old, seq]).toEqual([false, '1']);
+        await until(async () => (await codeOf(r.sync())) === 'no error', 15000);
+        expect(r.has('new')).toBe(true);
+        expect(r.stats.resyncs).toBeGreaterThan(0);
+        await sameBytes(r, type, key);
+        // a create that finds the key keeps it and its log
+        const third = await replicaOf(await connect(), key, { create, checkInterval: 100000 });
+        expect(await epochOf()).toEqual([epoch, '1']);
+        expect(third.has('new')).toBe(true);
+      }, 30000);
+    }
   });
 }

@@ -1,7 +1,7 @@
 // Every Redis client of the peer range, by exact version: the aliased devDependencies (package.json)
 // with their real major and version read from their own package.json, so test names say what ran.
-// connect(port) gives a connected client that reconnects (errors ignored: commands reject) and a
-// close(). `alias` is the name to import (and BLOOMCUCKOO_TEST_REDIS for the CLI, see redis-alias.mjs).
+// connect(port, auth) gives a connected client that reconnects (errors ignored: commands reject) and a
+// close(); `auth` ({ username, password }, optional) logs in as that ACL user. `alias` is the name to import (and BLOOMCUCKOO_TEST_REDIS for the CLI, see redis-alias.mjs).
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -10,9 +10,9 @@ const versionOf = (name) => require(`${name}/package.json`).version;
 const nodeRedis = (alias) => ({
   alias,
   name: `node-redis ${versionOf(alias)}`,
-  async connect(port) {
+  async connect(port, auth = {}) {
     const { createClient } = await import(alias);
-    const c = createClient({ socket: { host: '127.0.0.1', port, reconnectStrategy: () => 50 } });
+    const c = createClient({ socket: { host: '127.0.0.1', port, reconnectStrategy: () => 50 }, ...auth });
     c.on('error', () => {});
     await c.connect();
     return { c, close: () => c.quit().catch(() => {}) };
@@ -22,12 +22,12 @@ const nodeRedis = (alias) => ({
 const ioredis = (alias) => ({
   alias,
   name: `ioredis ${versionOf(alias)}`,
-  async connect(port) {
+  async connect(port, auth = {}) {
     const mod = await import(alias);
     const IORedis = mod.default?.default ?? mod.default ?? mod.Redis;
     // disconnectTimeout: how long ioredis's disconnect() keeps a timer for a socket it ended (2 s by
     // default, also when the socket was already gone): short, so a test file's process exits at once
-    const c = new IORedis({ host: '127.0.0.1', port, retryStrategy: () => 50, lazyConnect: true, disconnectTimeout: 50 });
+    const c = new IORedis({ host: '127.0.0.1', port, retryStrategy: () => 50, lazyConnect: true, disconnectTimeout: 50, ...auth });
     c.on('error', () => {});
     await c.connect();
     return { c, close: () => c.quit().catch(() => {}) };
