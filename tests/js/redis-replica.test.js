@@ -253,7 +253,7 @@ for (const [oracle] of [['2.6', '2.6'], ['v8', '8']]) {
     // the server loses the key and its log, the key is re-created with the same parameters and
     // more writes follow than the replica's old position: its history is not the server's any
     // more, whatever the counts say; sync() must not resolve on it
-    for (const cause of ['FLUSHALL', 'a restart without persistence', 'DEL of the key and its log']) {
+    for (const cause of ['FLUSHALL', 'a restart without persistence', 'DEL of the key and its log', 'DEL of both, other parameters']) {
       live(`history lost (${cause}), re-created, more writes than before: detected, the replica resyncs to the server's bytes`, async () => {
         const key = `hist${n++}`;
         const create = { type: 'BF', errorRate: 0.01, capacity: 1000 };
@@ -262,10 +262,13 @@ for (const [oracle] of [['2.6', '2.6'], ['v8', '8']]) {
         for (const k of keys(`old${n}`, 20)) await r.add(k);
         expect(r.stats.seq).toBe(20);
         if (cause === 'FLUSHALL') await rb.client.sendCommand(['FLUSHALL']);
-        else if (cause === 'DEL of the key and its log') await rb.client.sendCommand(['DEL', key, `{${key}}:bloomcuckoo-log`]);
+        else if (cause.startsWith('DEL')) await rb.client.sendCommand(['DEL', key, `{${key}}:bloomcuckoo-log`]);
         else rb = Object.assign(await rb.restart('SIGKILL'), { info: rb.info });
-        // another process re-creates it and writes more than 20 entries
-        const other = await replicaOf(await connect(), key, { create, checkInterval: 100000 });
+        // another process re-creates it (with other parameters: another capacity, error rate and
+        // expansion) and writes more than 20 entries
+        const other = await replicaOf(await connect(), key, {
+          create: cause.includes('other') ? { type: 'BF', errorRate: 0.001, capacity: 5000, expansion: 4 } : create, checkInterval: 100000,
+        });
         for (const k of keys(`new${n}`, 30)) await other.add(k);
         await until(async () => (await codeOf(r.sync())) === 'no error', 15000);
         await sameBytes(r, 'BF', key);
@@ -275,6 +278,36 @@ for (const [oracle] of [['2.6', '2.6'], ['v8', '8']]) {
         await sameBytes(other, 'BF', key);
       }, 30000);
     }
+
+    // CLIENT PAUSE (every client, the replicas' tails included): a write sent during it waits for the
+    // server, within `timeout`: one with a longer timeout resolves after the pause with the copy
+    // holding it; one with a shorter timeout rejects REDIS saying the server may or may not have
+    // applied it (it is applied after the pause, and the copy gets it through the log)
+    live('CLIENT PAUSE 1.5 s: a write with timeout 10 s resolves after it; one with timeout 500 ms rejects saying it may have been applied; then every copy converges', async () => {
+      const key = `pause${n++}`;
+      const create = { type: 'BF', errorRate: 0.01, capacity: 1000 };
+      const patient = await replicaOf(await connect(), key, { create });
+      const hasty = await replicaOf(await connect(IOREDIS), key, { timeout: 500 });
+      hasty.on('error', () => {});
+      patient.on('error', () => {});
+      await patient.addAll(keys('before', 10));
+      const admin = await connect();
+      await admin.sendCommand(['CLIENT', 'PAUSE', '1500', 'ALL']);
+      const started = Date.now();
+      const slow = patient.add('during');
+      const err = await hasty.add('hasty').then(() => null, (e) => e);
+      expect([err?.constructor.name, err?.code]).toEqual(['FilterError', 'REDIS']);
+      expect(err.message).toMatch(/got no answer: .*the server may or may not have applied it/);
+      expect(await slow).toBe(true);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1000);   // it waited out the pause
+      expect(patient.has('during')).toBe(true);
+      await until(async () => (await codeOf(hasty.sync())) === 'no error', 10000);
+      await patient.sync();
+      for (const r of [patient, hasty]) {
+        expect(['during', 'hasty', ...keys('before', 10)].every((k) => r.has(k))).toBe(true);
+        await sameBytes(r, 'BF', key);
+      }
+    }, 30000);
 
     // the key deleted alone (its log left beside it) and re-created by another process's
     // openReplica({ create }) before any check dropped the log: the old log must not be continued
