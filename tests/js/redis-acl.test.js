@@ -3,10 +3,12 @@
 // run the filter command but not XADD on the log is refused before anything is written (the filter
 // and the log unchanged); openReplica refuses a user who lacks any right a replica needs, naming
 // each; pullFilter and pushFilter name the command refused. A user with exactly the listed rights
-// opens a replica and writes through it.
+// opens a replica and writes through it. A fake server plays what no oracle here can: a Redis before
+// 7 (no redis.acl_check_cmd), EVAL and EVALSHA both refused, a check reply of the wrong shape.
 import { FilterError, RedisBloomFilter, init } from '../../js/index.js';
 import { openReplica, pullFilter, pushFilter } from '../../js/redis-entry.js';
 import { CLIENTS } from '../redis/clients.mjs';
+import { startFakeRedis } from '../redis/fake-resp.mjs';
 import { oracleSkips, startRedisBloom } from '../redis/server.mjs';
 
 beforeAll(() => init());
@@ -153,3 +155,43 @@ for (const oracle of ['2.6', 'v8']) {
     }
   });
 }
+
+// What the check does with what no live oracle here plays (a fake RESP server, tests/redis/fake-resp.mjs):
+// a Redis before 7 (no redis.acl_check_cmd: the check script replies 'unchecked'), a user refused
+// EVAL and EVALSHA outright, and a reply of the wrong shape.
+describe.each(CLIENTS.filter((c) => ['redis', 'ioredis'].includes(c.alias)).map((c) => [c.name, c]))('%s: the rights check against a fake server', (_, kind) => {
+  /** openReplica('k') on a fake whose EVAL/EVALSHA with no keys (the check) replies `rights`; the snapshot script fails. */
+  const openOn = async (rights) => {
+    const fake = await startFakeRedis((args) => {
+      const cmd = args[0].toUpperCase();
+      if (cmd === 'TYPE') return { simple: 'MBbloom--' };
+      if ((cmd === 'EVAL' || cmd === 'EVALSHA') && args[2] === '0') return rights(cmd);
+      if (cmd === 'EVAL' || cmd === 'EVALSHA') return { error: 'ERR the snapshot, not played' };
+      return undefined;
+    });
+    const { c, close } = await kind.connect(fake.port);
+    try {
+      return await rejection(openReplica(c, 'k', { server: '2.6', timeout: 2000 }));
+    } finally {
+      await close();
+      await fake.stop();
+    }
+  };
+
+  test('a Redis without redis.acl_check_cmd: nothing refused ahead, the open goes on to the snapshot', async () => {
+    const err = await openOn(() => ['unchecked']);
+    expect([err.constructor.name, err.code]).toEqual(['FilterError', 'REDIS']);
+    expect(err.message).toMatch(/the snapshot of 'k'.*not played/);
+  });
+
+  test('EVAL and EVALSHA both refused: REDIS naming both, saying the rest could not be checked', async () => {
+    const err = await openOn((cmd) => ({ error: `NOPERM this user has no permissions to run the '${cmd.toLowerCase()}' command` }));
+    expect([err.constructor.name, err.code]).toEqual(['FilterError', 'REDIS']);
+    expect(err.message).toMatch(/may not run what a replica of 'k' sends: EVAL, EVALSHA \(the other rights could not be checked/);
+  });
+
+  test('a check reply naming a right as a nested array: CORRUPT_DATA, not a TypeError', async () => {
+    const err = await openOn(() => ['checked', ['XADD']]);
+    expect([err.constructor.name, err.code]).toEqual(['FilterError', 'CORRUPT_DATA']);
+  });
+});
