@@ -1,10 +1,13 @@
-// Writes the fuzzer's seed corpus: small serialized filters of every kind of js/kind-table.js
-// (it stops, writing nothing, when a kind has no seed below). Rerun after a format change:
+// Writes the fuzzer's seed corpus: small serialized filters of every kind of js/kind-table.js:
+// the makers below, and for a kind with none its smallest golden file (tests/fixtures/golden), so
+// a new kind needs nothing here (it stops, writing nothing, when a kind has neither). Rerun after a
+// format change:
 //   node scripts/gen-fuzz-corpus.mjs
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as lib from '../js/index.js';
 import { KIND_TABLE } from '../js/kind-table.js';
 import { bfHeader, cfHeader, frames, frame } from '../tests/fuzz/worst-headers.mjs';
+import { GOLDEN_DIR, recipes } from '../tests/js/golden.js';
 
 await lib.init();
 const dir = new URL('../tests/fuzz/corpus/', import.meta.url);
@@ -32,9 +35,14 @@ const seeds = Object.entries(makers).map(([name, make]) => {
   return [name, bytes];
 });
 const seeded = new Set(seeds.map(([, bytes]) => bytes[6]));
-const unseeded = KIND_TABLE.filter(([number]) => !seeded.has(number));
+for (const [, name] of KIND_TABLE.filter(([n]) => !seeded.has(n))) {
+  const golden = recipes().filter((r) => r.kind === name).map((r) => readFileSync(new URL(r.file, GOLDEN_DIR)))
+    .sort((a, b) => a.length - b.length)[0];
+  if (golden) seeds.push([`golden_${name}`, new Uint8Array(golden)]);
+}
+const unseeded = KIND_TABLE.filter(([number]) => !seeds.some(([, bytes]) => bytes[6] === number));
 if (unseeded.length) {
-  throw new Error(`no fuzz seed of ${unseeded.map(([n, name]) => `kind ${n} ('${name}')`).join(', ')}: add a maker to scripts/gen-fuzz-corpus.mjs (nothing was written)`);
+  throw new Error(`no fuzz seed of ${unseeded.map(([n, name]) => `kind ${n} ('${name}')`).join(', ')}: add its recipe to tests/fixtures/golden/MANIFEST.txt and run scripts/gen-golden.mjs, or a maker to scripts/gen-fuzz-corpus.mjs (nothing was written)`);
 }
 for (const [name, bytes] of seeds) {
   writeFileSync(new URL(`${name}.bin`, dir), bytes);
