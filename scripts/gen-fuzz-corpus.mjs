@@ -1,7 +1,7 @@
-// Writes the fuzzer's seed corpus: small serialized filters of every kind of js/kind-table.js:
-// the makers below, and for a kind with none its smallest golden file (tests/fixtures/golden), so
-// a new kind needs nothing here (it stops, writing nothing, when a kind has neither). Rerun after a
-// format change:
+// Writes the fuzzer's seed corpus: small serialized filters from the makers below. A kind with no
+// maker is seeded by its golden files (tests/fixtures/golden), which tests/fuzz/run-fuzz.mjs gives
+// the fuzzer too, so a new kind needs nothing here (it stops, writing nothing, when a kind has
+// neither). Rerun after a format change:
 //   node scripts/gen-fuzz-corpus.mjs
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as lib from '../js/index.js';
@@ -34,13 +34,10 @@ const seeds = Object.entries(makers).map(([name, make]) => {
   f.free();
   return [name, bytes];
 });
-const seeded = new Set(seeds.map(([, bytes]) => bytes[6]));
-for (const [, name] of KIND_TABLE.filter(([n]) => !seeded.has(n))) {
-  const golden = recipes().filter((r) => r.kind === name).map((r) => readFileSync(new URL(r.file, GOLDEN_DIR)))
-    .sort((a, b) => a.length - b.length)[0];
-  if (golden) seeds.push([`golden_${name}`, new Uint8Array(golden)]);
-}
-const unseeded = KIND_TABLE.filter(([number]) => !seeds.some(([, bytes]) => bytes[6] === number));
+// a kind with no maker is seeded by its golden files, which tests/fuzz/run-fuzz.mjs gives the
+// fuzzer beside this corpus
+const seeded = new Set([...seeds.map(([, bytes]) => bytes[6]), ...recipes().map((r) => readFileSync(new URL(r.file, GOLDEN_DIR))[6])]);
+const unseeded = KIND_TABLE.filter(([number]) => !seeded.has(number));
 if (unseeded.length) {
   throw new Error(`no fuzz seed of ${unseeded.map(([n, name]) => `kind ${n} ('${name}')`).join(', ')}: add its recipe to tests/fixtures/golden/MANIFEST.txt and run scripts/gen-golden.mjs, or a maker to scripts/gen-fuzz-corpus.mjs (nothing was written)`);
 }
