@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -124,6 +125,62 @@ TEST(RedisBloomFilter, DumpHeaderChecksComeBeforeAnyAllocation) {
 }
 
 // Kind 7 hashes as RedisBloom, with no seed: a nonzero seed field is refused. Found by fuzzing.
+// Every row of the server table (redis_server.h) is what Init, Add and set_server do: its limits
+// refused with its message, its error-rate cap, EXPANSION 0 where it takes it, and the end of a
+// chain that cannot grow; a number past the table is refused.
+TEST(RedisBloomFilter, EveryServerRowIsWhatTheFilterDoes) {
+  for (size_t i = 0; i < kRedisServerCount; ++i) {
+    const RedisServerRules& row = kRedisServers[i];
+    SCOPED_TRACE(row.name);
+    auto opts = [&](uint64_t capacity, double error_rate, uint32_t expansion) {
+      RedisBloomOptions o;
+      o.capacity = capacity;
+      o.error_rate = error_rate;
+      o.expansion = expansion;
+      o.server = static_cast<RedisServer>(i);
+      return o;
+    };
+    RedisBloomFilter f;
+    auto refused = [&](const RedisBloomOptions& o) {
+      const Status s = f.Init(o);
+      EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+      EXPECT_STREQ(s.message(), row.limits);
+    };
+    if (row.max_capacity < ~uint64_t{0}) refused(opts(row.max_capacity + 1, 0.01, 2));
+    refused(opts(0, 0.01, 2));
+    if (row.max_expansion < ~uint32_t{0}) refused(opts(10, 0.01, row.max_expansion + 1));
+    if (row.min_expansion > 0) {
+      refused(opts(10, 0.01, row.min_expansion - 1));
+    } else {
+      ASSERT_TRUE(f.Init(opts(10, 0.01, 0)).ok());
+      EXPECT_TRUE(f.non_scaling());
+    }
+    ASSERT_TRUE(f.Init(opts(1000, 0.9, 2)).ok());
+    EXPECT_EQ(f.link_error(0), std::min(0.9, row.max_error_rate) / 2);
+    // EXPANSION 1 from one key at 0.1: each link halves the error rate until it underflows
+    ASSERT_TRUE(f.Init(opts(1, 0.1, 1)).ok());
+    Status s;
+    uint32_t links = 0;
+    for (int k = 0; k < 20000 && s.ok(); ++k) {
+      links = f.num_links();
+      const std::string key = "chain:" + std::to_string(k);
+      bool added = false;
+      s = f.Add(f.HashOf(key.data(), key.size()), &added);
+    }
+    EXPECT_EQ(s.code(), StatusCode::kFull);
+    EXPECT_EQ(f.num_links() - links, row.keeps_failed_link ? 1u : 0u);
+    EXPECT_EQ(f.set_server(static_cast<RedisServer>(i)).code(), StatusCode::kOk);
+  }
+  RedisBloomFilter f;
+  EXPECT_EQ(f.set_server(static_cast<RedisServer>(kRedisServerCount)).code(),
+            StatusCode::kInvalidArgument);
+  RedisBloomOptions o;
+  o.capacity = 10;
+  o.error_rate = 0.01;
+  o.server = static_cast<RedisServer>(kRedisServerCount);
+  EXPECT_EQ(f.Init(o).code(), StatusCode::kInvalidArgument);
+}
+
 TEST(RedisBloomFilter, OurFormatRefusesANonZeroSeed) {
   RedisBloomFilter f;
   ASSERT_TRUE(f.Init(Small()).ok());
