@@ -60,18 +60,20 @@ emscripten::class_<F> BindRedis(const char* name) {
       .function("finishDumpLoad", &D::Finish);
 }
 
-RedisBloomServer RBServer(bool v8) { return v8 ? RedisBloomServer::k8 : RedisBloomServer::k2; }
+// `server`: a row of kRedisServers (redis_server.h), which js/options.js names.
 int RBInit(RB& f, double capacity, double error_rate, uint32_t expansion, bool non_scaling,
-           bool v8) {
+           uint32_t server) {
   RedisBloomOptions o;
-  o.server = RBServer(v8);
+  o.server = static_cast<RedisServer>(server);
   o.capacity = static_cast<uint64_t>(capacity);
   o.error_rate = error_rate;
   o.expansion = expansion;
   o.non_scaling = non_scaling;
   return Report(f.Init(o));
 }
-void RBSetServer(RB& f, bool v8) { f.set_server(RBServer(v8)); }
+int RBSetServer(RB& f, uint32_t server) {
+  return Report(f.set_server(static_cast<RedisServer>(server)));
+}
 // 1 added, 0 may already exist, or -code.
 int RBAdd(RB& f, uint32_t len) {
   bool added = false;
@@ -101,8 +103,9 @@ void RBLinkInfo(const RB& f, uint32_t i, uintptr_t out) {
 }
 
 int RCInit(RC& f, double capacity, uint32_t bucket_size, uint32_t max_iterations,
-           uint32_t expansion) {
+           uint32_t expansion, uint32_t server) {
   RedisCuckooOptions o;
+  o.server = static_cast<RedisServer>(server);
   o.capacity = static_cast<uint64_t>(capacity);
   o.bucket_size = bucket_size;
   o.max_iterations = max_iterations;

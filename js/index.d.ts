@@ -748,7 +748,8 @@ export interface RedisBloomFilterOptions {
  * capped at 0.25, capacities are at most 2^30 and BF expansions at most 32768; and a BF chain
  * that cannot grow any more (its next link's error rate underflows to 0, after about 1,075 links)
  * is left as it is, where RedisBloom 2.x keeps an empty link after which every key reads as
- * present. Everything else (hashes, adds, lookups, removals, dumps) is the same on both.
+ * present. Everything else (hashes, adds, lookups, removals, dumps) is the same on both. Each
+ * name is a row of the core's server table (cpp/include/bloomcuckoo/redis_server.h).
  */
 export type RedisServer = '2.6' | '8';
 

@@ -68,15 +68,17 @@ export function booleanOption(name, value, fallback) {
   return value;
 }
 
-/** The RedisBloom server whose rules a Redis class follows: '2.6' (the default) or '8'. */
-export function serverOption(value) {
-  if (value === undefined) return '2.6';
-  if (value !== '2.6' && value !== '8') invalidOption('server', value, "must be '2.6' or '8'");
-  return value;
-}
+/**
+ * The `server` option's values: the names of the rows of the server table (kRedisServers,
+ * cpp/include/bloomcuckoo/redis_server.h), in its order; the first is the default. The core
+ * holds each row's rules; tests/js/redis-server-limits.test.js checks these names against it.
+ */
+export const REDIS_SERVERS = ['2.6', '8'];
 
-/** A capacity of a RedisBloom class: a positive integer, at most 2^30 on Redis 8. */
-export function redisCapacity(value, v8) {
-  return v8 ? integerIn('capacity', value, 1, 2 ** 30) : positiveInteger('capacity', value);
+/** The row of the server table whose rules a Redis class follows (the core applies them). */
+export function serverOption(value) {
+  const row = value === undefined ? 0 : REDIS_SERVERS.indexOf(value);
+  if (row < 0) invalidOption('server', value, `must be ${REDIS_SERVERS.map((s) => `'${s}'`).join(' or ')}`);
+  return row;
 }
 

@@ -3,13 +3,11 @@
 // does, and one built here loads into Redis. Keys are hashed as RedisBloom hashes them.
 import { addAllReporting, AddableFilter, Filter, infoParts, makeCore, readInfo, readPart } from './filter.js';
 import { encodeKey } from './keys.js';
-import { booleanOption, integerIn, rate, readOptions, redisCapacity, serverOption } from './options.js';
+import { booleanOption, integerIn, positiveInteger, rate, readOptions, serverOption } from './options.js';
 import { dumpChunks, filterFromDump } from './redis-core.js';
 import { throwIfError } from './loader.js';
 
 const OPTIONS = ['errorRate', 'capacity', 'expansion', 'nonScaling', 'server'];
-// Redis 8's bloom module (RedisBloom 8.x): the error rate a filter is made with is capped here.
-const V8_ERROR_RATE_CAP = 0.25;
 
 export class RedisBloomFilter extends AddableFilter {
   /**
@@ -24,13 +22,13 @@ export class RedisBloomFilter extends AddableFilter {
    */
   constructor(options) {
     const o = readOptions('RedisBloomFilter', options, OPTIONS);
-    const v8 = serverOption(o.server) === '8';
+    const server = serverOption(o.server);
     rate('errorRate', o.errorRate);
-    redisCapacity(o.capacity, v8);
-    const expansion = o.expansion === undefined ? 2 : integerIn('expansion', o.expansion, v8 ? 0 : 1, v8 ? 32768 : 2 ** 31 - 1);
-    const nonScaling = booleanOption('nonScaling', o.nonScaling, false) || expansion === 0;
-    const errorRate = v8 ? Math.min(o.errorRate, V8_ERROR_RATE_CAP) : o.errorRate;
-    super(makeCore('RedisBloomFilterCore', (core) => throwIfError(core.init(o.capacity, errorRate, expansion, nonScaling, v8), 'RedisBloomFilter', o)));
+    positiveInteger('capacity', o.capacity);
+    // the server's limits, its error-rate cap and expansion 0 are its row's (redis_server.h)
+    const expansion = o.expansion === undefined ? 2 : integerIn('expansion', o.expansion, 0, 2 ** 31 - 1);
+    const nonScaling = booleanOption('nonScaling', o.nonScaling, false);
+    super(makeCore('RedisBloomFilterCore', (core) => throwIfError(core.init(o.capacity, o.errorRate, expansion, nonScaling, server), 'RedisBloomFilter', o)));
   }
 
   /**
@@ -40,9 +38,9 @@ export class RedisBloomFilter extends AddableFilter {
    * rules later adds follow where releases differ (a chain that can no longer grow).
    */
   static fromRedisDump(chunks, { server } = {}) {
-    const v8 = serverOption(server) === '8';
+    const row = serverOption(server);
     const f = filterFromDump(RedisBloomFilter, 'RedisBloomFilterCore', chunks);
-    f._core.setServer(v8);
+    f._core.setServer(row);
     return f;
   }
 

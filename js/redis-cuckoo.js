@@ -5,7 +5,7 @@
 import { addAllReporting, AddableFilter, Filter, infoParts, makeCore, readInfo, readPart } from './filter.js';
 import { encodeKey } from './keys.js';
 import { requireWasm, throwIfError } from './loader.js';
-import { integerIn, readOptions, redisCapacity, serverOption } from './options.js';
+import { integerIn, positiveInteger, readOptions, serverOption } from './options.js';
 import { dumpChunks, filterFromDump } from './redis-core.js';
 
 const OPTIONS = ['capacity', 'bucketSize', 'maxIterations', 'expansion', 'server'];
@@ -21,11 +21,12 @@ export class RedisCuckooFilter extends AddableFilter {
    */
   constructor(options) {
     const o = readOptions('RedisCuckooFilter', options, OPTIONS);
-    redisCapacity(o.capacity, serverOption(o.server) === '8');
+    const server = serverOption(o.server);
+    positiveInteger('capacity', o.capacity);
     const bucketSize = o.bucketSize === undefined ? 2 : integerIn('bucketSize', o.bucketSize, 1, 255);
     const maxIterations = o.maxIterations === undefined ? 20 : integerIn('maxIterations', o.maxIterations, 1, 65535);
     const expansion = o.expansion === undefined ? 1 : integerIn('expansion', o.expansion, 0, 32768);
-    super(makeCore('RedisCuckooFilterCore', (core) => throwIfError(core.init(o.capacity, bucketSize, maxIterations, expansion), 'RedisCuckooFilter', o)));
+    super(makeCore('RedisCuckooFilterCore', (core) => throwIfError(core.init(o.capacity, bucketSize, maxIterations, expansion, server), 'RedisCuckooFilter', o)));
   }
 
   /**
@@ -45,7 +46,7 @@ export class RedisCuckooFilter extends AddableFilter {
    */
   static optimalShape(options) {
     const o = readOptions('RedisCuckooFilter.optimalShape', options, ['capacity', 'bucketSize']);
-    redisCapacity(o.capacity, false);
+    positiveInteger('capacity', o.capacity);
     const bucketSize = o.bucketSize === undefined ? 2 : integerIn('bucketSize', o.bucketSize, 1, 255);
     const buckets = requireWasm().redisCuckooBuckets(o.capacity, bucketSize);
     return { buckets, byteLength: buckets * bucketSize };

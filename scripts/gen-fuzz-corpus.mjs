@@ -1,10 +1,13 @@
-// Writes the fuzzer's seed corpus: small serialized filters of every kind of js/kind-table.js
-// (it stops, writing nothing, when a kind has no seed below). Rerun after a format change:
+// Writes the fuzzer's seed corpus: small serialized filters from the makers below. A kind with no
+// maker is seeded by its golden files (tests/fixtures/golden), which tests/fuzz/run-fuzz.mjs gives
+// the fuzzer too, so a new kind needs nothing here (it stops, writing nothing, when a kind has
+// neither). Rerun after a format change:
 //   node scripts/gen-fuzz-corpus.mjs
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as lib from '../js/index.js';
 import { KIND_TABLE } from '../js/kind-table.js';
 import { bfHeader, cfHeader, frames, frame } from '../tests/fuzz/worst-headers.mjs';
+import { GOLDEN_DIR, recipes } from '../tests/js/golden.js';
 
 await lib.init();
 const dir = new URL('../tests/fuzz/corpus/', import.meta.url);
@@ -31,10 +34,12 @@ const seeds = Object.entries(makers).map(([name, make]) => {
   f.free();
   return [name, bytes];
 });
-const seeded = new Set(seeds.map(([, bytes]) => bytes[6]));
+// a kind with no maker is seeded by its golden files, which tests/fuzz/run-fuzz.mjs gives the
+// fuzzer beside this corpus
+const seeded = new Set([...seeds.map(([, bytes]) => bytes[6]), ...recipes().map((r) => readFileSync(new URL(r.file, GOLDEN_DIR))[6])]);
 const unseeded = KIND_TABLE.filter(([number]) => !seeded.has(number));
 if (unseeded.length) {
-  throw new Error(`no fuzz seed of ${unseeded.map(([n, name]) => `kind ${n} ('${name}')`).join(', ')}: add a maker to scripts/gen-fuzz-corpus.mjs (nothing was written)`);
+  throw new Error(`no fuzz seed of ${unseeded.map(([n, name]) => `kind ${n} ('${name}')`).join(', ')}: add its recipe to tests/fixtures/golden/MANIFEST.txt and run scripts/gen-golden.mjs, or a maker to scripts/gen-fuzz-corpus.mjs (nothing was written)`);
 }
 for (const [name, bytes] of seeds) {
   writeFileSync(new URL(`${name}.bin`, dir), bytes);

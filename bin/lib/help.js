@@ -1,6 +1,13 @@
 // Usage texts of the CLI (--help on every command).
 import { LIMIT_TEXT } from './memory.js';
 import { MAX_KEY_TEXT } from './lines.js';
+import { KIND_NAMES, KINDS } from './kinds.js';
+
+// The --kind line (every kind, the first the default), wrapped under its column, and the
+// "Per kind:" section: each kind's own lines, from its row in bin/lib/kinds.js.
+const KIND_LINE = `${KIND_NAMES[0]} (default), ${KIND_NAMES.slice(1, -1).join(', ')} or ${KIND_NAMES.at(-1)}`
+  .replace(/(.{1,64})(, |$)/g, (_, text, sep) => `${text}${sep.trim()}\n${' '.repeat(29)}`).trimEnd();
+const PER_KIND = KIND_NAMES.map((name) => KINDS[name].help ?? '').join('');
 export const HELP = {
   main: `Usage: bloomcuckoo <command> [options]
 
@@ -48,8 +55,7 @@ fit the wasm memory limit (${LIMIT_TEXT}) is refused right away, with the amount
 
 Options:
   -o, --output <file>        where to write the filter (required)
-  -k, --kind <kind>          bloom (default), blocked, counting, scalable, cuckoo, fuse,
-                             redis-bloom or redis-cuckoo
+  -k, --kind <kind>          ${KIND_LINE}
   --capacity <n>             expected keys. Default when <input> is a regular file: its number
                              of keys (counted in a first pass). Required with stdin or a pipe,
                              except for scalable (first layer 100,000) and fuse
@@ -63,34 +69,7 @@ Options:
                              seconds}; needs -o <file>
 
 Per kind:
-  bloom      --bits <m> --hashes <k>       instead of --capacity/--error-rate
-  blocked    --blocks <n>                  256-bit blocks, instead of --capacity/--error-rate
-  counting   --counters <n> --hashes <k>   4-bit counters, instead of --capacity/--error-rate
-  scalable   --expansion <n>               capacity factor of each new layer (default 2)
-             --non-scaling                 never add a layer: fail when full
-  cuckoo     --fingerprint-bits 8|12|16    (default: from --error-rate)
-             --bucket-size 1|2|4|8         (default 4)
-             --max-iterations <n>          kicks before an insert fails (default 500)
-             --expansion <n>               size factor of new sub-filters; 0 = never grow (default 1)
-             --unique                      a set: add a key only if it is not already maybe-present.
-                                           Default: add every line (duplicates too; a multiset:
-                                           a line repeated more than 2 x bucket-size times fills
-                                           its buckets; remove repeats first, e.g. sort -u).
-                                           Hazard: a key whose fingerprint matches one already
-                                           there is not stored, and removing that other key later
-                                           makes it read absent: false negatives after removals.
-                                           Use --unique only for a filter you never remove from
-             --multiset                    the default (kept for old scripts)
-  redis-bloom  RedisBloom's BF bit for bit (BF.RESERVE): --error-rate, --capacity,
-             --expansion <n> (default 2) or --non-scaling; push it with 'bloomcuckoo redis push'
-  redis-cuckoo RedisBloom's CF bit for bit (CF.RESERVE): --capacity, --bucket-size 1..255
-             (default 2), --max-iterations (default 20), --expansion 0..32768 (default 1);
-             every line added (CF.ADD) unless --unique (CF.ADDNX; the hazard as for cuckoo)
-  fuse       --fingerprint-bits 8|16       (default 8: FPR ~0.39%; 16: ~0.0015%)
-             A binary fuse filter is built from all keys at once: the input is streamed, but
-             every key's 8-byte hash is held in memory (8-24 B/key: the buffer doubles), then
-             ~33 B/key more while building. From stdin it says how many keys fit.
-
+${PER_KIND}
 Examples:
   bloomcuckoo build urls.txt -o urls.bf --error-rate 0.001
   zcat keys.gz | bloomcuckoo build - -o keys.cf --kind cuckoo --capacity 10000000

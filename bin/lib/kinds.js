@@ -22,24 +22,67 @@ export const OPTION_FLAGS = {
 /**
  * A kind: its library class and `build` flags; `direct`: the flags that size it without
  * --capacity/--error-rate; `shown`: the info() fields printed as its options, by default the
- * options its flags set.
+ * options its flags set; `help`: its lines under "Per kind:" in `build --help` (bin/lib/help.js).
  */
 function kind(className, flags, { direct = [], shown = flags.map((f) => OPTION_FLAGS[f][0]), ...more } = {}) {
   return { className, flags, direct, shown, ...more };
 }
 
 export const KINDS = {
-  bloom: kind('BloomFilter', ['capacity', 'error-rate', 'bits', 'hashes', 'seed'], { direct: ['bits', 'hashes'] }),
-  blocked: kind('BlockedBloomFilter', ['capacity', 'error-rate', 'blocks', 'seed'],
-    { direct: ['blocks'], shown: ['capacity', 'errorRate', 'blocks', 'bits', 'seed'] }),
-  counting: kind('CountingBloomFilter', ['capacity', 'error-rate', 'counters', 'hashes', 'seed'], { direct: ['counters', 'hashes'] }),
-  scalable: kind('ScalableBloomFilter', ['capacity', 'error-rate', 'expansion', 'non-scaling', 'seed']),
-  cuckoo: kind('CuckooFilter', ['capacity', 'error-rate', 'fingerprint-bits', 'bucket-size', 'max-iterations', 'expansion', 'seed']),
-  'redis-bloom': kind('RedisBloomFilter', ['capacity', 'error-rate', 'expansion', 'non-scaling'],
-    { shown: ['capacity', 'expansion', 'nonScaling'] }),
-  'redis-cuckoo': kind('RedisCuckooFilter', ['capacity', 'bucket-size', 'max-iterations', 'expansion'],
-    { noErrorRate: true, shown: ['bucketSize', 'maxIterations', 'expansion'] }),
-  fuse: kind('BinaryFuseFilter', ['fingerprint-bits', 'seed'], { static: true }),
+  bloom: kind('BloomFilter', ['capacity', 'error-rate', 'bits', 'hashes', 'seed'], {
+    direct: ['bits', 'hashes'],
+    help: '  bloom      --bits <m> --hashes <k>       instead of --capacity/--error-rate\n',
+  }),
+  blocked: kind('BlockedBloomFilter', ['capacity', 'error-rate', 'blocks', 'seed'], {
+    direct: ['blocks'], shown: ['capacity', 'errorRate', 'blocks', 'bits', 'seed'],
+    help: '  blocked    --blocks <n>                  256-bit blocks, instead of --capacity/--error-rate\n',
+  }),
+  counting: kind('CountingBloomFilter', ['capacity', 'error-rate', 'counters', 'hashes', 'seed'], {
+    direct: ['counters', 'hashes'],
+    help: '  counting   --counters <n> --hashes <k>   4-bit counters, instead of --capacity/--error-rate\n',
+  }),
+  scalable: kind('ScalableBloomFilter', ['capacity', 'error-rate', 'expansion', 'non-scaling', 'seed'], {
+    help: `  scalable   --expansion <n>               capacity factor of each new layer (default 2)
+             --non-scaling                 never add a layer: fail when full
+`,
+  }),
+  cuckoo: kind('CuckooFilter', ['capacity', 'error-rate', 'fingerprint-bits', 'bucket-size', 'max-iterations', 'expansion', 'seed'], {
+    help: `  cuckoo     --fingerprint-bits 8|12|16    (default: from --error-rate)
+             --bucket-size 1|2|4|8         (default 4)
+             --max-iterations <n>          kicks before an insert fails (default 500)
+             --expansion <n>               size factor of new sub-filters; 0 = never grow (default 1)
+             --unique                      a set: add a key only if it is not already maybe-present.
+                                           Default: add every line (duplicates too; a multiset:
+                                           a line repeated more than 2 x bucket-size times fills
+                                           its buckets; remove repeats first, e.g. sort -u).
+                                           Hazard: a key whose fingerprint matches one already
+                                           there is not stored, and removing that other key later
+                                           makes it read absent: false negatives after removals.
+                                           Use --unique only for a filter you never remove from
+             --multiset                    the default (kept for old scripts)
+`,
+  }),
+  'redis-bloom': kind('RedisBloomFilter', ['capacity', 'error-rate', 'expansion', 'non-scaling'], {
+    shown: ['capacity', 'expansion', 'nonScaling'],
+    help: `  redis-bloom  RedisBloom's BF bit for bit (BF.RESERVE): --error-rate, --capacity,
+             --expansion <n> (default 2) or --non-scaling; push it with 'bloomcuckoo redis push'
+`,
+  }),
+  'redis-cuckoo': kind('RedisCuckooFilter', ['capacity', 'bucket-size', 'max-iterations', 'expansion'], {
+    noErrorRate: true, shown: ['bucketSize', 'maxIterations', 'expansion'],
+    help: `  redis-cuckoo RedisBloom's CF bit for bit (CF.RESERVE): --capacity, --bucket-size 1..255
+             (default 2), --max-iterations (default 20), --expansion 0..32768 (default 1);
+             every line added (CF.ADD) unless --unique (CF.ADDNX; the hazard as for cuckoo)
+`,
+  }),
+  fuse: kind('BinaryFuseFilter', ['fingerprint-bits', 'seed'], {
+    static: true,
+    help: `  fuse       --fingerprint-bits 8|16       (default 8: FPR ~0.39%; 16: ~0.0015%)
+             A binary fuse filter is built from all keys at once: the input is streamed, but
+             every key's 8-byte hash is held in memory (8-24 B/key: the buffer doubles), then
+             ~33 B/key more while building. From stdin it says how many keys fit.
+`,
+  }),
 };
 
 export const KIND_NAMES = Object.keys(KINDS);

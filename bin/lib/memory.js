@@ -86,7 +86,10 @@ export function fuseMemory(n, fingerprintBits = 8, reserved = true) {
 // the first layer / link: a Bloom filter at half the error rate (all of it when non-scaling)
 const firstLayerBytes = (o) => shapeBytes(BloomFilter, o.capacity, o.nonScaling ? o.errorRate : o.errorRate / 2);
 
-/** Filter bytes of a dynamic kind's class with these constructor options (capacity known). */
+/**
+ * Filter bytes of a dynamic kind's class with these constructor options (capacity known): a class
+ * not here is sized by its optimalShape({ capacity, errorRate }), as the Bloom filters are.
+ */
 const FILTER_BYTES = new Map([
   [BloomFilter, (o) => (o.bits !== undefined ? Math.ceil(o.bits / 64) * 8 : shapeBytes(BloomFilter, o.capacity, o.errorRate))],
   [BlockedBloomFilter, (o) => (o.blocks !== undefined ? o.blocks * 32 : shapeBytes(BlockedBloomFilter, o.capacity, o.errorRate))],
@@ -99,8 +102,10 @@ const FILTER_BYTES = new Map([
 
 function filterBytes(kind, o) {
   const Cls = classOf(kind);
-  const estimate = FILTER_BYTES.get(Cls);
-  if (!estimate) throw new CliError(`no memory estimate for --kind ${kind}: add ${Cls.name} to FILTER_BYTES in bin/lib/memory.js`);
+  const estimate = FILTER_BYTES.get(Cls) ?? (typeof Cls.optimalShape === 'function' && ((x) => shapeBytes(Cls, x.capacity, x.errorRate)));
+  if (!estimate) {
+    throw new CliError(`no memory estimate for --kind ${kind}: give ${Cls.name} a static optimalShape({ capacity, errorRate }), or add it to FILTER_BYTES in bin/lib/memory.js`);
+  }
   return estimate(o);
 }
 

@@ -2,6 +2,7 @@
 // its server produces (see the header); no RedisBloom code is used.
 #include "bloomcuckoo/redis_bloom_filter.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -121,28 +122,37 @@ Status RedisBloomFilter::InitLink(Link* link, uint64_t entries, double error, ui
 }
 
 Status RedisBloomFilter::Init(const RedisBloomOptions& options) {
-  if (options.capacity < 1) {
-    return Status(StatusCode::kInvalidArgument, "capacity must be a positive integer");
+  const RedisServerRules* server = RedisServerRulesOf(options.server);
+  if (server == nullptr) return Status(StatusCode::kInvalidArgument, "unknown server");
+  if (options.capacity < 1 || options.capacity > server->max_capacity ||
+      options.expansion < server->min_expansion || options.expansion > server->max_expansion) {
+    return Status(StatusCode::kInvalidArgument, server->limits);
   }
   if (!(options.error_rate > 0 && options.error_rate < 1)) {
     return Status(StatusCode::kInvalidArgument, "errorRate must be a number between 0 and 1");
   }
   // nonScaling with an expansion is what BF.INSERT ... EXPANSION e NONSCALING makes (only
-  // BF.RESERVE refuses the pair): the expansion is stored and never used. Expansion 0 is Redis
-  // 8's way to say NONSCALING (stored as 0).
-  if (options.expansion == 0 && !options.non_scaling) {
-    return Status(StatusCode::kInvalidArgument,
-                  "expansion must be >= 1 (0 only for a nonScaling filter)");
-  }
+  // BF.RESERVE refuses the pair): the expansion is stored and never used. Expansion 0, where the
+  // server takes it, means NONSCALING (stored as 0).
+  const bool non_scaling = options.non_scaling || options.expansion == 0;
   RedisBloomFilter tmp;
-  tmp.options_ = kOptNoRound | kOptForce64 | (options.non_scaling ? kOptNoScaling : 0);
+  tmp.options_ = kOptNoRound | kOptForce64 | (non_scaling ? kOptNoScaling : 0);
   tmp.growth_ = options.expansion;
   tmp.server_ = options.server;
   Link first;
-  const double error = options.error_rate * (options.non_scaling ? 1.0 : kErrorTightening);
+  const double rate = std::min(options.error_rate, server->max_error_rate);
+  const double error = rate * (non_scaling ? 1.0 : kErrorTightening);
   BLOOMCUCKOO_RETURN_IF_ERROR(InitLink(&first, options.capacity, error, tmp.options_));
   tmp.links_.push_back(std::move(first));
   *this = std::move(tmp);
+  return Status::Ok();
+}
+
+Status RedisBloomFilter::set_server(RedisServer server) {
+  if (RedisServerRulesOf(server) == nullptr) {
+    return Status(StatusCode::kInvalidArgument, "unknown server");
+  }
+  server_ = server;
   return Status::Ok();
 }
 
@@ -209,7 +219,7 @@ Status RedisBloomFilter::Add(Hash h, bool* added) {
     const Status grown = InitLink(&next, entries, cur->error * kErrorTightening, options_);
     if (grown.code() == StatusCode::kInvalidArgument) {
       // RedisBloom 2.x counts the link before making it: the failed one stays, all zeros.
-      if (server_ == RedisBloomServer::k2) links_.emplace_back();
+      if (RedisServerRulesOf(server_)->keeps_failed_link) links_.emplace_back();
       return Status(StatusCode::kFull, grown.message());
     }
     BLOOMCUCKOO_RETURN_IF_ERROR(grown);

@@ -77,6 +77,10 @@ uint64_t RedisCuckooFilter::FirstSubFilterBuckets(uint64_t capacity, uint32_t bu
 }
 
 Status RedisCuckooFilter::Init(const RedisCuckooOptions& o) {
+  const RedisServerRules* server = RedisServerRulesOf(o.server);
+  if (server == nullptr) return Status(StatusCode::kInvalidArgument, "unknown server");
+  if (o.capacity > server->max_capacity)
+    return Status(StatusCode::kInvalidArgument, server->limits);
   // The server's own messages.
   if (o.bucket_size < 1 || o.bucket_size > 255) {
     return Status(StatusCode::kInvalidArgument,

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -124,6 +125,62 @@ TEST(RedisBloomFilter, DumpHeaderChecksComeBeforeAnyAllocation) {
 }
 
 // Kind 7 hashes as RedisBloom, with no seed: a nonzero seed field is refused. Found by fuzzing.
+// Every row of the server table (redis_server.h) is what Init, Add and set_server do: its limits
+// refused with its message, its error-rate cap, EXPANSION 0 where it takes it, and the end of a
+// chain that cannot grow; a number past the table is refused.
+TEST(RedisBloomFilter, EveryServerRowIsWhatTheFilterDoes) {
+  for (size_t i = 0; i < kRedisServerCount; ++i) {
+    const RedisServerRules& row = kRedisServers[i];
+    SCOPED_TRACE(row.name);
+    auto opts = [&](uint64_t capacity, double error_rate, uint32_t expansion) {
+      RedisBloomOptions o;
+      o.capacity = capacity;
+      o.error_rate = error_rate;
+      o.expansion = expansion;
+      o.server = static_cast<RedisServer>(i);
+      return o;
+    };
+    RedisBloomFilter f;
+    auto refused = [&](const RedisBloomOptions& o) {
+      const Status s = f.Init(o);
+      EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+      EXPECT_STREQ(s.message(), row.limits);
+    };
+    if (row.max_capacity < ~uint64_t{0}) refused(opts(row.max_capacity + 1, 0.01, 2));
+    refused(opts(0, 0.01, 2));
+    if (row.max_expansion < ~uint32_t{0}) refused(opts(10, 0.01, row.max_expansion + 1));
+    if (row.min_expansion > 0) {
+      refused(opts(10, 0.01, row.min_expansion - 1));
+    } else {
+      ASSERT_TRUE(f.Init(opts(10, 0.01, 0)).ok());
+      EXPECT_TRUE(f.non_scaling());
+    }
+    ASSERT_TRUE(f.Init(opts(1000, 0.9, 2)).ok());
+    EXPECT_EQ(f.link_error(0), std::min(0.9, row.max_error_rate) / 2);
+    // EXPANSION 1 from one key at 0.1: each link halves the error rate until it underflows
+    ASSERT_TRUE(f.Init(opts(1, 0.1, 1)).ok());
+    Status s;
+    uint32_t links = 0;
+    for (int k = 0; k < 20000 && s.ok(); ++k) {
+      links = f.num_links();
+      const std::string key = "chain:" + std::to_string(k);
+      bool added = false;
+      s = f.Add(f.HashOf(key.data(), key.size()), &added);
+    }
+    EXPECT_EQ(s.code(), StatusCode::kFull);
+    EXPECT_EQ(f.num_links() - links, row.keeps_failed_link ? 1u : 0u);
+    EXPECT_EQ(f.set_server(static_cast<RedisServer>(i)).code(), StatusCode::kOk);
+  }
+  RedisBloomFilter f;
+  EXPECT_EQ(f.set_server(static_cast<RedisServer>(kRedisServerCount)).code(),
+            StatusCode::kInvalidArgument);
+  RedisBloomOptions o;
+  o.capacity = 10;
+  o.error_rate = 0.01;
+  o.server = static_cast<RedisServer>(kRedisServerCount);
+  EXPECT_EQ(f.Init(o).code(), StatusCode::kInvalidArgument);
+}
+
 TEST(RedisBloomFilter, OurFormatRefusesANonZeroSeed) {
   RedisBloomFilter f;
   ASSERT_TRUE(f.Init(Small()).ok());
@@ -141,6 +198,12 @@ RedisBloomOptions Opts(uint64_t capacity, double error_rate, uint32_t expansion 
   o.error_rate = error_rate;
   o.expansion = expansion;
   o.non_scaling = non_scaling;
+  return o;
+}
+
+// `o` on Redis 8's rules (row '8' of kRedisServers, redis_server.h).
+RedisBloomOptions Redis8(RedisBloomOptions o) {
+  o.server = RedisServerNamed("8");
   return o;
 }
 
@@ -252,7 +315,7 @@ struct RedisBloomAdapter {
     return {{Opts(uint64_t{1} << 62, 0.01), "too large"},
             {Opts(~uint64_t{0}, 0.5, 2, true), "too large"},
             {Opts(uint64_t{1} << 40, 0.01), "too large"},
-            {Opts(uint64_t{1} << 40, 0.01, 0, true), "too large"}};
+            {Opts(uint64_t{1} << 40, 0.01, 2, true), "too large"}};
   }
   static std::vector<testing_util::BodyCase> BadBodies() {
     using testing_util::PutF64;
@@ -365,7 +428,7 @@ struct RedisBloomAdapter {
                EXPECT_TRUE(g.Contains(g.HashOf("never added", 11)));
              }},
             {pow2, "a power-of-two link", [](const Filter& g) { EXPECT_EQ(g.num_links(), 2u); }},
-            {BodyWithLinks(Opts(10, 0.01, 0, true), 1), "Redis 8 NONSCALING (expansion 0)",
+            {BodyWithLinks(Redis8(Opts(10, 0.01, 0, true)), 1), "Redis 8 NONSCALING (expansion 0)",
              [](const Filter& g) {
                EXPECT_TRUE(g.non_scaling());
                EXPECT_EQ(g.expansion(), 0u);

@@ -1,5 +1,6 @@
 // Runs the libFuzzer target briefly (FUZZ_SECONDS, default 20) from the committed seed corpus,
-// on a copy, with ASan + UBSan. `npm run fuzz` runs it longer (FUZZ_SECONDS=300).
+// on a copy, and the golden files (read only: every kind's seed, with no copy of its own), with
+// ASan + UBSan. `npm run fuzz` runs it longer (FUZZ_SECONDS=300).
 // Prints "N passed, N failed" last: 1 passed when the fuzzer found nothing. A slow input is a
 // failure like a crash: libFuzzer's -timeout (FUZZ_TIMEOUT seconds per input, default 3; every
 // input is at most 4096 bytes and any reader judges that in milliseconds) stops the run with a
@@ -35,7 +36,7 @@ cpSync(`${root}tests/fuzz/corpus`, work, { recursive: true });
 const artifacts = `${root}build/fuzz/artifacts/`;
 mkdirSync(artifacts, { recursive: true });
 const r = run(`${buildDir}/deserialize_fuzz`, [`-max_total_time=${seconds}`, '-max_len=4096', `-timeout=${timeout}`,
-  '-rss_limit_mb=2048', '-print_final_stats=1', `-artifact_prefix=${artifacts}`, work], { maxBuffer: 1 << 26, timeout: (seconds + 300) * 1000 });
+  '-rss_limit_mb=2048', '-print_final_stats=1', `-artifact_prefix=${artifacts}`, work, `${root}tests/fixtures/golden`], { maxBuffer: 1 << 26, timeout: (seconds + 300) * 1000 });
 const out = `${r.stdout}${r.stderr}`;
 const execs = out.match(/stat::number_of_executed_units:\s*(\d+)/)?.[1] ?? '?';
 const cov = [...out.matchAll(/cov: (\d+)/g)].pop()?.[1] ?? '?';

@@ -3,10 +3,116 @@
 // live RedisBloom (tests/redis/server.mjs: 2.6.12 on Redis 7.0, and 8.9.80 on Redis 7.4, the
 // bloom module of Redis 8) and the same operations on our classes (with `server` set to match),
 // then compares the replies, the SCANDUMP bytes and the answers of the server's dump read back.
+import { readdirSync, readFileSync } from 'node:fs';
 import { FilterError, RedisBloomFilter, RedisCuckooFilter, fromRedisDump, init } from '../../js/index.js';
+import { REDIS_SERVERS } from '../../js/options.js';
 import { liveSuite, loadChunks, sameChunks, scanDump } from '../redis/helpers.mjs';
 
 beforeAll(() => init());
+
+// ---- the server table: cpp/include/bloomcuckoo/redis_server.h ---------------------------------
+const root = new URL('../../', import.meta.url);
+const read = (path) => readFileSync(new URL(path, root), 'utf8');
+const SERVER_HEADER = 'cpp/include/bloomcuckoo/redis_server.h';
+
+/** A C++ integer column: a literal, `uint64_t{1} << k` or `~uint64_t{0}` (no limit). */
+function integerColumn(text) {
+  const t = text.trim();
+  if (t === '~uint64_t{0}') return Infinity;
+  const shift = /^uint64_t\{1\} << (\d+)$/.exec(t);
+  if (shift) return 2 ** Number(shift[1]);
+  if (/^\d+u?$/.test(t)) return Number(t.replace('u', ''));
+  throw new Error(`${SERVER_HEADER}: a column this test cannot read: ${t} (write a literal, uint64_t{1} << k or ~uint64_t{0})`);
+}
+
+/** The rows of BLOOMCUCKOO_REDIS_SERVERS, as written. */
+function serverRows() {
+  const src = read(SERVER_HEADER).replace(/\\\n/g, ' ');
+  const body = /#define BLOOMCUCKOO_REDIS_SERVERS\(X\)(.*)/.exec(src)[1];
+  const rows = [...body.matchAll(/X\(\s*"([^"]*)",([^,]*),([^,]*),([^,]*),([^,]*),\s*(true|false)\s*,((?:\s*"[^"]*")+)\s*\)/g)];
+  expect(rows.length).toBe((body.match(/X\(/g) ?? []).length);   // every row has all seven columns
+  return rows.map((m) => ({
+    name: m[1], maxCapacity: integerColumn(m[2]), minExpansion: integerColumn(m[3]), maxExpansion: integerColumn(m[4]),
+    maxErrorRate: Number(m[5]), keepsFailedLink: m[6] === 'true', limits: [...m[7].matchAll(/"([^"]*)"/g)].map((x) => x[1]).join(''),
+  }));
+}
+
+/** `fn`'s FilterError, or null. */
+function errorOf(fn) {
+  try { fn(); } catch (err) { if (err instanceof FilterError) return err; throw err; }
+  return null;
+}
+
+describe('the server table (BLOOMCUCKOO_REDIS_SERVERS) decides every difference between servers', () => {
+  const rows = serverRows();
+
+  test('js/options.js REDIS_SERVERS names its rows, in order, and index.d.ts RedisServer each', () => {
+    expect(REDIS_SERVERS).toEqual(rows.map((r) => r.name));
+    const type = /export type RedisServer = ([^;]*);/.exec(read('js/index.d.ts'))[1];
+    expect(type.split('|').map((t) => t.trim().slice(1, -1))).toEqual(rows.map((r) => r.name));
+  });
+
+  test.each(rows.map((r) => [r.name, r]))("row '%s': its limits, error-rate cap and EXPANSION 0 are what the classes do", (server, row) => {
+    expect(row.limits).toContain(`'${server}'`);
+    const bf = (o) => () => new RedisBloomFilter({ errorRate: 0.01, capacity: 10, server, ...o }).free();
+    const cf = (o) => () => new RedisCuckooFilter({ capacity: 10, server, ...o }).free();
+    const refused = (fn) => {
+      const err = errorOf(fn);
+      expect(err?.code).toBe('INVALID_ARGUMENT');
+      expect(err.message).toContain(row.limits);
+    };
+    if (row.maxCapacity < 2 ** 53) {
+      refused(bf({ capacity: row.maxCapacity + 1 }));
+      refused(cf({ capacity: row.maxCapacity + 1 }));
+    }
+    expect(errorOf(bf({ expansion: row.maxExpansion }))).toBeNull();
+    if (row.maxExpansion < 2 ** 31 - 1) refused(bf({ expansion: row.maxExpansion + 1 }));
+    if (row.minExpansion > 0) refused(bf({ expansion: row.minExpansion - 1 }));
+    else {
+      const zero = new RedisBloomFilter({ errorRate: 0.01, capacity: 10, expansion: 0, server });
+      expect(zero.info().nonScaling).toBe(true);
+      zero.free();
+    }
+    const f = new RedisBloomFilter({ errorRate: 0.9, capacity: 1000, server });
+    expect(f.info().links[0].errorRate).toBe(Math.min(0.9, row.maxErrorRate) / 2);
+    f.free();
+  });
+
+  test.each(rows.map((r) => [r.name, r]))("row '%s': the end of a chain (keeps_failed_link)", (server, row) => {
+    // EXPANSION 1 from one key at 0.1: each link halves the error rate until it underflows
+    const f = new RedisBloomFilter({ errorRate: 0.1, capacity: 1, expansion: 1, server });
+    let full = null;
+    let links = 0;
+    for (let i = 0; i < 20000 && full === null; i++) {
+      links = f.info().filters;
+      full = errorOf(() => f.add(`chain:${i}`));
+    }
+    expect(full?.code).toBe('FULL');
+    expect(f.info().filters - links).toBe(row.keepsFailedLink ? 1 : 0);
+    // an empty last link has no probes: every key reads present (the chain's own false positives
+    // are about 10 % a key, so some of 100 keys never added read absent without it)
+    const never = Array.from({ length: 100 }, (_, i) => `never:${i}`);
+    expect(Array.from(f.hasAll(never)).every((v) => v === 1)).toBe(row.keepsFailedLink);
+    f.free();
+  }, 60_000);
+
+  test('no other source decides per server: no server name, v8 flag or row number outside the table', () => {
+    // code only (comments may name servers); the one known exception: redis-client.js's serverVia,
+    // which tells the servers apart by MODULE LIST's version (not a rule of the classes)
+    const strip = (src) => src.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
+    const files = [
+      ...readdirSync(new URL('js/', root)).filter((f) => /\.js$/.test(f) && !/\.min\.js$/.test(f)).map((f) => `js/${f}`),
+      ...['bindings', 'cpp/src', 'cpp/include/bloomcuckoo'].flatMap((dir) => readdirSync(new URL(`${dir}/`, root))
+        .filter((f) => /\.(cc|h)$/.test(f)).map((f) => `${dir}/${f}`)),
+    ].filter((f) => f !== SERVER_HEADER && f !== 'js/options.js' && f !== 'js/redis-client.js');
+    const decisions = files.flatMap((f) => {
+      const code = strip(read(f));
+      const hits = [...code.matchAll(/(['"])(2\.6|8)\1|\b(v8|isV8|V8_[A-Z_]+|k8|RedisBloomServer)\b|server_? *[=!]==? *\d/g)];
+      return hits.map((h) => `${f}: ${h[0]}`);
+    });
+    expect(decisions).toEqual([]);
+  });
+});
 
 const enc = new TextEncoder();
 const probes = Array.from({ length: 2000 }, (_, i) => enc.encode(`probe:${i}`));

@@ -26,23 +26,20 @@
 #include "bloomcuckoo/hashing.h"
 #include "bloomcuckoo/internal/buffer.h"
 #include "bloomcuckoo/internal/filter_base.h"
+#include "bloomcuckoo/redis_server.h"
 #include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/status.h"
 
 namespace bloomcuckoo {
 
-// Which RedisBloom a filter follows where releases differ after creation: when a new link cannot
-// be made (its error rate has underflowed to 0), RedisBloom 2.x keeps an empty link of zeros in
-// the chain (after which every key reads as present; measured on 2.6.12), RedisBloom 8 does not.
-enum class RedisBloomServer : uint8_t { k2, k8 };
-
 struct RedisBloomOptions {
   uint64_t capacity = 0;     // BF.RESERVE capacity (>= 1)
   double error_rate = 0;     // BF.RESERVE error_rate, in (0, 1)
-  uint32_t expansion = 2;    // EXPANSION (>= 1; stored also when non_scaling, as BF.INSERT does);
-                             // 0 only with non_scaling (Redis 8's EXPANSION 0)
+  uint32_t expansion = 2;    // EXPANSION, in the server's range (redis_server.h); stored also
+                             // when non_scaling, as BF.INSERT does; 0 (where the server takes
+                             // it) means non_scaling
   bool non_scaling = false;  // NONSCALING
-  RedisBloomServer server = RedisBloomServer::k2;
+  RedisServer server = 0;    // the row of kRedisServers whose rules to follow
 };
 
 // RedisBloom's BF key hash (hash id 2): a = MurmurHash64A(key, 0xc6a4a7935bd1e995),
@@ -78,7 +75,7 @@ struct RedisBloomFields {
   uint64_t load_next_ = 0;        // the data offset the next dump chunk must start at
   size_t load_part_ = 0;          // the link the next dump chunk's search starts at
   uint64_t load_part_start_ = 0;  // its offset in the data (redis_dump.h)
-  RedisBloomServer server_ = RedisBloomServer::k2;
+  RedisServer server_ = 0;
 };
 }  // namespace internal
 
@@ -104,10 +101,12 @@ class RedisBloomFilter : public internal::FilterBase<RedisBloomFilter, internal:
   // copies are deleted (filter_base.h).
   RedisBloomFilter() = default;
 
-  // As BF.RESERVE. kInvalidArgument names the bad option; kOutOfMemory when too large.
+  // As BF.RESERVE on options.server. kInvalidArgument names the bad option (or a value outside
+  // the server's limits); kOutOfMemory when too large.
   Status Init(const RedisBloomOptions& options);
-  // The server whose rules later adds follow (a filter read from a dump or bytes has k2's).
-  void set_server(RedisBloomServer server) { server_ = server; }
+  // The server whose rules later adds follow (a filter read from a dump or bytes has row 0's).
+  // kInvalidArgument for a number that is not a row of kRedisServers.
+  Status set_server(RedisServer server);
 
   // As BF.ADD: *added = true when the key was added, false when it may already be present.
   // kFull when a NONSCALING filter is full (nothing changes); kOutOfMemory when a new link

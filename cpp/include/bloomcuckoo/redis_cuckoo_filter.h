@@ -28,6 +28,7 @@
 #include "bloomcuckoo/hashing.h"
 #include "bloomcuckoo/internal/buffer.h"
 #include "bloomcuckoo/internal/filter_base.h"
+#include "bloomcuckoo/redis_server.h"
 #include "bloomcuckoo/serialization.h"
 #include "bloomcuckoo/status.h"
 
@@ -38,6 +39,7 @@ struct RedisCuckooOptions {
   uint32_t bucket_size = 2;      // BUCKETSIZE, 1..255
   uint32_t max_iterations = 20;  // MAXITERATIONS, 1..65535
   uint32_t expansion = 1;        // EXPANSION, 0..32768 (rounded up to a power of two)
+  RedisServer server = 0;        // the row of kRedisServers whose capacity limit applies
 };
 
 // RedisBloom's CF key hash (hash id 2): MurmurHash64A(key, seed 0); the fingerprint is
