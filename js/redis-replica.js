@@ -7,8 +7,11 @@
 // the ID <epoch>-<n>: n counts the writes, so a gap is seen, and the epoch (the server's time in
 // µs when the log was made) tells a re-created log, a lost history, from the one the copy has. Replaying those items in order on the
 // local copy gives the server's bytes exactly (the adds and deletions of both types are
-// deterministic). A replica starts from a snapshot taken in one script (DUMP + RESTORE into a
-// temporary key, with the stream's last ID), read with SCANDUMP, then tails the stream with
+// deterministic). A replica starts from the key's checkpoint (js/redis-checkpoint.js: a copy exact
+// at a log position, read one SCANDUMP step per command) and the log after it, or, when there is no
+// usable checkpoint, from a snapshot taken in one script (DUMP + RESTORE into a temporary key, with
+// the stream's last ID, read with SCANDUMP; it holds the server for the whole filter, so it runs
+// under a lock and its replica then writes the checkpoint), then tails the stream with
 // XREAD BLOCK on a connection of its own. A gap (its position trimmed away, the stream replaced),
 // a server that went back (restarted and lost writes), a log of another epoch, or a changed BF.INFO / CF.INFO at the same
 // position (someone wrote around the library, checked every `checkInterval`) makes it take a new
@@ -138,7 +141,9 @@ export class RedisReplica extends EventEmitter {
   #filter = null; #seq = 0; #epoch = '0'; #closed = false; #resync = 'start'; #pending = null; #lost = false;
   #dues = 0;   // how many times a snapshot was made due (#due): one that began before the last is stale
   #waiters = []; #timer = null; #loop = null; #warned = new Set(); #tailId = null;
-  #ck; #atomic = false; #serving = false; #target = 0;   // checkpoints: their keys, a snapshot that must not use one, ...
+  // checkpoints: their keys, whether the next snapshot must not use one, a write of one under way,
+  // the position a refused one was written at (not written again there), the position openReplica waits for
+  #ck; #atomic = false; #serving = false; #refusedAt = null; #target = 0;
   #stats = { seq: 0, lag: 0, lastSync: 0, resyncs: 0, bytesPulled: 0, applied: 0, writeArounds: 0, fromCheckpoint: 0, checkpoints: 0 };
 
   /** Use openReplica(client, key, options). */
@@ -163,7 +168,8 @@ export class RedisReplica extends EventEmitter {
    * { seq: writes applied (the stream position), lag: ms from the server's write of the newest
    * applied entry to its arrival here, lastSync: Date.now() of the last snapshot or completed
    * sync(), resyncs: snapshots after the first, bytesPulled: snapshot bytes read, applied: stream
-   * entries applied, writeArounds: writes seen that bypassed the library }
+   * entries applied, writeArounds: writes seen that bypassed the library, fromCheckpoint: snapshots
+   * read from a checkpoint, checkpoints: checkpoints written }
    */
   get stats() { return { ...this.#stats, seq: this.#seq }; }
 
@@ -670,6 +676,7 @@ export class RedisReplica extends EventEmitter {
       const done = await writeCheckpoint(this.#send, this.#key, this.#filter, at, this.#o.syncTimeout * 2, (tmp, id) => this.#eval(this.#send, 'PUBLISH',
         [this.#key, this.#log, ck.pointer, tmp, ck.a, ck.b, ck.want], [at, id]));
       if (text(done) === 'ok') this.#stats.checkpoints++;
+      else this.#refusedAt = at;   // stale already, or a newer one there: not again from here
     } catch (err) {
       this.#report(serverError(err, `a checkpoint of '${this.#key}'`));
     } finally {
@@ -679,7 +686,7 @@ export class RedisReplica extends EventEmitter {
 
   /** On the check timer: a replica with an exact copy writes a checkpoint when an opening one asked. */
   async #serve() {
-    if (this.#serving || this.#closed || this.#resync || this.#lost || !this.#filter) return;
+    if (this.#serving || this.#closed || this.#resync || this.#lost || !this.#filter || this.#refusedAt === `${this.#epoch}-${this.#seq}`) return;
     this.#serving = true;
     try {
       if (text(await run(this.#send, ['GET', this.#ck.want])) !== '1') return;
