@@ -5,6 +5,7 @@
 // with its duration) and INFO commandstats (commands run inside scripts included). Both oracles,
 // BF and CF, writes going on while replicas open; 16 replicas opening at once.
 import { RedisBloomFilter, RedisCuckooFilter, init } from '../../js/index.js';
+import { fieldsOf } from '../../js/redis-client.js';
 import { openReplica, pushFilter } from '../../js/redis-entry.js';
 import { CLIENTS } from '../redis/clients.mjs';
 import { scanDump } from '../redis/helpers.mjs';
@@ -134,6 +135,41 @@ for (const oracle of ['2.6', 'v8']) {
       expect([await callsOf(admin, 'dump'), await callsOf(admin, 'restore'), await callsOf(admin, 'hset')]).toEqual([0, 0, 0]);
       for (const r of more) expect([r.stats.fromCheckpoint, hex(r.filter.toRedisDump())]).toEqual([1, server]);
     }, 120000);
+
+    live('a CF with no items (the server dumps none of it): its checkpoint is its header, and a replica opened from it has the server\'s counts', async () => {
+      const key = 'emptyCF';
+      const admin = rb.client;
+      await admin.sendCommand(['CF.RESERVE', key, '100000', 'BUCKETSIZE', '2', 'EXPANSION', '2']);
+      const first = await replicaOf(await connect(), key);
+      expect(await first.add('x')).toBe(true);
+      expect(await first.remove('x')).toBe(true);   // no items, one deleted
+      await first.sync();
+      await resetStats(admin);
+      const next = await replicaOf(await connect(IOREDIS), key);
+      expect([await callsOf(admin, 'dump'), next.stats.fromCheckpoint]).toEqual([0, 1]);
+      const server = Object.fromEntries(Object.entries(fieldsOf(await admin.sendCommand(['CF.INFO', key]))).map(([k, v]) => [k, Number(v)]));
+      const mine = next.filter.info();
+      expect([mine.buckets, mine.items, mine.itemsDeleted, mine.filters, mine.size])
+        .toEqual([server['Number of buckets'], server['Number of items inserted'], server['Number of items deleted'], server['Number of filters'], server.Size]);
+      expect(await next.add('y')).toBe(true);
+      await first.sync();
+      expect(hex(next.filter.toRedisDump())).toEqual(hex(await scanDump(admin, 'CF', key)));
+    }, 60000);
+
+    live('a write around the library after the checkpoint: openReplica resolves only with it (one snapshot), and the next opens from a checkpoint that has it', async () => {
+      const key = 'around';
+      const admin = rb.client;
+      await admin.sendCommand(['BF.RESERVE', key, '0.01', '10000']);
+      const first = await replicaOf(await connect(), key, { checkInterval: 100000 });
+      await first.addAll(keys('a', 100));
+      await admin.sendCommand(['BF.ADD', key, 'around']);   // not logged: a checkpoint lacks it
+      await resetStats(admin);
+      const next = await replicaOf(await connect(IOREDIS), key);
+      expect([next.has('around'), await callsOf(admin, 'dump')]).toEqual([true, 1]);
+      const third = await replicaOf(await connect(), key);
+      expect([third.has('around'), third.stats.fromCheckpoint]).toEqual([true, 1]);
+      expect(hex(third.filter.toRedisDump())).toEqual(hex(await scanDump(admin, 'BF', key)));
+    }, 60000);
 
     live('a checkpoint trimmed out of the log: a live replica writes a new one for the next open, no DUMP / RESTORE', async () => {
       const key = 'trimmed';
