@@ -2,10 +2,10 @@
 //
 // A checkpoint is a copy of a filter exact at a known log position <epoch>-<n>, kept beside the key
 // (same hash slot) as a Redis hash of its SCANDUMP steps: field n<it> holds the iterator SCANDUMP(it)
-// replies, d<it> its bytes, so one HMGET reads one step (as long as one SCANDUMP chunk takes); `t`
+// replies, d<it> its bytes, so one HMGET reads one step (shorter than one SCANDUMP chunk); `t`
 // the type, `at` the position, `id` a random name of this checkpoint (checked with every step, so a
 // checkpoint replaced while read is seen), `e` the header of a CF with no items (the server dumps
-// none). It is written step by step (HSET, each a short command) into a temporary key from a
+// none). Its steps are 1 MiB (STEP_BYTES), numbered as SCANDUMP would number them. It is written step by step (HSET, each a short command) into a temporary key from a
 // replica's copy serialized at one position, then published by one short script that checks the
 // position is still in the log (same epoch, not trimmed) and renames it to one of two names, the
 // other kept for readers still on it. A pointer hash says which is current. Plain hashes, not
@@ -15,6 +15,26 @@ import { randomBytes } from 'node:crypto';
 import { MAX_CHUNK_BYTES, dataChunks } from './dump-chunks.js';
 import { FilterError, RedisCuckooFilter, fromRedisDump } from './index.js';
 import { arrayOf, badReply, besideKey, countOf, declaredBytes, run, scanDumpVia, text, textOf } from './redis-client.js';
+
+/**
+ * Bytes per checkpoint step after the header: 1 MiB, a 16th of a SCANDUMP chunk, so that a replica
+ * reading or writing one holds the server ~1/16 as long as a SCANDUMP chunk does (and others'
+ * commands get in between those of many replicas opening at once).
+ */
+export const STEP_BYTES = 1024 * 1024;
+
+/** The [iterator, bytes] pairs of a dump (toRedisDump) with its data in runs of at most STEP_BYTES, numbered as SCANDUMP numbers them. */
+export function steps(chunks) {
+  const out = chunks.slice(0, 1);
+  for (const [it, d] of chunks.slice(1)) {
+    const start = it - d.length;   // 1 + the offset the chunk's data starts at
+    for (let at = 0; at < d.length; at += STEP_BYTES) {
+      const end = Math.min(at + STEP_BYTES, d.length);
+      out.push([start + end, d.subarray(at, end)]);
+    }
+  }
+  return out;
+}
 
 /** The companion keys of `key`'s checkpoints, all in its hash slot. */
 export function checkpointKeys(key) {
@@ -171,12 +191,12 @@ export async function writeCheckpoint(send, key, filter, at, ttl, publish) {
   try {
     // the first HSET also names it (a CF with no items: its header alone), then one per step
     const meta = ['t', prefix, 'at', at, 'id', id, ...(chunks.length === 0 ? ['e', emptyCfHeader(filter.info())] : [])];
-    const steps = chunks.length === 0 ? [] : [...chunks, [0, new Uint8Array(0)]];
+    const all = chunks.length === 0 ? [] : [...steps(chunks), [0, new Uint8Array(0)]];
     let it = 0;
-    for (let i = 0; i < Math.max(1, steps.length); i++) {
+    for (let i = 0; i < Math.max(1, all.length); i++) {
       const step = [];
-      if (steps.length) {
-        const [next, data] = steps[i];
+      if (all.length) {
+        const [next, data] = all[i];
         step.push(`n${it}`, String(next), `d${it}`, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
         it = next;
       }
