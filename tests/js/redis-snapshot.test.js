@@ -113,6 +113,30 @@ for (const oracle of ['2.6', 'v8']) {
       }, 120000);
     }
 
+    live('a key with no checkpoint: its first replica reads it with SCANDUMP when nothing writes meanwhile (no DUMP / RESTORE), and takes one snapshot when writes go on; exact both ways', async () => {
+      const admin = rb.client;
+      for (const [key, writes] of [['quiet', false], ['busy', true]]) {
+        const f = bigFilter('CF', 100_000, 4_000_000);
+        await pushFilter(await connect(), key, f, { replace: true });
+        f.free();
+        const c = await connect();
+        const writer = await replicaOf(c, key);   // the checkpoint it writes is dropped below
+        while (writer.stats.checkpoints === 0) await new Promise((r) => { setTimeout(r, 10); });
+        await admin.sendCommand(['DEL', `{${key}}:bloomcuckoo-ckpt`]);
+        let writing = writes;
+        let written = 0;
+        const busy = (async () => { for (let i = 0; writing; i++) { await writer.addAll(keys(`b${i}`, 20)); written++; } })();
+        while (writes && written < 3) await new Promise((r) => { setTimeout(r, 5); });
+        await resetStats(admin);
+        const r = await replicaOf(await connect(IOREDIS), key);
+        writing = false;
+        await busy;
+        expect([key, await callsOf(admin, 'dump'), r.stats.fromCheckpoint]).toEqual([key, writes ? 1 : 0, 0]);
+        await r.sync();
+        expect(hex(r.filter.toRedisDump())).toEqual(hex(await scanDump(admin, 'CF', key)));
+      }
+    }, 120000);
+
     live('16 replicas of a key with no checkpoint opening at once: at most one snapshot on the server, all the server\'s bytes', async () => {
       const key = 'many';
       const admin = rb.client;
