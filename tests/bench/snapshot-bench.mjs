@@ -206,7 +206,7 @@ const md = [
       `${ms(r.firstLog.ms)} ms (${r.firstLog.name})`, `${ms(r.nextLog.ms)} ms (${r.nextLog.name})${r.nextDumps ? ` ⚠ ${r.nextDumps} DUMP/RESTORE` : ''}`,
       `${ms(r.old.ms + r.scan.ms)} / ${ms(r.next.ms)}`, `${ms(r.old.ping)} / ${ms(r.next.ping)} ms`])),
   '',
-  'The checkpoint\'s own commands in the first open (it writes the checkpoint after its snapshot): '
+  'The checkpoint\'s own commands in the first open (it writes the checkpoint after its read of the key): '
     + rows.map((r) => `${sci(r.n)}: longest HSET ${ms(r.firstLog.by.HSET ?? 0)} ms, publish script ${ms(r.firstLog.by['EVALSHA publish'] ?? r.firstLog.by['EVAL publish'] ?? 0)} ms; reading it: longest HMGET ${ms(r.nextLog.by.HMGET ?? 0)} ms`).join('; ')
     + '.',
   '',
