@@ -290,14 +290,15 @@ export function cfSlots(buckets, filters, bucketSize, expansion, what) {
  * data chunk non-empty, numbered as RedisBloom numbers them (1 + the end offset of its data), and
  * the dump must end, with [0, empty], exactly when the declared bytes are in. Anything else is
  * CORRUPT_DATA (OUT_OF_MEMORY for a header declaring more than 4 GiB), before more is read.
+ * `step(it)` replies one [iterator, bytes] pair (a checkpoint's steps are read with HMGET).
  */
-export async function scanDumpVia(send, prefix, key) {
+export async function scanDumpVia(send, prefix, key, step = (it) => run(send, [`${prefix}.SCANDUMP`, key, String(it)])) {
   const what = `${prefix}.SCANDUMP of '${key}'`;
   const chunks = [];
   let declared = -1;
   let received = 0;
   for (let it = 0; ;) {
-    const reply = arrayOf(await run(send, [`${prefix}.SCANDUMP`, key, String(it)]), what, 2);
+    const reply = arrayOf(await step(it), what, 2);
     if (reply.length !== 2) throw badReply(what, `an array of ${reply.length}, not an [iterator, bytes] pair`);
     const next = countOf(reply[0], `${what} (its iterator)`);
     const data = reply[1] == null ? Buffer.alloc(0) : reply[1];

@@ -127,6 +127,10 @@ export interface ReplicaStats {
   applied: number;
   /** Writes seen that bypassed the library (each led to a snapshot). */
   writeArounds: number;
+  /** Snapshots read from the key's checkpoint (then the log replayed from its position) rather than taken with the snapshot script. */
+  fromCheckpoint: number;
+  /** Checkpoints of the key this replica wrote and published. */
+  checkpoints: number;
   /** The last error reported. */
   lastError?: Error;
 }

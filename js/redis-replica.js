@@ -7,8 +7,11 @@
 // the ID <epoch>-<n>: n counts the writes, so a gap is seen, and the epoch (the server's time in
 // µs when the log was made) tells a re-created log, a lost history, from the one the copy has. Replaying those items in order on the
 // local copy gives the server's bytes exactly (the adds and deletions of both types are
-// deterministic). A replica starts from a snapshot taken in one script (DUMP + RESTORE into a
-// temporary key, with the stream's last ID), read with SCANDUMP, then tails the stream with
+// deterministic). A replica starts from the key's checkpoint (js/redis-checkpoint.js: a copy exact
+// at a log position, read one SCANDUMP step per command) and the log after it, or, when there is no
+// usable checkpoint, from a snapshot taken in one script (DUMP + RESTORE into a temporary key, with
+// the stream's last ID, read with SCANDUMP; it holds the server for the whole filter, so it runs
+// under a lock and its replica then writes the checkpoint), then tails the stream with
 // XREAD BLOCK on a connection of its own. A gap (its position trimmed away, the stream replaced),
 // a server that went back (restarted and lost writes), a log of another epoch, or a changed BF.INFO / CF.INFO at the same
 // position (someone wrote around the library, checked every `checkInterval`) makes it take a new
@@ -16,8 +19,10 @@
 // until a filter is back at the key.
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { MAX_CHUNK_BYTES, dataChunks } from './dump-chunks.js';
 import { FilterError, RedisCuckooFilter, fromRedisDump, init } from './index.js';
+import {
+  RELEASE, STEP_BYTES, Unusable, checkpointKeys, emptyCf, emptyCfHeader, openScript, publishScript, readCheckpoint, takeLock, token, writeCheckpoint,
+} from './redis-checkpoint.js';
 import {
   NoReply, TYPES, arrayOf, badReply, besideKey, bounded, cfSlots, commandsOf, countOf, duplicateOf, fieldsOf, prefixFor,
   reasonOf, run, scanDumpVia, serverVia, text, textOf, timed, timeoutOf, waitOf, waiterOf,
@@ -119,7 +124,9 @@ redis.call('DEL', KEYS[2])
 return 1`;
 
 const sha = (script) => createHash('sha1').update(script).digest('hex');
-const SCRIPTS = Object.fromEntries(Object.entries({ WRITE, SNAPSHOT, CHECK, RIGHTS, CREATE }).map(([k, s]) => [k, { s, sha: sha(s) }]));
+const OPEN = openScript(`${LAST_ID}${IS_FILTER}`);
+const PUBLISH = publishScript(LAST_ID);
+const SCRIPTS = Object.fromEntries(Object.entries({ WRITE, SNAPSHOT, CHECK, RIGHTS, CREATE, OPEN, PUBLISH, RELEASE }).map(([k, s]) => [k, { s, sha: sha(s) }]));
 
 /** Runs script `name` with EVALSHA, or EVAL when the server does not have it (NOSCRIPT). */
 async function evalOf(send, name, keys, args) {
@@ -142,9 +149,6 @@ function posOf(id, what) {
   if (!m || !Number.isSafeInteger(Number(m[2]))) throw badReply(what, `'${text(id).slice(0, 40)}', not a stream ID`);
   return { epoch: m[1], n: Number(m[2]) };
 }
-
-/** One zeroed chunk shared by every empty CF's slots (read, never written). */
-let zeros = null;
 
 /** BF.INFO / CF.INFO's counts of a local copy, as CHECK joins the server's. */
 function countsOf(filter) {
@@ -184,7 +188,10 @@ export class RedisReplica extends EventEmitter {
   #filter = null; #seq = 0; #epoch = '0'; #closed = false; #resync = 'start'; #pending = null; #lost = false;
   #dues = 0;   // how many times a snapshot was made due (#due): one that began before the last is stale
   #waiters = []; #timer = null; #loop = null; #warned = new Set(); #tailId = null;
-  #stats = { seq: 0, lag: 0, lastSync: 0, resyncs: 0, bytesPulled: 0, applied: 0, writeArounds: 0 };
+  // checkpoints: their keys, whether the next snapshot must not use one, a write of one under way,
+  // the position a refused one was written at (not written again there), the position openReplica waits for
+  #ck; #atomic = false; #serving = false; #refusedAt = null; #target = 0;
+  #stats = { seq: 0, lag: 0, lastSync: 0, resyncs: 0, bytesPulled: 0, applied: 0, writeArounds: 0, fromCheckpoint: 0, checkpoints: 0 };
 
   /** Use openReplica(client, key, options). */
   constructor(client, key, server, options) {
@@ -193,6 +200,7 @@ export class RedisReplica extends EventEmitter {
     if (options.wait) this.#waiter = waiterOf(client);
     this.#key = key;
     this.#log = besideKey(key, ':bloomcuckoo-log');
+    this.#ck = checkpointKeys(key);
     this.#server = server;
     this.#o = options;
   }
@@ -207,7 +215,8 @@ export class RedisReplica extends EventEmitter {
    * { seq: writes applied (the stream position), lag: ms from the server's write of the newest
    * applied entry to its arrival here, lastSync: Date.now() of the last snapshot or completed
    * sync(), resyncs: snapshots after the first, bytesPulled: snapshot bytes read, applied: stream
-   * entries applied, writeArounds: writes seen that bypassed the library }
+   * entries applied, writeArounds: writes seen that bypassed the library, fromCheckpoint: snapshots
+   * read from a checkpoint, checkpoints: checkpoints written }
    */
   get stats() { return { ...this.#stats, seq: this.#seq }; }
 
@@ -291,7 +300,11 @@ export class RedisReplica extends EventEmitter {
   /** As close(): `await using replica = await openReplica(...)` closes it at the end of the block. */
   [Symbol.asyncDispose ?? Symbol.for('nodejs.asyncDispose')]() { return this.close(); }
 
-  /** Takes the first snapshot and starts the tail and the check timer (openReplica calls it). */
+  /**
+   * Takes the first snapshot, starts the tail and the check timer (openReplica calls it), and,
+   * when the snapshot was a checkpoint, replays the log up to where the server was when it was
+   * read (bounded by `syncTimeout`).
+   */
   async start() {
     this.#tail = await this.#connectTail();
     try {
@@ -300,9 +313,19 @@ export class RedisReplica extends EventEmitter {
       this.#tail.close();
       throw err;
     }
-    this.#timer = setInterval(() => { this.#check(false).catch((err) => this.#report(err)); }, this.#o.checkInterval);
+    this.#timer = setInterval(() => {
+      this.#check(false).catch((err) => this.#report(err));
+      this.#serve();
+    }, this.#o.checkInterval);
     this.#timer.unref();
     this.#loop = this.#follow();
+    try {
+      await this.#reach(this.#target, this.#o.syncTimeout, (at) => `bloomcuckoo/redis: openReplica('${this.#key}') read a checkpoint, `
+        + `but did not replay the log to the server's write ${this.#target} within ${this.#o.syncTimeout} ms (at ${at})`);
+    } catch (err) {
+      await this.close();
+      throw err;
+    }
     return this;
   }
 
@@ -445,7 +468,10 @@ export class RedisReplica extends EventEmitter {
     this.#seq = n;
     this.#stats.applied++;
     if (time) this.#stats.lag = Date.now() - time;
-    if (!same) this.#due('the copy differed from the server after a write (a write around the library)');
+    if (!same) {
+      this.#atomic = true;   // a checkpoint would not have the write around: the next snapshot reads the key itself
+      this.#due('the copy differed from the server after a write (a write around the library)');
+    }
     else if (this.#pending?.seq === n) this.#compare(this.#pending.counts);
     this.#wake();
     this.emit('applied', n);
@@ -455,6 +481,7 @@ export class RedisReplica extends EventEmitter {
     this.#pending = null;
     if (countsOf(this.#filter) !== counts) {
       this.#stats.writeArounds++;
+      this.#atomic = true;
       this.#due(`BF.INFO / CF.INFO of '${this.#key}' changed with no write through the library`);
     }
   }
@@ -553,9 +580,200 @@ export class RedisReplica extends EventEmitter {
     });
   }
 
-  /** A snapshot of the key at a stream position, read with SCANDUMP, in place of the copy. */
+  /**
+   * A snapshot in place of the copy: the key's checkpoint when one is usable (then the log from its
+   * position), else one atomic snapshot (#atomicSnapshot) under the checkpoint lock, after which
+   * this replica writes the checkpoint the others wait for.
+   */
   async #snapshot() {
     const dues = this.#dues;
+    const atomic = this.#atomic;
+    this.#atomic = false;
+    let s;
+    try {
+      s = await this.#take(atomic);
+    } catch (err) {
+      this.#atomic ||= atomic;
+      throw err;
+    }
+    if (this.#closed) {   // closed while reading: nothing to replace
+      s.filter.free();
+      if (s.lock) this.#release(s.lock);
+      return;
+    }
+    const old = this.#filter;
+    const first = old === null;
+    this.#filter = s.filter;
+    this.#seq = s.n;
+    this.#epoch = s.epoch;
+    this.#pending = null;
+    this.#lost = false;
+    this.#target = Math.max(s.n, s.target ?? 0);
+    // made due again while this one was read (a write or check saw another history): another one
+    if (this.#dues === dues) this.#resync = null;
+    old?.free();
+    if (!first) this.#stats.resyncs++;
+    this.#stats.lastSync = Date.now();
+    if (s.counts !== undefined) {
+      // a checkpoint: the server's counts when it was read are checked once the log brings the copy
+      // there (a write around the library since the checkpoint shows as a difference)
+      this.#stats.fromCheckpoint++;
+      if (s.target > s.n) this.#pending = { seq: s.target, counts: s.counts };
+      else if (!this.#resync) this.#compare(s.counts);
+    }
+    this.#wake();
+    if (s.lock) this.#publish(s.lock);
+  }
+
+  /** The OPEN script's reply: the key's type and log, and its checkpoint pointer and lock. */
+  async #openInfo() {
+    let reply;
+    try {
+      reply = await this.#eval(this.#send, 'OPEN', [this.#key, this.#log, this.#ck.pointer, this.#ck.lock], []);
+    } catch (err) {
+      throw serverError(err, `the snapshot of '${this.#key}'`);
+    }
+    const what = `the open script of '${this.#key}'`;
+    arrayOf(reply, what, 1);
+    if (reply.length === 1) this.#lost = this.#filter !== null;
+    const prefix = prefixFor(this.#key, textOf(reply[0], what));
+    if (reply.length !== 8) throw badReply(what, `an array of ${reply.length}, not { type, last, first, checkpoint, position, id, lock, counts }`);
+    const cur = textOf(reply[3], what);
+    const id = textOf(reply[5], what);
+    if (!['', 'a', 'b'].includes(cur) || (cur !== '' && !/^[0-9a-f]{16}$/.test(id))) throw badReply(what, `a checkpoint pointer '${cur.slice(0, 10)}' of id '${id.slice(0, 20)}'`);
+    const ttl = typeof reply[6] === 'number' ? reply[6] : Number(textOf(reply[6], what));
+    if (!Number.isSafeInteger(ttl) || ttl < -2) throw badReply(what, `a lock PTTL of ${text(reply[6]).slice(0, 20)}`);
+    return {
+      prefix, last: posOf(reply[1], what), first: posOf(reply[2], what), cur, id, at: cur ? posOf(reply[4], what) : null,
+      locked: ttl !== -2, counts: textOf(reply[7], what),
+    };
+  }
+
+  /**
+   * The snapshot #snapshot installs: { filter, n, epoch } and, read from a checkpoint, the server's
+   * position and counts when it was read (target, counts), or, from an atomic snapshot, the lock
+   * this replica holds to write the checkpoint. Waits (polling, bounded by `syncTimeout`) while
+   * another process writes a checkpoint; past that, one atomic snapshot without the lock.
+   */
+  async #take(atomic) {
+    const ck = this.#ck;
+    const deadline = Date.now() + this.#o.syncTimeout;
+    // how long a stale checkpoint waits for a live replica to write a new one (they look every checkInterval)
+    const grace = Date.now() + 2 * this.#o.checkInterval + 500;
+    const tried = new Set();
+    let asked = false;
+    for (;;) {
+      const o = await this.#openInfo();
+      const of = o.cur !== '' && !tried.has(o.id) && (o.at.epoch === o.last.epoch || (o.at.epoch === '0' && o.at.n === 0));
+      // usable: of this history, and the log holds every entry after it (not trimmed past it)
+      if (!atomic && of && o.at.n <= o.last.n && (o.at.n === o.last.n || o.first.n <= o.at.n + 1)) {
+        try {
+          const filter = await readCheckpoint(this.#send, o.cur === 'a' ? ck.a : ck.b, o.id, o.prefix, this.#server, (bytes) => { this.#stats.bytesPulled += bytes; });
+          return { filter, n: o.at.n, epoch: o.at.epoch, target: o.last.n, counts: o.counts };
+        } catch (err) {
+          if (!(err instanceof Unusable) && err?.code !== 'CORRUPT_DATA') throw err;
+          if (!(err instanceof Unusable)) this.#report(err);   // a checkpoint not to trust: another snapshot
+          tried.add(o.id);
+          continue;
+        }
+      }
+      if (!atomic && of && !asked) {   // stale: ask the live replicas for a new one
+        asked = true;
+        await run(this.#send, ['SET', ck.want, '1', 'PX', String(this.#o.syncTimeout)]);
+      }
+      if ((atomic || !of || Date.now() > grace) && !o.locked) {
+        const lock = token();
+        if (await takeLock(this.#send, ck.lock, lock, this.#o.syncTimeout)) {
+          try {
+            return { ...(await this.#quietRead(o) ?? await this.#atomicSnapshot()), lock };
+          } catch (err) {
+            this.#release(lock);
+            throw err;
+          }
+        }
+      }
+      if (Date.now() > deadline) return this.#atomicSnapshot();
+      await sleep(100);
+    }
+  }
+
+  /**
+   * The key read with SCANDUMP as it is, exact at the position `o` (the open script's reply) when
+   * nothing changed it meanwhile: the open script after the read replies the same position and the
+   * same BF.INFO / CF.INFO counts, and the copy has those counts. A write through the library
+   * logs an entry (the position moves); one around it changes the counts (a BF's items only grow;
+   * a CF's deletions only grow and its items move with every change). Else null (then the one
+   * script snapshot). Only for filters over one checkpoint step (1 MiB): for smaller ones that
+   * script holds the server about as long as a SCANDUMP chunk of it does.
+   */
+  async #quietRead(o) {
+    const sig = o.counts.split(',');
+    const bytes = Number(o.prefix === 'BF' ? sig[1] : sig[0]);
+    if (!(bytes > STEP_BYTES)) return null;
+    let filter = null;
+    try {
+      const chunks = await scanDumpVia(this.#send, o.prefix, this.#key);
+      filter = chunks.length > 1 ? fromRedisDump(chunks, { server: this.#server }) : await this.#emptyCf(this.#key);
+      const after = await this.#openInfo();
+      if (after.prefix !== o.prefix || after.last.epoch !== o.last.epoch || after.last.n !== o.last.n || after.counts !== o.counts
+        || countsOf(filter) !== o.counts) {
+        filter.free();
+        return null;
+      }
+      for (const [, d] of chunks) this.#stats.bytesPulled += d.length;
+      return { filter, n: o.last.n, epoch: o.last.epoch };
+    } catch (err) {
+      filter?.free();
+      if (err?.code === 'CORRUPT_DATA') return null;   // read while it changed (a chunk of another size): the snapshot script
+      throw err;
+    }
+  }
+
+  /** Drops the checkpoint lock `lock` if this replica still holds it. */
+  #release(lock) {
+    this.#eval(this.#send, 'RELEASE', [this.#ck.lock], [lock]).catch(() => {});
+  }
+
+  /**
+   * Writes a checkpoint of the copy as it is now (exact at its position: no snapshot due) and
+   * publishes it, holding the lock `lock`, which it then drops. Failures are reported, not thrown.
+   */
+  async #publish(lock) {
+    try {
+      if (this.#closed || this.#resync || this.#lost || !this.#filter) return;
+      const ck = this.#ck;
+      const at = `${this.#epoch}-${this.#seq}`;
+      const done = await writeCheckpoint(this.#send, this.#key, this.#filter, at, this.#o.syncTimeout * 2, (tmp, id) => this.#eval(this.#send, 'PUBLISH',
+        [this.#key, this.#log, ck.pointer, tmp, ck.a, ck.b, ck.want], [at, id]));
+      if (text(done) === 'ok') this.#stats.checkpoints++;
+      else this.#refusedAt = at;   // stale already, or a newer one there: not again from here
+    } catch (err) {
+      this.#report(serverError(err, `a checkpoint of '${this.#key}'`));
+    } finally {
+      this.#release(lock);
+    }
+  }
+
+  /** On the check timer: a replica with an exact copy writes a checkpoint when an opening one asked. */
+  async #serve() {
+    if (this.#serving || this.#closed || this.#resync || this.#lost || !this.#filter || this.#refusedAt === `${this.#epoch}-${this.#seq}`) return;
+    this.#serving = true;
+    try {
+      if (text(await run(this.#send, ['GET', this.#ck.want])) !== '1') return;
+      const lock = token();
+      if (await takeLock(this.#send, this.#ck.lock, lock, this.#o.syncTimeout)) await this.#publish(lock);
+    } catch (err) {
+      this.#report(serverError(err, `a checkpoint of '${this.#key}'`));
+    } finally {
+      this.#serving = false;
+    }
+  }
+
+  /**
+   * The key at its stream position in one script (DUMP + RESTORE into a temporary key, which holds
+   * the server as long as the filter is large: only when no checkpoint will do), read with SCANDUMP.
+   */
+  async #atomicSnapshot() {
     const snap = besideKey(this.#key, `:bloomcuckoo-snap-${process.pid}-${Math.random().toString(36).slice(2)}`);
     let reply;
     try {
@@ -568,7 +786,7 @@ export class RedisReplica extends EventEmitter {
     if (reply.length === 1) this.#lost = this.#filter !== null;
     const prefix = prefixFor(this.#key, textOf(reply[0], what));
     if (reply.length !== 2) throw badReply(what, `an array of ${reply.length}, not { type, position }`);
-    const { n: at, epoch } = posOf(reply[1], what);
+    const { n, epoch } = posOf(reply[1], what);
     let filter;
     try {
       const chunks = await scanDumpVia(this.#send, prefix, snap);
@@ -577,23 +795,7 @@ export class RedisReplica extends EventEmitter {
     } finally {
       await Promise.resolve(this.#send(['DEL', snap])).catch(() => {});
     }
-    if (this.#closed) {   // closed while reading: nothing to replace
-      filter.free();
-      return;
-    }
-    const old = this.#filter;
-    const first = old === null;
-    this.#filter = filter;
-    this.#seq = at;
-    this.#epoch = epoch;
-    this.#pending = null;
-    this.#lost = false;
-    // made due again while this one was read (a write or check saw another history): another one
-    if (this.#dues === dues) this.#resync = null;
-    old?.free();
-    if (!first) this.#stats.resyncs++;
-    this.#stats.lastSync = Date.now();
-    this.#wake();
+    return { filter, n, epoch };
   }
 
   /**
@@ -611,22 +813,13 @@ export class RedisReplica extends EventEmitter {
     const bucketSize = v('Bucket size');
     const expansion = v('Expansion rate');
     const maxIterations = v('Max iterations');
-    const deleted = v('Number of items deleted');
+    const itemsDeleted = v('Number of items deleted');
     if (maxIterations < 1 || maxIterations > 65535 || expansion > 32768) throw badReply(what, `max iterations ${maxIterations}, expansion ${expansion}`);
     // every field in the server's ranges, and the byte count it reports (40 + 16 per sub-filter +
     // the slots) adding up, before anything is allocated; past 4 GiB is OUT_OF_MEMORY
     const slots = cfSlots(buckets, filters, bucketSize, expansion, what);
     if (v('Size') !== 40 + 16 * filters + slots) throw badReply(what, `Size ${v('Size')}, not 40 + 16 × ${filters} + ${slots} slots`);
-    const header = Buffer.alloc(38);
-    header.writeBigUInt64LE(BigInt(buckets), 8);
-    header.writeBigUInt64LE(BigInt(deleted), 16);
-    header.writeBigUInt64LE(BigInt(filters), 24);
-    header.writeUInt16LE(bucketSize, 32);
-    header.writeUInt16LE(maxIterations, 34);
-    header.writeUInt16LE(expansion, 36);
-    zeros ??= new Uint8Array(MAX_CHUNK_BYTES);
-    const chunks = dataChunks(filters, (k) => buckets * (expansion === 0 ? 1 : expansion ** k) * bucketSize, (k, at, len) => zeros.subarray(0, len));
-    return fromRedisDump([[1, header], ...chunks], { server: this.#server });
+    return emptyCf(emptyCfHeader({ buckets, itemsDeleted, filters, bucketSize, maxIterations, expansion }), this.#server, what);
   }
 
   /** The tail: snapshots when one is due, else XREAD BLOCK a page of the stream and apply it. */
@@ -777,21 +970,32 @@ async function create(send, key, args) {
 function replicaCommands(key, prefix, options, reserve) {
   const log = besideKey(key, ':bloomcuckoo-log');
   const snap = besideKey(key, `:bloomcuckoo-snap-${process.pid}-0`);
+  const ck = checkpointKeys(key);
+  const tmp = besideKey(key, ':bloomcuckoo-ckpt-tmp-0');
   const on = (...keys) => ` on ${keys.map((k) => `'${k}'`).join(', ')}`;
   // [name, words]: the name is the command (its first two words for XINFO / CLIENT / MODULE) and the key it names
   const named = (k, ...words) => [`${words.slice(0, /^(XINFO|CLIENT|MODULE)$/.test(words[0]) ? 2 : 1).join(' ')}${k ? on(k) : ''}`, ...words];
   const pattern = besideKey(key, ':bloomcuckoo-snap-*');   // the snapshot keys' names, in a message
-  const shown = `${on(key, log, pattern)}`;
+  const ckpt = besideKey(key, ':bloomcuckoo-ckpt*');       // the checkpoint's keys (pointer, a, b, lock, want, temporary)
+  const keys = [key, log, snap, ck.pointer, ck.lock, tmp, ck.a, ck.b, ck.want];
+  const shown = `${on(key, log, pattern, ckpt)}`;
   const c = [
-    [`EVALSHA${shown}`, 'EVALSHA', SCRIPTS.SNAPSHOT.sha, '3', key, log, snap],
-    [`EVAL${shown}`, 'EVAL', SCRIPTS.SNAPSHOT.s, '3', key, log, snap],
+    [`EVALSHA${shown}`, 'EVALSHA', SCRIPTS.SNAPSHOT.sha, String(keys.length), ...keys],
+    [`EVAL${shown}`, 'EVAL', SCRIPTS.SNAPSHOT.s, String(keys.length), ...keys],
     named(key, 'TYPE', key), named(log, 'EXISTS', log), named(log, 'XINFO', 'STREAM', log), named(log, 'DEL', log),
+    named(log, 'XRANGE', log, '-', '+', 'COUNT', '1'),
     named(null, 'TIME'), named(key, 'DUMP', key), named(pattern, 'RESTORE', snap, '600000', 'x', 'REPLACE'), named(pattern, 'DEL', snap),
     named(log, 'XADD', log, 'MAXLEN', '~', '1', '*', 'o', 'bi', 't', '0', 'k', 'x'),
     named(log, 'XREAD', 'COUNT', '1', 'BLOCK', '1', 'STREAMS', log, '0-0'), named(null, 'CLIENT', 'ID'),
+    // the checkpoint: its pointer and two generations read and published, a lock, a request, a temporary copy
+    named(ckpt, 'HMGET', ck.pointer, 'cur'), named(ckpt, 'HMGET', ck.a, 't'), named(ckpt, 'HSET', ck.pointer, 'cur', 'a'),
+    named(ckpt, 'PTTL', ck.lock), named(ckpt, 'SET', ck.lock, 'x', 'NX', 'PX', '1'), named(ckpt, 'GET', ck.lock), named(ckpt, 'DEL', ck.lock),
+    named(ckpt, 'SET', ck.want, '1', 'PX', '1'), named(ckpt, 'GET', ck.want), named(ckpt, 'DEL', ck.want),
+    named(ckpt, 'HSET', tmp, 'n', 'x'), named(ckpt, 'PEXPIRE', tmp, '1'), named(ckpt, 'EXISTS', tmp), named(ckpt, 'UNLINK', tmp),
+    named(ckpt, 'RENAME', tmp, ck.a), named(ckpt, 'PERSIST', ck.a), named(ckpt, 'UNLINK', ck.a),
   ];
   if (prefix) {
-    c.push(named(pattern, `${prefix}.SCANDUMP`, snap, '0'), named(key, `${prefix}.INFO`, key));
+    c.push(named(pattern, `${prefix}.SCANDUMP`, snap, '0'), named(key, `${prefix}.SCANDUMP`, key, '0'), named(key, `${prefix}.INFO`, key));
     if (prefix === 'BF') c.push(named(key, 'BF.INSERT', key, 'NOCREATE', 'ITEMS', 'x'));
     else {
       c.push(named(pattern, 'CF.INFO', snap), named(key, 'CF.DEL', key, 'x'));

@@ -25,9 +25,11 @@ async function rejection(promise) {
   throw new Error('resolved, expected a rejection');
 }
 
-// what a replica sends, and nothing else: its key and log (the snapshot key is beside them), given as rules
+// what a replica sends, and nothing else: its key and log (the snapshot and checkpoint keys are beside them), given as rules
 const REPLICA_RIGHTS = ['-@all', '+eval', '+evalsha', '+type', '+exists', '+xinfo|stream', '+del', '+time', '+dump', '+restore',
-  '+xadd', '+xread', '+client|id', '+bf.scandump', '+bf.info', '+bf.insert', '+cf.scandump', '+cf.info', '+cf.insert', '+cf.insertnx', '+cf.del'];
+  '+xadd', '+xread', '+client|id', '+bf.scandump', '+bf.info', '+bf.insert', '+cf.scandump', '+cf.info', '+cf.insert', '+cf.insertnx', '+cf.del',
+  // the checkpoint's (js/redis-checkpoint.js): the log's first entry, the pointer and the copies, a lock, a request
+  '+xrange', '+hmget', '+hset', '+pttl', '+set', '+get', '+pexpire', '+unlink', '+rename', '+persist'];
 
 for (const oracle of ['2.6', 'v8']) {
   const server = oracle === 'v8' ? '8' : '2.6';
@@ -54,6 +56,25 @@ for (const oracle of ['2.6', 'v8']) {
       return r;
     };
     const logOf = (key) => `{${key}}:bloomcuckoo-log`;   // besideKey of a key with no braces
+
+    // every right of the list is checked ahead: a user lacking any one of them is refused by
+    // openReplica before it creates or reads anything, naming that command (a right the check
+    // missed would let the open start and fail half-way, at the checkpoint or the tail)
+    test('a user lacking any one right of the list: openReplica refuses naming it (BF and CF)', async () => {
+      const [kind] = CLIENTS;
+      const bf = `acl-one${n++}`;
+      const cf = `acl-one${n++}`;
+      await admin(['BF.RESERVE', bf, '0.01', '1000']);
+      await admin(['CF.RESERVE', cf, '1000']);
+      for (const right of REPLICA_RIGHTS.filter((r) => !['-@all', '+eval', '+evalsha'].includes(r))) {
+        const key = right.startsWith('+cf.') ? cf : bf;
+        const { c } = await userOf(kind, ['~*', ...REPLICA_RIGHTS.filter((r) => r !== right)]);
+        const err = await rejection(replicaOf(c, key, { server }));
+        expect([right, err.constructor.name, err.code]).toEqual([right, 'FilterError', 'REDIS']);
+        const name = right.slice(1).toUpperCase().replace('|', ' ');
+        expect([right, err.message]).toEqual([right, expect.stringMatching(new RegExp(`may not run [^]*\\b${name.replace('.', '\\.')}\\b`))]);
+      }
+    }, 60000);
 
     for (const kind of CLIENTS) {
       test(`${kind.name}: a user who may run BF.INSERT and CF.DEL but not XADD: the write is refused naming XADD, the filter and the log unchanged; openReplica refuses the user`, async () => {

@@ -8,9 +8,14 @@
 import { FilterError, RedisBloomFilter, init } from '../../js/index.js';
 import { openReplica, pullFilter } from '../../js/redis-entry.js';
 import { CLIENTS } from '../redis/clients.mjs';
-import { NO_REPLY, startFakeRedis } from '../redis/fake-resp.mjs';
+import { NO_REPLY, startFakeRedis as startBare, withoutCheckpoint } from '../redis/fake-resp.mjs';
 
 await init();
+
+// every fake here answers a replica's checkpoint commands as a server with none (the replica then
+// takes its snapshot with the snapshot script, as these fakes play it); the checkpoint fakes are
+// at the end
+const startFakeRedis = (script) => startBare(withoutCheckpoint(script));
 
 // node-redis 6 and ioredis 5 (the two reply paths: typeMapping and callBuffer)
 const USED = CLIENTS.filter((c) => c.alias === 'redis' || c.alias === 'ioredis');
@@ -451,5 +456,123 @@ describe.each(USED.map((c) => [c.name, c]))('%s: a snapshot under way when the h
       expect(r.has('mine')).toBe(true);
       expect(taken).toBe(3);
     });
+  });
+});
+
+// ---- checkpoints a server plays ------------------------------------------------------------------
+
+describe.each(USED.map((c) => [c.name, c]))('%s: checkpoints from a fake server', (_, client) => {
+  // the key holds a, b, c; its log is at 5-3 (5-1 the first entry kept); write 5-3 added 'c'
+  const whole = bfDump(['a', 'b', 'c']);
+  const counts = (() => {
+    const f = new RedisBloomFilter({ errorRate: 0.01, capacity: 100 });
+    f.addAll(['a', 'b', 'c']);
+    const i = f.info();
+    f.free();
+    return [i.capacity, i.size, i.filters, i.items].join(',');
+  })();
+  /** A checkpoint's hash fields holding `chunks` (its SCANDUMP steps), of type t and id. */
+  const fieldsFor = (chunks, { t = 'BF', id = '0123456789abcdef' } = {}) => {
+    const fields = { t, id, at: '5-2' };
+    let it = 0;
+    for (const [next, d] of [...chunks, [0, '']]) {
+      fields[`n${it}`] = String(next);
+      fields[`d${it}`] = d;
+      it = next;
+    }
+    return fields;
+  };
+  const good = fieldsFor(bfDump(['a', 'b']));
+
+  /**
+   * Opens a replica of 'k' on a fake whose pointer is { cur, at, id } and whose checkpoint 'a' is
+   * `fields` (read with HMGET, `replace(fields)` giving its fields from the second read on);
+   * resolves what the fake saw and the replica (closed) or the error.
+   */
+  async function open({ cur = 'a', at = '5-2', id = '0123456789abcdef', first = '5-1', fields = good, replace = null }) {
+    const seen = { snapshots: 0, hmget: 0, want: 0 };
+    let delivered = false;
+    const fake = await startBare((args) => {
+      const cmd = args[0].toUpperCase();
+      if (cmd === 'EVALSHA' || cmd === 'EVAL') {
+        const keys = Number(args[2]);
+        if (keys === 4) return ['MBbloom--', '5-3', first, cur, at, id, -2, counts];
+        if (keys === 3) { seen.snapshots++; return ['MBbloom--', '5-3']; }
+        if (keys === 7) return 'ok';
+        if (keys === 1) return 1;
+        return ['MBbloom--', '5-3', counts];   // the check
+      }
+      if (cmd === 'HMGET') {
+        if (args[1] !== '{k}:bloomcuckoo-ckpt-a') return args.slice(2).map(() => null);
+        const f = seen.hmget++ > 0 && replace ? replace(fields) : fields;
+        return args.slice(2).map((name) => f[name] ?? null);
+      }
+      if (cmd === 'BF.SCANDUMP') { const it = Number(args[2]); return it === 0 ? whole[0] : it === 1 ? whole[1] : [0, '']; }
+      if (cmd === 'XREAD') {
+        if (args.at(-1) === '5-2' && !delivered) {
+          delivered = true;
+          return [['{k}:bloomcuckoo-log', [['5-3', ['o', 'bi', 't', '1', 'k', 'c']]]]];
+        }
+        return new Promise((res) => { setTimeout(() => res(null), 50); });
+      }
+      if (cmd === 'SET') {
+        if (args[1] === '{k}:bloomcuckoo-ckpt-want') seen.want++;
+        return { simple: 'OK' };
+      }
+      if (['HSET', 'PEXPIRE', 'UNLINK', 'DEL'].includes(cmd)) return 1;
+      if (cmd === 'GET') return null;
+      return undefined;
+    });
+    const { c, close } = await client.connect(fake.port);
+    try {
+      const r = await openReplica(c, 'k', { server: '2.6', block: 100, checkInterval: 100, syncTimeout: 5000 });
+      r.on('error', () => {});
+      const out = { ...seen, r: { seq: r.stats.seq, fromCheckpoint: r.stats.fromCheckpoint, has: ['a', 'b', 'c'].map((k) => r.has(k)), bytes: r.filter.toRedisDump() } };
+      await r.close();
+      return out;
+    } catch (err) {
+      return { ...seen, err };
+    } finally {
+      await close();
+      await fake.stop();
+    }
+  }
+  const sameAsKey = (bytes) => expect(bytes.map(([it, d]) => [it, Buffer.from(d).toString('hex')]))
+    .toEqual(whole.map(([it, d]) => [it, d.toString('hex')]));
+
+  test('a usable checkpoint: read with HMGET, the log replayed from its position to the server\'s, no snapshot script', async () => {
+    const o = await open({});
+    expect([o.snapshots, o.r.fromCheckpoint, o.r.seq, o.r.has]).toEqual([0, 1, 3, [true, true, true]]);
+    sameAsKey(o.r.bytes);
+  });
+
+  test('a pointer to a missing checkpoint, one replaced while read, one of the wrong type: not used, one snapshot instead', async () => {
+    for (const variant of [{ fields: {} }, { replace: (f) => ({ ...f, id: 'fedcba9876543210' }) }, { fields: { ...good, t: 'CF' } }]) {
+      const o = await open(variant);
+      expect([o.err, o.snapshots, o.r.fromCheckpoint, o.r.has]).toEqual([undefined, 1, 0, [true, true, true]]);
+      sameAsKey(o.r.bytes);
+    }
+  });
+
+  test('a checkpoint of another epoch, or trimmed out of the log: never read; a stale one asks the live replicas first', async () => {
+    let o = await open({ at: '4-2' });
+    expect([o.hmget, o.want, o.snapshots, o.r.fromCheckpoint]).toEqual([0, 0, 1, 0]);
+    sameAsKey(o.r.bytes);
+    o = await open({ at: '5-1', first: '5-3' });
+    expect([o.hmget, o.want, o.snapshots, o.r.fromCheckpoint]).toEqual([0, 1, 1, 0]);
+    sameAsKey(o.r.bytes);
+  });
+
+  test('a bogus pointer (position, name, id) or a checkpoint step of the wrong shape: FilterError, never a TypeError', async () => {
+    for (const bad of [{ at: 'zz' }, { at: '5-x' }, { cur: 'q' }, { id: 'short' }]) {
+      const o = await open(bad);
+      expect([o.err?.constructor.name, o.err?.code]).toEqual(['FilterError', 'CORRUPT_DATA']);
+    }
+    // a step whose iterator is not a count, or a header declaring more than 4 GiB
+    for (const [fields, code] of [[{ ...good, n1: 'x' }, null], [{ ...good, d0: bfHeader(2 ** 33) }, 'OUT_OF_MEMORY']]) {
+      const o = await open({ fields });
+      if (code) expect([o.err?.constructor.name, o.err?.code]).toEqual(['FilterError', code]);
+      else expect([o.err, o.snapshots, o.r.fromCheckpoint]).toEqual([undefined, 1, 0]);   // reported, not trusted
+    }
   });
 });

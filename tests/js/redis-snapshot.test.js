@@ -1,0 +1,214 @@
+// Snapshots that never stall Redis (issue 33 item 9): a replica opens from a checkpoint (written
+// chunk by chunk from a copy exact at a log position) and replays the log from there, so no command
+// of the library holds the server much longer than one SCANDUMP chunk of the same filter, and no
+// DUMP / RESTORE runs once a checkpoint exists. Read from the server itself: SLOWLOG (every command
+// with its duration) and INFO commandstats (commands run inside scripts included). Both oracles,
+// BF and CF, writes going on while replicas open; 16 replicas opening at once.
+import { RedisBloomFilter, RedisCuckooFilter, init } from '../../js/index.js';
+import { fieldsOf } from '../../js/redis-client.js';
+import { openReplica, pushFilter } from '../../js/redis-entry.js';
+import { CLIENTS } from '../redis/clients.mjs';
+import { scanDump } from '../redis/helpers.mjs';
+import { oracleSkips, startRedisBloom } from '../redis/server.mjs';
+
+beforeAll(() => init());
+
+const SKIPS = await oracleSkips('tests/js/redis-snapshot.test.js');
+const NODE_REDIS = CLIENTS.find((c) => c.alias === 'redis');
+const IOREDIS = CLIENTS.find((c) => c.alias === 'ioredis');
+
+const hex = (chunks) => chunks.filter(([it]) => it !== 0).map(([it, d]) => [it, Buffer.from(d).toString('hex')]);
+const keys = (p, n) => Array.from({ length: n }, (_, i) => `${p}:${i}`);
+
+/**
+ * A BF or a CF built here with `n` keys: big (a BF of 2.5·10^7 capacity, ~30 MB; a CF of 2^23
+ * buckets × 4, 32 MiB; two SCANDUMP chunks each), or small (~1.2 MB, ~1 MiB).
+ */
+function bigFilter(type, n, capacity = 25_000_000) {
+  const f = type === 'BF' ? new RedisBloomFilter({ errorRate: 0.01, capacity })
+    : new RedisCuckooFilter({ capacity, bucketSize: 4 });
+  for (let i = 0; i < n; i += 100_000) f.addAll(keys(`pre${i}`, 100_000));
+  return f;
+}
+
+/** Calls of `cmd` (lower case) in INFO commandstats (commands run from scripts included). */
+async function callsOf(admin, cmd) {
+  const m = new RegExp(`cmdstat_${cmd.replace('.', '\\.')}:calls=(\\d+)`).exec(String(await admin.sendCommand(['INFO', 'commandstats'])));
+  return m ? Number(m[1]) : 0;
+}
+
+/** SLOWLOG's entries since the last reset as { ms, cmd }, the SLOWLOG / CONFIG / INFO of the test left out. */
+async function slowlog(admin) {
+  const entries = await admin.sendCommand(['SLOWLOG', 'GET', '100000']);
+  return entries.map((e) => ({ ms: Number(e[2]) / 1000, cmd: e[3].map(String) }))
+    .filter((e) => !['SLOWLOG', 'CONFIG', 'INFO'].includes(e.cmd[0].toUpperCase()));
+}
+
+async function resetStats(admin) {
+  await admin.sendCommand(['CONFIG', 'SET', 'slowlog-log-slower-than', '0']);
+  await admin.sendCommand(['CONFIG', 'SET', 'slowlog-max-len', '100000']);
+  await admin.sendCommand(['SLOWLOG', 'RESET']);
+  await admin.sendCommand(['CONFIG', 'RESETSTAT']);
+}
+
+for (const oracle of ['2.6', 'v8']) {
+  const live = SKIPS[oracle] ? test.skip : test;
+  describe(`replica snapshots on RedisBloom ${oracle}`, () => {
+    let rb;
+    const open = [];
+    const connect = async (client = NODE_REDIS) => {
+      const x = await client.connect(rb.port);
+      open.push(x);
+      return x.c;
+    };
+    const replicaOf = async (c, key, options) => {
+      const r = await openReplica(c, key, { checkInterval: 100, ...options });
+      open.push({ close: () => r.close() });
+      return r;
+    };
+    beforeAll(async () => { if (!SKIPS[oracle]) rb = await startRedisBloom({ oracle }); }, 30000);
+    afterEach(async () => { for (const o of open.splice(0).reverse()) await o.close(); });
+    afterAll(async () => { await rb?.stop(); });
+
+    for (const type of ['BF', 'CF']) {
+      live(`${type}: once a checkpoint exists, opening replicas while others write runs no DUMP / RESTORE, no command longer than a few SCANDUMP chunks, and every copy is the server's bytes`, async () => {
+        const key = `big${type}`;
+        const admin = rb.client;
+        const f = bigFilter(type, 500_000);
+        await pushFilter(await connect(), key, f, { replace: true });
+        f.free();
+        const first = await replicaOf(await connect(), key);   // the first open may snapshot (no checkpoint yet)
+        // the reference: SCANDUMPs of the same filter, chunk by chunk (the longest of three)
+        await resetStats(admin);
+        for (let i = 0; i < 3; i++) await scanDump(admin, type, key);
+        const chunk = Math.max(...(await slowlog(admin)).filter((e) => e.cmd[0].endsWith('.SCANDUMP')).map((e) => e.ms));
+        await resetStats(admin);
+        // writes through the first replica all along, while two more open (another client too)
+        let writing = true;
+        let written = 0;
+        const writer = (async () => {
+          for (let i = 0; writing; i++) { await first.addAll(keys(`w${i}`, 50)); written++; }
+        })();
+        while (written < 3) await new Promise((r) => { setTimeout(r, 5); });
+        const others = [await replicaOf(await connect(), key), await replicaOf(await connect(IOREDIS), key)];
+        writing = false;
+        await writer;
+        expect(others.map((r) => r.stats.fromCheckpoint)).toEqual([1, 1]);
+        const log = await slowlog(admin);
+        const longest = log.reduce((a, e) => (e.ms > a.ms ? e : a), { ms: 0, cmd: [] });
+        // generous: 5 chunks of the same filter, at least 100 ms: on a shared 2-core machine one
+        // command of ~1 ms was measured to show up to 60 ms (the server descheduled); the DUMP +
+        // RESTORE this replaces held it over 200 ms for a filter of this size on a quiet machine
+        const bound = Math.max(5 * chunk, 100);
+        if (longest.ms > bound) throw new Error(`${longest.cmd.slice(0, 2).join(' ')} held the server ${longest.ms} ms; a SCANDUMP chunk ${chunk} ms`);
+        expect(await callsOf(admin, 'dump')).toBe(0);
+        expect(await callsOf(admin, 'restore')).toBe(0);
+        // exact: every copy is the server's bytes once synced
+        const server = hex(await scanDump(admin, type, key));
+        for (const r of [first, ...others]) {
+          await r.sync();
+          expect(hex(r.filter.toRedisDump())).toEqual(server);
+        }
+        expect(written).toBeGreaterThan(2);
+      }, 120000);
+    }
+
+    live('a key with no checkpoint: its first replica reads it with SCANDUMP when nothing writes meanwhile (no DUMP / RESTORE), and takes one snapshot when writes go on; exact both ways', async () => {
+      const admin = rb.client;
+      for (const [key, writes] of [['quiet', false], ['busy', true]]) {
+        const f = bigFilter('CF', 100_000, 4_000_000);
+        await pushFilter(await connect(), key, f, { replace: true });
+        f.free();
+        const c = await connect();
+        const writer = await replicaOf(c, key);   // the checkpoint it writes is dropped below
+        while (writer.stats.checkpoints === 0) await new Promise((r) => { setTimeout(r, 10); });
+        await admin.sendCommand(['DEL', `{${key}}:bloomcuckoo-ckpt`]);
+        let writing = writes;
+        let written = 0;
+        const busy = (async () => { for (let i = 0; writing; i++) { await writer.addAll(keys(`b${i}`, 20)); written++; } })();
+        while (writes && written < 3) await new Promise((r) => { setTimeout(r, 5); });
+        await resetStats(admin);
+        const r = await replicaOf(await connect(IOREDIS), key);
+        writing = false;
+        await busy;
+        expect([key, await callsOf(admin, 'dump'), r.stats.fromCheckpoint]).toEqual([key, writes ? 1 : 0, 0]);
+        await r.sync();
+        expect(hex(r.filter.toRedisDump())).toEqual(hex(await scanDump(admin, 'CF', key)));
+      }
+    }, 120000);
+
+    live('16 replicas of a key with no checkpoint opening at once: at most one snapshot on the server, all the server\'s bytes', async () => {
+      const key = 'many';
+      const admin = rb.client;
+      const f = bigFilter('BF', 200_000, 1_000_000);
+      await pushFilter(await connect(), key, f, { replace: true });
+      f.free();
+      await resetStats(admin);
+      const clients = await Promise.all(Array.from({ length: 16 }, (_, i) => connect(i % 2 ? IOREDIS : NODE_REDIS)));
+      const replicas = await Promise.all(clients.map((c) => replicaOf(c, key)));
+      expect(await callsOf(admin, 'dump')).toBeLessThanOrEqual(1);
+      expect(await callsOf(admin, 'restore')).toBeLessThanOrEqual(1);
+      const server = hex(await scanDump(admin, 'BF', key));
+      // at most one checkpoint written: one HSET per step (the header, each MiB of data, the end)
+      // and the pointer's, once
+      const stepsOf = 1 + (await scanDump(admin, 'BF', key)).reduce((n, [, d]) => n + Math.ceil(d.length / 2 ** 20), 0) + 1;
+      expect(await callsOf(admin, 'hset')).toBeLessThanOrEqual(stepsOf + 1);
+      for (const r of replicas) expect(hex(r.filter.toRedisDump())).toEqual(server);
+      // and 16 more with the checkpoint there: no snapshot, no checkpoint written
+      await resetStats(admin);
+      const more = await Promise.all(clients.map((c) => replicaOf(c, key)));
+      expect([await callsOf(admin, 'dump'), await callsOf(admin, 'restore'), await callsOf(admin, 'hset')]).toEqual([0, 0, 0]);
+      for (const r of more) expect([r.stats.fromCheckpoint, hex(r.filter.toRedisDump())]).toEqual([1, server]);
+    }, 120000);
+
+    live('a CF with no items (the server dumps none of it): its checkpoint is its header, and a replica opened from it has the server\'s counts', async () => {
+      const key = 'emptyCF';
+      const admin = rb.client;
+      await admin.sendCommand(['CF.RESERVE', key, '100000', 'BUCKETSIZE', '2', 'EXPANSION', '2']);
+      const first = await replicaOf(await connect(), key);
+      expect(await first.add('x')).toBe(true);
+      expect(await first.remove('x')).toBe(true);   // no items, one deleted
+      await first.sync();
+      await resetStats(admin);
+      const next = await replicaOf(await connect(IOREDIS), key);
+      expect([await callsOf(admin, 'dump'), next.stats.fromCheckpoint]).toEqual([0, 1]);
+      const server = Object.fromEntries(Object.entries(fieldsOf(await admin.sendCommand(['CF.INFO', key]))).map(([k, v]) => [k, Number(v)]));
+      const mine = next.filter.info();
+      expect([mine.buckets, mine.items, mine.itemsDeleted, mine.filters, mine.size])
+        .toEqual([server['Number of buckets'], server['Number of items inserted'], server['Number of items deleted'], server['Number of filters'], server.Size]);
+      expect(await next.add('y')).toBe(true);
+      await first.sync();
+      expect(hex(next.filter.toRedisDump())).toEqual(hex(await scanDump(admin, 'CF', key)));
+    }, 60000);
+
+    live('a write around the library after the checkpoint: openReplica resolves only with it (one snapshot), and the next opens from a checkpoint that has it', async () => {
+      const key = 'around';
+      const admin = rb.client;
+      await admin.sendCommand(['BF.RESERVE', key, '0.01', '10000']);
+      const first = await replicaOf(await connect(), key, { checkInterval: 100000 });
+      await first.addAll(keys('a', 100));
+      await admin.sendCommand(['BF.ADD', key, 'around']);   // not logged: a checkpoint lacks it
+      await resetStats(admin);
+      const next = await replicaOf(await connect(IOREDIS), key);
+      expect([next.has('around'), await callsOf(admin, 'dump')]).toEqual([true, 1]);
+      const third = await replicaOf(await connect(), key);
+      expect([third.has('around'), third.stats.fromCheckpoint]).toEqual([true, 1]);
+      expect(hex(third.filter.toRedisDump())).toEqual(hex(await scanDump(admin, 'BF', key)));
+    }, 60000);
+
+    live('a checkpoint trimmed out of the log: a live replica writes a new one for the next open, no DUMP / RESTORE', async () => {
+      const key = 'trimmed';
+      const admin = rb.client;
+      await admin.sendCommand(['CF.RESERVE', key, '20000', 'BUCKETSIZE', '2']);
+      const c = await connect();
+      const first = await replicaOf(c, key, { maxLength: 50 });
+      for (let i = 0; i < 400; i++) await first.add(`t${i}`);   // 400 log entries: the first ones trimmed
+      await first.remove('t3');
+      await resetStats(admin);
+      const next = await replicaOf(await connect(IOREDIS), key, { maxLength: 50 });
+      expect([await callsOf(admin, 'dump'), await callsOf(admin, 'restore')]).toEqual([0, 0]);
+      expect(hex(next.filter.toRedisDump())).toEqual(hex(await scanDump(admin, 'CF', key)));
+      expect(next.has('t3')).toBe(false);
+    }, 60000);
+  });
+}
