@@ -20,7 +20,7 @@ import { scanDump } from '../redis/helpers.mjs';
 import { oracleSkips, startRedisBloom } from '../redis/server.mjs';
 
 const WORKER = fileURLToPath(new URL('../fleet/worker.mjs', import.meta.url));
-const OPTIONS = { checkInterval: 200, maxLength: 20, syncTimeout: 20000, timeout: 3000, block: 1000 };
+const OPTIONS = { checkInterval: 200, maxLength: 20, syncTimeout: 20000, timeout: 2000, block: 500 };
 // ioredis re-sends, on its new connection, every command the old one had not been answered
 // (autoResendUnfulfilledCommands, true by default): a write the server applied before the drop is
 // applied again (see "a reply lost after the server applied a write" below). The fleet runs ioredis
@@ -127,7 +127,9 @@ for (const [oracle, server] of [['2.6', '2.6'], ['v8', '8']]) {
         await w.ready;
         return w;
       };
+      const started = Date.now();
       await Promise.all(Array.from({ length: N }, (_, i) => spawnAt(i, CLIENTS[i >> 1])));
+      const times = [`start ${Date.now() - started}`];
       for (const key of KEYS) expect(workers.filter((w) => w.key === key).map((w) => w.client.name).sort()).toEqual(CLIENTS.map((c) => c.name).sort());
       const ran = workers.map((w) => [w.label]);   // every client each process index ran, in order
       const mine = workers.map(() => []);   // keys each worker added and saw acknowledged (CF: removable)
@@ -152,7 +154,6 @@ for (const [oracle, server] of [['2.6', '2.6'], ['v8', '8']]) {
       }));
       const checkAll = (label) => Promise.all(workers.map((w, i) => oracles[w.key].check(w, `${label}, worker ${i} (${w.label})`)));
 
-      const times = [];
       for (let round = 0, t0 = Date.now(); round < ROUNDS; round++, times.push(Date.now() - t0), t0 = Date.now()) {
         const writing = writeRound(round);
         if (round === 2) {
@@ -232,6 +233,7 @@ for (const [oracle, server] of [['2.6', '2.6'], ['v8', '8']]) {
         await checkAll(`round ${round}`);
       }
 
+      const ended = Date.now();
       // writes stop: every replica converges to the server's exact bytes
       for (const w of workers) await w.request('sync');
       for (const w of workers) {
@@ -239,6 +241,7 @@ for (const [oracle, server] of [['2.6', '2.6'], ['v8', '8']]) {
         expect([w.label, await w.request('dump')]).toEqual([w.label, bytes]);
       }
       const stats = await Promise.all(workers.map((w) => w.request('stats')));
+      times.push(`converge ${Date.now() - ended}`);
       if (process.env.FLEET_DEBUG) console.log(`rounds (ms): ${times}`, JSON.stringify(stats), oracles.bf.present.size, oracles.cf.present.size, oracles.bf.gone.size, oracles.cf.gone.size);
       expect(oracles.bf.violations).toEqual([]);
       expect(oracles.cf.violations).toEqual([]);
