@@ -186,18 +186,18 @@ for (const [oracle, server] of [['2.6', '2.6'], ['v8', '8']]) {
           const before = await Promise.all(STOPPED.map((i) => workers[i].request('stats')));
           for (const i of STOPPED) workers[i].proc.kill('SIGSTOP');
           const others = workers.filter((_, i) => !STOPPED.includes(i));
-          // the log is trimmed by whole nodes (MAXLEN ~): written until its first entry is past
-          // every stopped worker's position (at most 10 batches of 40 adds by each other worker)
-          const firstSeq = async (key) => {
-            const [[id]] = await rb.client.sendCommand(['XRANGE', `{${key}}:bloomcuckoo-log`, '-', '+', 'COUNT', '1']);
+          // the log is trimmed by whole nodes (MAXLEN ~): written until its first entry is past its
+          // last one at the stop (no write was in flight then: no stopped worker can be further),
+          // at most 10 batches of 40 adds by each other worker
+          const seqOf = async (key, range) => {
+            const [[id]] = await rb.client.sendCommand([range, `{${key}}:bloomcuckoo-log`, ...(range === 'XRANGE' ? ['-', '+'] : ['+', '-']), 'COUNT', '1']);
             return Number(String(id).split('-')[1]);
           };
+          const atStop = {};
+          for (const key of KEYS) atStop[key] = await seqOf(key, 'XREVRANGE');
           const behind = async () => {
             const out = [];
-            for (const key of KEYS) {
-              const at = Math.max(...STOPPED.filter((i) => keyAt(i) === key).map((i) => before[STOPPED.indexOf(i)].seq));
-              if (await firstSeq(key) <= at) out.push(key);
-            }
+            for (const key of KEYS) if (await seqOf(key, 'XRANGE') <= atStop[key]) out.push(key);
             return out;
           };
           for (let batch = 0, keys = await behind(); keys.length && batch < 10; batch++, keys = await behind()) {
