@@ -1,6 +1,6 @@
 // A loopback TCP proxy in front of a Redis, for losing a reply on purpose: every connection is
 // passed through both ways, until cutReplyAfter(marker) is armed; then the first connection whose
-// client sends bytes containing `marker` has the server's next reply dropped and both of its
+// client sends bytes containing `marker` (a string, or a RegExp tested on the bytes as latin1) has the server's next reply dropped and both of its
 // sockets closed, as a network failure between the server's write and the client's read would:
 // the server applied the command, the client never hears of it. Later connections pass through.
 //   const proxy = await startProxy(redisPort);  proxy.port;  const cut = proxy.cutReplyAfter('k');
@@ -20,7 +20,7 @@ export async function startProxy(targetPort) {
     down.on('close', drop);
     up.on('close', drop);
     down.on('data', (d) => {
-      if (armed && !pair.cutting && d.includes(armed.marker)) {
+      if (armed && !pair.cutting && (armed.marker instanceof RegExp ? armed.marker.test(d.toString('latin1')) : d.includes(armed.marker))) {
         pair.cutting = armed;
         armed = null;
       }
@@ -44,7 +44,7 @@ export async function startProxy(targetPort) {
     port: server.address().port,
     /** Resolves (the dropped reply's size) once a connection sent `marker` and its reply was dropped. */
     cutReplyAfter(marker) {
-      return new Promise((resolve) => { armed = { marker: Buffer.from(marker), resolve }; });
+      return new Promise((resolve) => { armed = { marker: marker instanceof RegExp ? marker : Buffer.from(marker), resolve }; });
     },
     async close() {
       for (const p of pairs) { p.down.destroy(); p.up.destroy(); }

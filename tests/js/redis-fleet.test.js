@@ -295,6 +295,35 @@ for (const [oracle, server] of [['2.6', '2.6'], ['v8', '8']]) {
       rb = await startRedisBloom({ oracle });
     }, 30000);
     afterAll(async () => { await rb?.stop(); });
+    // sync() asks the server its log position (the check script: EVALSHA with the key and the log,
+    // nothing more); that reply lost with the connection, the server is back at once through a new
+    // one: sync() resolves within syncTimeout, the copy holding what was acknowledged
+    const CHECK = /\*5\r\n\$7\r\nevalsha\r\n\$40\r\n[0-9a-f]{40}\r\n\$1\r\n2\r\n/i;
+    for (const { client, options } of LOST_CASES) {
+      const name = `${client.name}${options.autoResendUnfulfilledCommands === false ? ' (autoResendUnfulfilledCommands: false)' : ''}`;
+      (skip ? test.skip : test)(`${name}: sync() whose check's reply is lost with its connection resolves within syncTimeout`, async () => {
+        const proxy = await startProxy(rb.port);
+        const key = `bf${n++}`;
+        const { c, close } = await client.connect(proxy.port, options);
+        let replica;
+        try {
+          await rb.client.sendCommand(['BF.RESERVE', key, '0.01', '100']);
+          replica = await openReplica(c, key, { server, checkInterval: 600000, timeout: 1000, syncTimeout: 8000 });
+          replica.on('error', () => {});
+          expect(await replica.add('k1')).toBe(true);
+          await rb.client.sendCommand(['BF.ADD', key, 'around']);
+          const cut = proxy.cutReplyAfter(CHECK);
+          const synced = replica.sync().then(() => 'resolved', (e) => `${e.code}: ${e.message}`);
+          await cut;
+          expect(await synced).toBe('resolved');
+          expect([replica.has('k1'), replica.has('around')]).toEqual([true, true]);
+        } finally {
+          await replica?.close();
+          await close();
+          await proxy.close();
+        }
+      }, 30000);
+    }
     for (const { client, options, defect } of LOST_CASES) {
       const name = `${client.name}${options.autoResendUnfulfilledCommands === false ? ' (autoResendUnfulfilledCommands: false)' : ''}: `
         + 'a CF remove and an add whose replies are lost are each applied at most once (CF.COUNT), no acknowledged add lost';
