@@ -62,7 +62,7 @@ class Worker {
         }
         const w = this.waiting.get(m.id);
         this.waiting.delete(m.id);
-        if (m.ok) w?.resolve(m.value); else w?.reject(Object.assign(new Error(m.message), { code: m.code }));
+        if (m.ok) w?.resolve(m.value); else w?.reject(Object.assign(new Error(`${this.label}: ${m.message}`), { code: m.code }));
       });
       this.exited.then(({ code, signal }) => {
         const err = new Error(`worker exited (${code ?? signal})`);
