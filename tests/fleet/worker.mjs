@@ -3,7 +3,7 @@
 // its own, one openReplica of a key, and the parent's requests over IPC, each answered with
 // { id, ok, value } or { id, ok: false, code, message }. Requests: add / remove (keys: each one
 // written through, its own reply), has (keys: answered locally), sync, dump (the local copy's
-// [iterator, hex] chunks), stats, close (the replica and the client, then nothing: the process
+// [iterator, hex] chunks), stats (with the last 12 'error' and 'resync' events), close (the replica and the client, then nothing: the process
 // must exit by itself). Its first message is { ready: true, client: the client's name and version }.
 //   node tests/fleet/worker.mjs <port> <key> <server: 2.6 | 8> <client alias> <options JSON> [<client options JSON>]
 // (the client options are given to its constructor, e.g. ioredis's autoResendUnfulfilledCommands)
@@ -18,7 +18,10 @@ await init();
 const { c: client, close: closeClient } = await kind.connect(Number(port), JSON.parse(clientJson));
 const errors = {};
 const replica = await openReplica(client, key, { server, ...JSON.parse(optionsJson) });
-replica.on('error', (err) => { errors[err.code] = (errors[err.code] ?? 0) + 1; });
+const recent = [];   // the last 12 'error' and 'resync' events, for a failure's message
+const note = (line) => { recent.push(`${new Date().toISOString().slice(11, 23)} ${line}`); if (recent.length > 12) recent.shift(); };
+replica.on('error', (err) => { errors[err.code] = (errors[err.code] ?? 0) + 1; note(`error ${err.code}: ${err.message}`); });
+replica.on('resync', (reason) => note(`resync: ${reason}`));
 
 const settle = (promises) => Promise.allSettled(promises).then((all) => all.map((r) => (r.status === 'fulfilled' ? r.value : `error ${r.reason?.code ?? r.reason?.message}`)));
 
@@ -28,7 +31,7 @@ const handlers = {
   has: ({ keys }) => keys.map((k) => replica.has(k)),
   sync: () => replica.sync(),
   dump: () => replica.filter.toRedisDump().map(([it, d]) => [it, Buffer.from(d).toString('hex')]),
-  stats: () => ({ ...replica.stats, lastError: undefined, errors }),
+  stats: () => ({ ...replica.stats, lastError: undefined, errors, recent }),
   close: async () => {
     await replica.close();
     await closeClient();

@@ -102,7 +102,10 @@ class Oracle {
   /** Sync `w`, then ask it every key acknowledged before the sync was asked for. */
   async check(w, label) {
     const expected = [...this.present];
-    await w.request('sync');
+    await w.request('sync').catch(async (err) => {
+      const { recent } = await w.request('stats').catch(() => ({ recent: [] }));
+      throw new Error(`${label}: ${err.message}\n  its last events:\n  ${recent.join('\n  ')}`);
+    });
     const has = await w.request('has', { keys: expected });
     this.checks++;
     const missing = expected.filter((k, i) => !has[i] && !this.gone.has(k));
