@@ -168,6 +168,9 @@ function serverError(err, what) {
 /** An error reply of the server (the command ran and failed), as node-redis and ioredis name it. */
 const isReply = (err) => /ReplyError|ErrorReply|SimpleError|BlobError/.test(err?.constructor?.name ?? '');
 
+/** Errors of a check that got no answer (no reply in time, the connection gone): sync() asks again. */
+const unanswered = new WeakSet();
+
 const bytesOf = (key) => {
   if (typeof key === 'string') return key;
   if (key instanceof Uint8Array) return Buffer.from(key.buffer, key.byteOffset, key.byteLength);
@@ -268,11 +271,22 @@ export class RedisReplica extends EventEmitter {
     this.#live();
     const end = Date.now() + this.#o.syncTimeout;
     let target;
-    try {
-      target = await timed(this.#check(true), this.#o.syncTimeout, 'no answer to the check');
-    } catch (err) {
-      if (!(err instanceof NoReply)) throw err;
-      throw new FilterError('REDIS', `bloomcuckoo/redis: sync() of '${this.#key}' got no answer from the server within ${this.#o.syncTimeout} ms`);
+    // a check that got no answer (its reply lost with the connection, or none in `timeout`) is
+    // asked again, every 50 ms, until syncTimeout: a server reachable again in time is not a failure
+    for (let last = null; target === undefined;) {
+      try {
+        if (Date.now() >= end) throw new NoReply();
+        target = await timed(this.#check(true), Math.max(1, end - Date.now()), 'no answer to the check');
+      } catch (err) {
+        if (unanswered.has(err) && Date.now() + 50 < end) {
+          last = err;
+          await sleep(50);
+          continue;
+        }
+        if (!(err instanceof NoReply) && !unanswered.has(err)) throw err;
+        throw new FilterError('REDIS', `bloomcuckoo/redis: sync() of '${this.#key}' got no answer from the server within ${this.#o.syncTimeout} ms`
+          + `${(last ?? err).message ? ` (${(last ?? err).message})` : ''}`);
+      }
     }
     await this.#reach(target, Math.max(1, end - Date.now()), (at) => `bloomcuckoo/redis: sync() of '${this.#key}' did not reach write ${target} `
       + `within ${this.#o.syncTimeout} ms (at ${at}${this.#resync ? `; waiting for a snapshot: ${this.#resync}` : ''})`);
@@ -496,7 +510,9 @@ export class RedisReplica extends EventEmitter {
     try {
       reply = await this.#eval(this.#send, 'CHECK', [this.#key, this.#log], []);
     } catch (err) {
-      throw serverError(err, `the check of '${this.#key}'`);
+      const e = serverError(err, `the check of '${this.#key}'`);
+      if (!(err instanceof FilterError) && !isReply(err)) unanswered.add(e);
+      throw e;
     }
     const what = `the check script of '${this.#key}'`;
     arrayOf(reply, what, 1);
