@@ -9,21 +9,12 @@ import { FilterError, RedisBloomFilter, init } from '../../js/index.js';
 import { openReplica, pullFilter, pushFilter } from '../../js/redis-entry.js';
 import { CLIENTS } from '../redis/clients.mjs';
 import { startFakeRedis } from '../redis/fake-resp.mjs';
+import { rejection } from '../redis/helpers.mjs';
 import { oracleSkips, startRedisBloom } from '../redis/server.mjs';
 
 beforeAll(() => init());
 
 const SKIPS = await oracleSkips('tests/js/redis-acl.test.js');
-
-/** The rejection of `promise` (fails when it resolves). */
-async function rejection(promise) {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('resolved, expected a rejection');
-}
 
 // what a replica sends, and nothing else: its key and log (the snapshot and checkpoint keys are beside them), given as rules
 const REPLICA_RIGHTS = ['-@all', '+eval', '+evalsha', '+type', '+exists', '+xinfo|stream', '+del', '+time', '+dump', '+restore',

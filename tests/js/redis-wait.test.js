@@ -8,6 +8,7 @@
 import { FilterError, RedisBloomFilter, init } from '../../js/index.js';
 import { openReplica, pushFilter } from '../../js/redis-entry.js';
 import { CLIENTS } from '../redis/clients.mjs';
+import { rejection } from '../redis/helpers.mjs';
 import { oracleSkips, replicate, startRedisBloom } from '../redis/server.mjs';
 
 beforeAll(() => init());
@@ -15,16 +16,6 @@ beforeAll(() => init());
 const keys = (p, n) => Array.from({ length: n }, (_, i) => `${p}:${i}`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const skips = await oracleSkips('redis-wait.test.js');
-
-/** The rejection of `promise` (fails when it resolves). */
-async function rejection(promise) {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('resolved, expected a rejection');
-}
 
 for (const oracle of ['2.6', 'v8']) {
   (skips[oracle] ? describe.skip : describe)(`wait: WAIT after each write, a primary and a replica on RedisBloom ${oracle}`, () => {

@@ -175,3 +175,13 @@ export function liveSuite(title, body, { oracle = '2.6' } = {}) {
     body(live);
   });
 }
+
+/** The rejection of `promise` (fails when it resolves). */
+export async function rejection(promise) {
+  try {
+    await promise;
+  } catch (err) {
+    return err;
+  }
+  throw new Error('resolved, expected a rejection');
+}
