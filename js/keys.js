@@ -35,11 +35,8 @@ let scratch = null;                  // { m, dataPtr, dataCap, offsetsPtr, outPt
 // written), for encodeInto.
 let keyHeap = new Uint8Array(0);
 let keyArea = new Uint8Array(0);
-// The same area as 32-bit words (the scratch is malloc'd, so 8-byte aligned), for writing a short
-// ASCII key four characters a store; and as a DataView, for a batch's keys at any byte offset.
-// Only where typed arrays are little-endian, as wasm memory is (every host we know of).
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-let keyWords = new Uint32Array(0);
+// A DataView of the wasm memory as last seen, for writeString's four-character stores.
+let keyView = new DataView(new ArrayBuffer(0));
 
 function describe(key) {
   if (key === null) return 'null';
@@ -105,41 +102,18 @@ function getScratch(minData) {
 function setKeyArea(m, dataPtr, cap) {
   keyHeap = m.HEAPU8;
   keyArea = m.HEAPU8.subarray(dataPtr, dataPtr + cap);
-  keyWords = new Uint32Array(m.HEAPU8.buffer, dataPtr, cap >>> 2);
 }
 
 /**
- * Writes string `s` (n characters) at the start of the key area, four characters a 32-bit store
- * while they are ASCII (their OR tells at the end); a key past ASCII is written again exactly by
- * encodeInto. Returns its byte length. Measured against the byte loop (writeString) at 12
- * characters: 0.6-0.7x its time (docs/BENCHMARKS.md, "Key packing").
+ * Writes string `s` at heap[pos] (room for 3 bytes per UTF-16 unit reserved); returns its byte
+ * length. ASCII goes four characters a little-endian 32-bit store through a DataView of heap's
+ * memory (so any offset and any host byte order), their OR telling at the end whether
+ * all were ASCII; a key past ASCII is then written again exactly by encodeInto. Against the byte
+ * loop: 0.65x its time for one key of 12 characters, 0.8x for a batch of 10 (docs/BENCHMARKS.md).
  */
-function writeOneKey(s, n) {
-  const words = keyWords;
-  let or = 0;
-  let i = 0;
-  for (let w = 0; i + 4 <= n; i += 4, w++) {
-    const a = s.charCodeAt(i);
-    const b = s.charCodeAt(i + 1);
-    const c = s.charCodeAt(i + 2);
-    const d = s.charCodeAt(i + 3);
-    or |= a | b | c | d;
-    words[w] = a | (b << 8) | (c << 16) | (d << 24);
-  }
-  const area = keyArea;
-  for (; i < n; i++) {
-    const c = s.charCodeAt(i);
-    or |= c;
-    area[i] = c;
-  }
-  return or < 0x80 ? n : encoder.encodeInto(s, area).written;
-}
-
-/**
- * writeString at heap[pos] through the DataView `view` of the same memory: four ASCII characters
- * a little-endian 32-bit store, at any byte offset; a key past ASCII is written again exactly.
- */
-function writeStringWords(view, heap, pos, s) {
+function writeString(heap, pos, s) {
+  let view = keyView;
+  if (view.buffer !== heap.buffer) view = keyView = new DataView(heap.buffer);
   const n = s.length;
   let or = 0;
   let i = 0;
@@ -159,17 +133,6 @@ function writeStringWords(view, heap, pos, s) {
   return or < 0x80 ? n : encoder.encodeInto(s, heap.subarray(pos, pos + 3 * n)).written;
 }
 
-/** Writes string `s` at heap[pos] (room for 3 bytes per UTF-16 unit reserved); returns length. */
-function writeString(heap, pos, s) {
-  const n = s.length;
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x80) return encoder.encodeInto(s, heap.subarray(pos, pos + 3 * n)).written;
-    heap[pos + i] = c;
-  }
-  return n;
-}
-
 /**
  * Writes one key at the start of the key scratch, where a one-key call of the core reads it;
  * returns its byte length, the argument of that call.
@@ -184,7 +147,7 @@ export function encodeKey(key) {
       setKeyArea(s.m, s.dataPtr, s.dataCap);
     }
     if (n >= oneKeyEncodeMin) return encoder.encodeInto(key, keyArea).written;
-    return LITTLE_ENDIAN ? writeOneKey(key, n) : writeString(heap, scratch.dataPtr, key);
+    return writeString(heap, scratch.dataPtr, key);
   }
   const bytes = bytesOf(key);
   const s = getScratch(bytes.length);
@@ -283,15 +246,14 @@ function longKeys(list, start, end) {
 /**
  * forEachChunk without the validation pass: a bad key throws when packing reaches it, after the
  * chunks before it were handed over. For queries, where nothing is changed. A chunk of long keys
- * (longKeys) is packed joined (packJoined) when it is all ASCII, else key by key (writeStringWords:
- * the charCodeAt loop, four characters a 32-bit store; encodeInto for a key past ASCII); a batch that once was not all ASCII
+ * (longKeys) is packed joined (packJoined) when it is all ASCII, else key by key (writeString:
+ * four characters a store, encodeInto for a key past ASCII); a batch that once was not all ASCII
  * packs key by key from then on.
  */
 function packChunks(list, fn) {
   let s = getScratch(0);
   let heap = null;
   let offsets = null;
-  let view = null;
   const total = list.length;
   let start = 0;
   let tryJoined = true;
@@ -299,7 +261,6 @@ function packChunks(list, fn) {
     if (heap !== s.m.HEAPU8) {          // first chunk, or fn grew wasm memory (new buffer)
       heap = s.m.HEAPU8;
       offsets = new Uint32Array(heap.buffer, s.offsetsPtr, CHUNK_KEYS + 1);
-      view = LITTLE_ENDIAN ? new DataView(heap.buffer) : null;
     }
     const end = Math.min(start + CHUNK_KEYS, total);
     offsets[0] = 0;
@@ -326,12 +287,11 @@ function packChunks(list, fn) {
           s = getScratch(need);                       // one key larger than the scratch: grow
           heap = s.m.HEAPU8;
           offsets = new Uint32Array(heap.buffer, s.offsetsPtr, CHUNK_KEYS + 1);
-          view = LITTLE_ENDIAN ? new DataView(heap.buffer) : null;
-          at = s.dataPtr;
+              at = s.dataPtr;
           limit = s.dataPtr + s.dataCap;
         }
         if (bytes === null) {
-          at += view !== null ? writeStringWords(view, heap, at, key) : writeString(heap, at, key);
+          at += writeString(heap, at, key);
         } else {
           heap.set(bytes, at);
           at += bytes.length;
