@@ -35,7 +35,7 @@ let scratch = null;                  // { m, dataPtr, dataCap, offsetsPtr, outPt
 // written), for encodeInto.
 let keyHeap = new Uint8Array(0);
 let keyArea = new Uint8Array(0);
-// A DataView of the wasm memory as last seen, for writeString's four-character stores.
+// keyHeap's memory as a DataView, for writeString's four-character stores.
 let keyView = new DataView(new ArrayBuffer(0));
 
 function describe(key) {
@@ -102,18 +102,17 @@ function getScratch(minData) {
 function setKeyArea(m, dataPtr, cap) {
   keyHeap = m.HEAPU8;
   keyArea = m.HEAPU8.subarray(dataPtr, dataPtr + cap);
+  keyView = new DataView(m.HEAPU8.buffer);
 }
 
 /**
  * Writes string `s` at heap[pos] (room for 3 bytes per UTF-16 unit reserved); returns its byte
- * length. ASCII goes four characters a little-endian 32-bit store through a DataView of heap's
- * memory (so any offset and any host byte order), their OR telling at the end whether
+ * length. ASCII goes four characters a little-endian 32-bit store through `view`, a DataView of
+ * heap's memory (so any offset and any host byte order), their OR telling at the end whether
  * all were ASCII; a key past ASCII is then written again exactly by encodeInto. Against the byte
  * loop: 0.65x its time for one key of 12 characters, 0.8x for a batch of 10 (docs/BENCHMARKS.md).
  */
-function writeString(heap, pos, s) {
-  let view = keyView;
-  if (view.buffer !== heap.buffer) view = keyView = new DataView(heap.buffer);
+function writeString(view, heap, pos, s) {
   const n = s.length;
   let or = 0;
   let i = 0;
@@ -147,7 +146,7 @@ export function encodeKey(key) {
       setKeyArea(s.m, s.dataPtr, s.dataCap);
     }
     if (n >= oneKeyEncodeMin) return encoder.encodeInto(key, keyArea).written;
-    return writeString(heap, scratch.dataPtr, key);
+    return writeString(keyView, heap, scratch.dataPtr, key);
   }
   const bytes = bytesOf(key);
   const s = getScratch(bytes.length);
@@ -254,6 +253,7 @@ function packChunks(list, fn) {
   let s = getScratch(0);
   let heap = null;
   let offsets = null;
+  let view = null;
   const total = list.length;
   let start = 0;
   let tryJoined = true;
@@ -261,6 +261,7 @@ function packChunks(list, fn) {
     if (heap !== s.m.HEAPU8) {          // first chunk, or fn grew wasm memory (new buffer)
       heap = s.m.HEAPU8;
       offsets = new Uint32Array(heap.buffer, s.offsetsPtr, CHUNK_KEYS + 1);
+      view = new DataView(heap.buffer);
     }
     const end = Math.min(start + CHUNK_KEYS, total);
     offsets[0] = 0;
@@ -287,11 +288,12 @@ function packChunks(list, fn) {
           s = getScratch(need);                       // one key larger than the scratch: grow
           heap = s.m.HEAPU8;
           offsets = new Uint32Array(heap.buffer, s.offsetsPtr, CHUNK_KEYS + 1);
-              at = s.dataPtr;
+          view = new DataView(heap.buffer);
+          at = s.dataPtr;
           limit = s.dataPtr + s.dataCap;
         }
         if (bytes === null) {
-          at += writeString(heap, at, key);
+          at += writeString(view, heap, at, key);
         } else {
           heap.set(bytes, at);
           at += bytes.length;
