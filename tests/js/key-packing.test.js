@@ -129,6 +129,22 @@ describe.each([
     expect(firstMismatch(keys)).toBe(-1);
   });
 
+  test('a short key with one unit past ASCII anywhere is packed exactly (four characters a store)', () => {
+    const keys = [];
+    for (let n = 1; n <= 13; n++) {
+      for (let p = 0; p < n; p++) {
+        for (const u of [0x80, 0xff, 0x100, 0x7ff, 0x800, 0xd800, 0xdfff, 0xffff]) {
+          const rest = 'abcdefghijklm'.slice(0, n - 1);
+          keys.push(rest.slice(0, p) + String.fromCharCode(u) + rest.slice(p));
+        }
+      }
+    }
+    expect(firstMismatch(keys)).toBe(-1);
+    for (const k of keys) expect(Array.from(oneKeyBytes(k))).toEqual(Array.from(enc.encode(k)));
+    // the same keys one per batch, after an ASCII key (each then starts at an odd offset)
+    for (const k of keys) expect(firstMismatch(['x', k])).toBe(-1);
+  });
+
   test('one key is written as TextEncoder encodes it, on both sides of its crossover', () => {
     const key = fc.oneof(stringKey, ascii(ONE_KEY_ENCODE_MIN_CHARS - 2, ONE_KEY_ENCODE_MIN_CHARS + 2));
     fc.assert(fc.property(key, (k) => {

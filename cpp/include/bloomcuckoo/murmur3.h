@@ -51,14 +51,9 @@ inline uint64_t Rotl64(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
 inline constexpr uint64_t kC1 = 0x87c37b91114253d5ull;
 inline constexpr uint64_t kC2 = 0x4cf5ad432745937full;
 
-}  // namespace murmur3_internal
-
-// 128-bit hash as the reference MurmurHash3_x64_128. The reference writes h1 then h2 as
-// little-endian 64-bit words to its 16-byte `out`; here they are returned as values. Inline:
-// it is the inner loop of every batch (hashing.h), and a call returning a struct through memory
-// costs a measurable share of a short key's hash in wasm.
-inline Hash128 MurmurHash3_x64_128(const void* key, size_t len, uint32_t seed) {
-  using namespace murmur3_internal;
+// MurmurHash3_x64_128's body, inlined wherever it is called: into MurmurHash3_x64_128 and into
+// HashKeys' loop (hashing.h), the one copy every batch runs.
+__attribute__((always_inline)) inline Hash128 X64_128(const void* key, size_t len, uint32_t seed) {
   const uint8_t* data = static_cast<const uint8_t*>(key);
   const size_t nblocks = len / 16;
   uint64_t h1 = seed;
@@ -110,6 +105,15 @@ inline Hash128 MurmurHash3_x64_128(const void* key, size_t len, uint32_t seed) {
   h1 += h2;
   h2 += h1;
   return Hash128{h1, h2};
+}
+
+}  // namespace murmur3_internal
+
+// 128-bit hash as the reference MurmurHash3_x64_128. The reference writes h1 then h2 as
+// little-endian 64-bit words to its 16-byte `out`; here they are returned as values. Inline:
+// a call returning a struct through memory costs a measurable share of a short key's hash in wasm.
+inline Hash128 MurmurHash3_x64_128(const void* key, size_t len, uint32_t seed) {
+  return murmur3_internal::X64_128(key, len, seed);
 }
 
 }  // namespace bloomcuckoo
