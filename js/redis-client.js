@@ -158,6 +158,46 @@ export async function duplicateOf(client, onError, timeout = DEFAULT_TIMEOUT) {
   return { send: commandsOf(dup), close };
 }
 
+/** An error saying the write connection closed with a command unanswered (sent or not: unknown). */
+export class ConnectionGone extends Error {}
+
+/**
+ * The connection a replica sends its writes (and their WAIT) through, sending each at most once:
+ * `{ send, close, client }`, `client` the one to give waiterOf. node-redis never sends a command
+ * again after a reconnect (it rejects it): the client itself, nothing to close. ioredis does,
+ * by default (autoResendUnfulfilledCommands: a write the server applied whose reply was lost
+ * would be applied twice), and an ioredis Cluster re-sends a command whose node connection
+ * closed (retryDelayOnFailover): a duplicate of the client with both off. ioredis then drops
+ * such a command without settling it; each one pending when the connection closes is rejected
+ * with ConnectionGone at once.
+ */
+export function writerOf(client, onError) {
+  if (!isIoredis(client)) return { send: commandsOf(client), close: () => {}, client };
+  const cluster = Array.isArray(client.slots) && typeof client.connectionPool?.getInstanceByKey === 'function';
+  const dup = cluster
+    ? client.duplicate([], { retryDelayOnFailover: 0, redisOptions: { ...client.options.redisOptions, autoResendUnfulfilledCommands: false } })
+    : client.duplicate({ autoResendUnfulfilledCommands: false });
+  dup.on('error', onError);
+  const pending = new Set();
+  dup.on('close', () => {
+    for (const p of [...pending]) p.reject(new ConnectionGone('the connection closed before the reply came'));
+  });
+  const call = commandsOf(dup);
+  const send = (args) => {
+    const p = {};
+    const gone = new Promise((_, reject) => { p.reject = reject; });
+    pending.add(p);
+    return Promise.race([Promise.resolve().then(() => call(args)), gone]).finally(() => pending.delete(p));
+  };
+  const close = () => {
+    try {
+      dup.disconnect();
+      if (!cluster) dup.connector?.stream?.destroy?.();
+    } catch { /* already closed */ }
+  };
+  return { send, close, client: dup };
+}
+
 export const text = (v) => (v == null ? '' : Buffer.isBuffer(v) ? v.toString() : String(v));
 
 /** FilterError CORRUPT_DATA: a reply of a shape no Redis sends for `what`. */

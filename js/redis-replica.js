@@ -25,7 +25,7 @@ import {
 } from './redis-checkpoint.js';
 import {
   NoReply, TYPES, arrayOf, badReply, besideKey, bounded, cfSlots, commandsOf, countOf, duplicateOf, fieldsOf, prefixFor,
-  reasonOf, run, scanDumpVia, serverVia, text, textOf, timed, timeoutOf, waitOf, waiterOf,
+  reasonOf, run, scanDumpVia, serverVia, text, textOf, timed, timeoutOf, waitOf, waiterOf, writerOf,
 } from './redis-client.js';
 
 /** Keys per write script: each is one atomic step and one stream entry. */
@@ -187,7 +187,7 @@ function listOf(keys) {
 const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms).unref(); });
 
 export class RedisReplica extends EventEmitter {
-  #send; #tail = null; #key; #log; #server; #o; #waiter = null;
+  #send; #tail = null; #writer; #write1; #key; #log; #server; #o; #waiter = null;
   #filter = null; #seq = 0; #epoch = '0'; #closed = false; #resync = 'start'; #pending = null; #lost = false;
   #dues = 0;   // how many times a snapshot was made due (#due): one that began before the last is stale
   #waiters = []; #timer = null; #loop = null; #warned = new Set(); #tailId = null;
@@ -200,7 +200,10 @@ export class RedisReplica extends EventEmitter {
   constructor(client, key, server, options) {
     super();
     this.#send = bounded(commandsOf(client), options.timeout);
-    if (options.wait) this.#waiter = waiterOf(client);
+    // writes (and their WAIT) through a connection that sends each at most once (writerOf)
+    this.#writer = writerOf(client, (err) => this.#report(serverError(err, 'the replica\'s write connection')));
+    this.#write1 = bounded(this.#writer.send, options.timeout);
+    if (options.wait) this.#waiter = waiterOf(this.#writer.client);
     this.#key = key;
     this.#log = besideKey(key, ':bloomcuckoo-log');
     this.#ck = checkpointKeys(key);
@@ -299,6 +302,7 @@ export class RedisReplica extends EventEmitter {
     this.#closed = true;
     clearInterval(this.#timer);
     this.#tail?.close();
+    this.#writer.close();
     for (const w of this.#waiters.splice(0)) {
       clearTimeout(w.timer);
       w.reject(new FilterError('DISPOSED', 'bloomcuckoo/redis: the replica was closed'));
@@ -320,11 +324,17 @@ export class RedisReplica extends EventEmitter {
    * read (bounded by `syncTimeout`).
    */
   async start() {
-    this.#tail = await this.#connectTail();
+    try {
+      this.#tail = await this.#connectTail();
+    } catch (err) {
+      this.#writer.close();
+      throw err;
+    }
     try {
       await this.#snapshot();
     } catch (err) {
       this.#tail.close();
+      this.#writer.close();
       throw err;
     }
     this.#timer = setInterval(() => {
@@ -404,7 +414,7 @@ export class RedisReplica extends EventEmitter {
     this.#live();
     let reply;
     try {
-      reply = await this.#eval(this.#send, 'WRITE', [this.#key, this.#log], [op, String(this.#o.maxLength), ...items]);
+      reply = await this.#eval(this.#write1, 'WRITE', [this.#key, this.#log], [op, String(this.#o.maxLength), ...items]);
     } catch (err) {
       if (isReply(err)) throw serverError(err, `a write to '${this.#key}' (refused by the server: not applied)`);
       throw new FilterError('REDIS', `bloomcuckoo/redis: a write to '${this.#key}' got no answer: ${reasonOf(err)}; `

@@ -5,9 +5,9 @@
 // connection dropped (CLIENT KILL), five workers (one of each client) SIGKILLed mid-write and each
 // started again with another client, Redis SIGKILLed and restarted from its AOF, the other five
 // (again one of each client) stopped (SIGSTOP) while the rest write until the log (maxLength 20)
-// no longer holds their positions, writes around the library. ioredis runs with
-// autoResendUnfulfilledCommands off: the second part of this file shows why (a reply lost after
-// the server applied a write: ioredis's default sends it again). The oracle is exact: the keys whose add a worker had acknowledged (and that
+// no longer holds their positions, writes around the library. Every client runs with its defaults
+// (ioredis's autoResendUnfulfilledCommands on: the replica writes through a connection of its own
+// with it off; the second part of this file shows why). The oracle is exact: the keys whose add a worker had acknowledged (and that
 // no remove touched); a write that failed or whose process died is "uncertain" and left out. The
 // promise checked: after a worker's sync() completes, it answers has() true for every such key
 // acknowledged before the sync was asked for. At the end every replica's bytes equal the server's
@@ -23,15 +23,6 @@ import { oracleSkips, startRedisBloom } from '../redis/server.mjs';
 
 const WORKER = fileURLToPath(new URL('../fleet/worker.mjs', import.meta.url));
 const OPTIONS = { checkInterval: 200, maxLength: 20, syncTimeout: 20000, timeout: 2000, block: 500 };
-// ioredis re-sends, on its new connection, every command the old one had not been answered
-// (autoResendUnfulfilledCommands, true by default): a write the server applied before the drop is
-// applied again (see "a reply lost after the server applied a write" below). The fleet runs ioredis
-// as that test shows safe, with it off. FLEET_IOREDIS_DEFAULTS=1 runs ioredis's defaults: they fail
-// when a CF remove is in flight at the CLIENT KILL ('remove of acknowledged … found nothing': the
-// first run here, 16 removes on v8), which depends on timing (the second passed).
-const IOREDIS_DEFAULTS = Boolean(process.env.FLEET_IOREDIS_DEFAULTS);
-const clientOptions = (client) => (client.name.startsWith('ioredis') && !IOREDIS_DEFAULTS ? { autoResendUnfulfilledCommands: false } : {});
-const clientLabel = (client) => `${client.name}${clientOptions(client).autoResendUnfulfilledCommands === false ? ' (no resend)' : ''}`;
 const ROUNDS = 12;
 const KEYS = ['bf', 'cf'];
 // worker i follows KEYS[i % 2] with CLIENTS[i >> 1]: on each key, one process of every client
@@ -52,7 +43,7 @@ const SKIPS = await oracleSkips('tests/js/redis-fleet.test.js');
 class Worker {
   constructor(port, key, server, client) {
     Object.assign(this, { port, key, server, client, next: 0, waiting: new Map() });
-    this.proc = fork(WORKER, [String(port), key, server, client.alias, JSON.stringify(OPTIONS), JSON.stringify(clientOptions(client))], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.proc = fork(WORKER, [String(port), key, server, client.alias, JSON.stringify(OPTIONS)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.exited = new Promise((resolve) => { this.proc.on('exit', (code, signal) => resolve({ code, signal })); });
     this.ready = new Promise((resolve, reject) => {
       this.proc.on('message', (m) => {
@@ -73,7 +64,7 @@ class Worker {
     });
   }
 
-  get label() { return `${clientLabel(this.client)} on ${this.key}`; }
+  get label() { return `${this.client.name} on ${this.key}`; }
 
   request(op, extra = {}) {
     const id = this.next++;
@@ -116,7 +107,7 @@ class Oracle {
 const sleep = (ms) => new Promise((r) => { setTimeout(r, ms).unref(); });
 const hex = (chunks) => chunks.filter(([it]) => it !== 0).map(([it, d]) => [it, Buffer.from(d).toString('hex')]);
 
-const CLIENT_NAMES = CLIENTS.map(clientLabel).join(', ');
+const CLIENT_NAMES = CLIENTS.map((c) => c.name).join(', ');
 
 for (const [oracle, server] of [['2.6', '2.6'], ['v8', '8']]) {
   const skip = SKIPS[oracle];
@@ -277,14 +268,14 @@ for (const [oracle, server] of [['2.6', '2.6'], ['v8', '8']]) {
 // the command again on its new connection applies it twice: on a CF, where a key can be held
 // twice, a remove then takes both copies and an acknowledged add is gone. At most once: the write
 // rejects REDIS ("may or may not have applied it") or resolves, and the server holds one copy fewer.
-// KNOWN DEFECT: ioredis 5 and 6 with their defaults (autoResendUnfulfilledCommands: true) re-send
-// the write script after reconnecting, and nothing in the library stops a second run (the remove
-// resolves true and k, added twice, is gone: 0 copies, has(k) false after sync()). Those two run
-// as test.failing (they pass while the defect is there; once it is fixed they fail: make them
-// `test`); ioredis with autoResendUnfulfilledCommands: false passes (each lost write then waits
-// for `timeout`: ioredis drops the command without settling it).
+// ioredis 5 and 6 with their defaults (autoResendUnfulfilledCommands: true) re-send, after
+// reconnecting, every command the old connection had no reply to: the replica's writes go through
+// a connection of its own with that off (js/redis-client.js writerOf; before it, the remove
+// resolved true and k, added twice, was gone: 0 copies). With it off ioredis drops such a command
+// without settling it: the replica rejects each write pending on that connection when it closes,
+// at once (the message says so), not after `timeout`. Both ioredis settings are run.
 const LOST_CASES = CLIENTS.flatMap((client) => (client.name.startsWith('ioredis')
-  ? [{ client, options: {}, defect: true }, { client, options: { autoResendUnfulfilledCommands: false } }]
+  ? [{ client, options: {} }, { client, options: { autoResendUnfulfilledCommands: false } }]
   : [{ client, options: {} }]));
 
 for (const [oracle, server] of [['2.6', '2.6'], ['v8', '8']]) {
@@ -327,10 +318,10 @@ for (const [oracle, server] of [['2.6', '2.6'], ['v8', '8']]) {
         }
       }, 30000);
     }
-    for (const { client, options, defect } of LOST_CASES) {
+    for (const { client, options } of LOST_CASES) {
       const name = `${client.name}${options.autoResendUnfulfilledCommands === false ? ' (autoResendUnfulfilledCommands: false)' : ''}: `
         + 'a CF remove and an add whose replies are lost are each applied at most once (CF.COUNT), no acknowledged add lost';
-      (skip ? test.skip : defect ? test.failing : test)(defect ? `KNOWN DEFECT (re-sent after reconnect, applied twice), ${name}` : name, async () => {
+      (skip ? test.skip : test)(name, async () => {
         const proxy = await startProxy(rb.port);
         const key = `cf${n++}`;
         const k = `victim-${key}`;
@@ -341,9 +332,10 @@ for (const [oracle, server] of [['2.6', '2.6'], ['v8', '8']]) {
           replica = await openReplica(c, key, { server, checkInterval: 100, timeout: 1000 });
           replica.on('error', () => {});
           const count = async () => Number(await rb.client.sendCommand(['CF.COUNT', key, k]));
+          const reasons = [];   // the messages of the writes that rejected
           const lost = async (write) => {
             const cut = proxy.cutReplyAfter(k);
-            const result = write().then((r) => r, (e) => e.code);
+            const result = write().then((r) => r, (e) => { reasons.push(e.message); return e.code; });
             await cut;
             return result;
           };
@@ -367,6 +359,12 @@ for (const [oracle, server] of [['2.6', '2.6'], ['v8', '8']]) {
           // k, added twice with acknowledgement and removed at most once, still there after sync()
           expect([...seen, `after sync, has: ${replica.has(k)}`].filter((line) => / not |has: false/.test(line))).toEqual([]);
           expect(lo).toBeGreaterThanOrEqual(1);
+          // ioredis: a write lost with its connection is rejected when the connection closes, not
+          // left to its `timeout` (1000 ms here) with no reply
+          if (client.name.startsWith('ioredis')) {
+            const closed = /connection closed before the reply came; the server may or may not have applied it/;
+            expect(reasons.map((m) => (closed.test(m) ? 'rejected at the close' : m))).toEqual(['rejected at the close', 'rejected at the close']);
+          }
         } finally {
           await replica?.close();
           await close();
