@@ -10,6 +10,7 @@
 import { init } from '../../js/index.js';
 import { openReplica } from '../../js/redis-entry.js';
 import { CLIENTS } from '../redis/clients.mjs';
+import { closeAll, serveRequests } from '../redis/ipc-serve.mjs';
 
 const [port, key, server, alias, optionsJson, clientJson = '{}'] = process.argv.slice(2);
 const kind = CLIENTS.find((c) => c.alias === alias);
@@ -32,20 +33,7 @@ const handlers = {
   sync: () => replica.sync(),
   dump: () => replica.filter.toRedisDump().map(([it, d]) => [it, Buffer.from(d).toString('hex')]),
   stats: () => ({ ...replica.stats, lastError: undefined, errors, recent }),
-  close: async () => {
-    await replica.close();
-    await closeClient();
-    process.removeAllListeners('message');
-    process.disconnect();
-  },
+  close: () => closeAll(replica, closeClient),
 };
 
-process.on('message', async (msg) => {
-  try {
-    const value = await handlers[msg.op](msg);
-    if (msg.op !== 'close') process.send({ id: msg.id, ok: true, value });
-  } catch (err) {
-    process.send({ id: msg.id, ok: false, code: err?.code, message: String(err?.message ?? err) });
-  }
-});
-process.send({ ready: true, client: kind.name });
+serveRequests(handlers, { client: kind.name });

@@ -7,6 +7,7 @@
 //   node tests/redis/cluster-writer.mjs <package> <seeds JSON> <key> <server> <options JSON> <id>
 import { init } from '../../js/index.js';
 import { openReplica } from '../../js/redis-entry.js';
+import { closeAll, serveRequests } from './ipc-serve.mjs';
 
 const [pkg, seedsJson, key, server, optionsJson, id] = process.argv.slice(2);
 const seeds = JSON.parse(seedsJson);
@@ -63,20 +64,7 @@ const handlers = {
     await replica.sync();
     return { missing: keys.filter((k) => !replica.has(k)), dump: replica.filter.toRedisDump().map(([it, d]) => [it, Buffer.from(d).toString('hex')]) };
   },
-  close: async () => {
-    await replica.close();
-    await Promise.resolve(closeClient()).catch(() => {});
-    process.removeAllListeners('message');
-    process.disconnect();
-  },
+  close: () => closeAll(replica, closeClient),
 };
 
-process.on('message', async (msg) => {
-  try {
-    const value = await handlers[msg.op](msg);
-    if (msg.op !== 'close') process.send({ id: msg.id, ok: true, value });
-  } catch (err) {
-    process.send({ id: msg.id, ok: false, message: String(err?.message ?? err) });
-  }
-});
-process.send({ ready: true });
+serveRequests(handlers);
