@@ -13,7 +13,9 @@
 // the stream's last ID, read with SCANDUMP; it holds the server for the whole filter, so it runs
 // under a lock and its replica then writes the checkpoint), then tails the stream with
 // XREAD BLOCK on a connection of its own. A gap (its position trimmed away, the stream replaced),
-// a server that went back (restarted and lost writes), a log of another epoch, or a changed BF.INFO / CF.INFO at the same
+// a server that went back (restarted and lost writes), a log of another epoch, an entry at the copy's
+// position that is not the one it applied or a next entry whose p (its predecessor's t) is not the
+// t of the copy's (a failover lost entries and the new primary reused their IDs), or a changed BF.INFO / CF.INFO at the same
 // position (someone wrote around the library, checked every `checkInterval`) makes it take a new
 // snapshot. A missing key or one of another type is reported; the copy keeps answering as it was
 // until a filter is back at the key.
