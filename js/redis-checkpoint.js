@@ -76,7 +76,8 @@ local at, ai = last(KEYS[2]), ''
 if p[2] and string.match(p[2], '^%d+%-%d+$') then
   ai = ident(KEYS[2], p[2])
   -- the entry at its position is not the one it was written at (a failover reused the ID): 'gone'
-  if p[4] and p[4] ~= '' and p[4] ~= ai then ai = 'gone' end
+  -- ('' when the log no longer reaches back to it: not checkable, as before identities)
+  if p[4] and p[4] ~= '' and ai ~= '' and p[4] ~= ai then ai = 'gone' end
 end
 return { t, at, first(KEYS[2]), p[1] or '', p[2] or '', p[3] or '', redis.call('PTTL', KEYS[4]), table.concat(sig, ','), ai, ident(KEYS[2], at) }`;
 

@@ -490,14 +490,14 @@ describe.each(USED.map((c) => [c.name, c]))('%s: checkpoints from a fake server'
    * `fields` (read with HMGET, `replace(fields)` giving its fields from the second read on);
    * resolves what the fake saw and the replica (closed) or the error.
    */
-  async function open({ cur = 'a', at = '5-2', id = '0123456789abcdef', first = '5-1', fields = good, replace = null }) {
+  async function open({ cur = 'a', at = '5-2', id = '0123456789abcdef', first = '5-1', fields = good, replace = null, idents = [] }) {
     const seen = { snapshots: 0, hmget: 0, want: 0 };
     let delivered = false;
     const fake = await startBare((args) => {
       const cmd = args[0].toUpperCase();
       if (cmd === 'EVALSHA' || cmd === 'EVAL') {
         const keys = Number(args[2]);
-        if (keys === 4) return ['MBbloom--', '5-3', first, cur, at, id, -2, counts];
+        if (keys === 4) return ['MBbloom--', '5-3', first, cur, at, id, -2, counts, ...idents];
         if (keys === 3) { seen.snapshots++; return ['MBbloom--', '5-3']; }
         if (keys === 7) return 'ok';
         if (keys === 1) return 1;
@@ -562,6 +562,16 @@ describe.each(USED.map((c) => [c.name, c]))('%s: checkpoints from a fake server'
     o = await open({ at: '5-1', first: '5-3' });
     expect([o.hmget, o.want, o.snapshots, o.r.fromCheckpoint]).toEqual([0, 1, 1, 0]);
     sameAsKey(o.r.bytes);
+  });
+
+  test('a checkpoint whose position\'s entry is no longer the one it was written at (\'gone\': a failover reused the ID): never read', async () => {
+    let o = await open({ idents: ['gone', ''] });
+    expect([o.err, o.hmget, o.snapshots, o.r.fromCheckpoint]).toEqual([undefined, 0, 1, 0]);
+    sameAsKey(o.r.bytes);
+    o = await open({ idents: [`${'ab'.repeat(20)}:1`, ''] });   // the same entry: read
+    expect([o.err, o.snapshots, o.r.fromCheckpoint]).toEqual([undefined, 0, 1]);
+    o = await open({ idents: ['not an identity', ''] });
+    expect([o.err?.constructor.name, o.err?.code]).toEqual(['FilterError', 'CORRUPT_DATA']);
   });
 
   test('a bogus pointer (position, name, id) or a checkpoint step of the wrong shape: FilterError, never a TypeError', async () => {
