@@ -611,8 +611,7 @@ export class RedisReplica extends EventEmitter {
     const { n: at, epoch } = posOf(reply[1], what);
     const theirs = identOf(reply[3], what);
     this.#sameHistory(epoch, at, 'the check');
-    if (at < before) this.#due(`the server is at write ${at}, behind this copy's ${before} (restarted, or the log was replaced)`);
-    else if (!this.#resync && mine.gen === this.#gen && epoch === mine.epoch && before > 0 && theirs !== null) {
+    if (at >= before && !this.#resync && mine.gen === this.#gen && epoch === mine.epoch && before > 0 && theirs !== null) {
       // the entry at this copy's position must be the one it applied: another one under the same
       // ID is another history (a failover lost the entries up to here and the new primary logged
       // other writes under their IDs), whatever the position and the counts say
@@ -622,6 +621,7 @@ export class RedisReplica extends EventEmitter {
         this.#due(`the log at this copy's position ${epoch}-${before} is another history (writes lost in a failover, their IDs reused)`);
       } else if (ours === null && theirs !== 'gone' && this.#seq === before && this.#ident === mine.ident) this.#ident = theirs;   // not known here: learnt
     }
+    if (at < before) this.#due(`the server is at write ${at}, behind this copy's ${before} (restarted, or the log was replaced)`);
     else if (at === this.#seq && !this.#resync) this.#compare(textOf(reply[2], what));
     else if (at > this.#seq) this.#pending = { seq: at, counts: textOf(reply[2], what) };
     if (this.#resync && this.#tailId) run(this.#send, ['CLIENT', 'UNBLOCK', this.#tailId]).catch(() => {});
