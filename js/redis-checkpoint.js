@@ -68,15 +68,25 @@ end
 /**
  * KEYS: key, log, pointer, lock. Replies { type } for a key that is no filter, else { type, the
  * log's last ID, its first ID, the pointer's current name ('a', 'b' or ''), its position, its id,
- * the lock's PTTL, the counts }. `prefix` is the replica's LAST_ID + IS_FILTER prelude.
+ * the lock's PTTL, the counts, the identity of the log's entry at the checkpoint's position, and
+ * at its last ID }. `prefix` is the replica's prelude: LAST_ID, IDENT (ident(log, id)), IS_FILTER.
  */
-export const openScript = (prefix) => `${prefix}${FIRST}${COUNTS}local p = redis.call('HMGET', KEYS[3], 'cur', 'at', 'id')
-return { t, last(KEYS[2]), first(KEYS[2]), p[1] or '', p[2] or '', p[3] or '', redis.call('PTTL', KEYS[4]), table.concat(sig, ',') }`;
+export const openScript = (prefix) => `${prefix}${FIRST}${COUNTS}local p = redis.call('HMGET', KEYS[3], 'cur', 'at', 'id', 'h')
+local at, ai = last(KEYS[2]), ''
+if p[2] and string.match(p[2], '^%d+%-%d+$') then
+  ai = ident(KEYS[2], p[2])
+  -- the entry at its position is not the one it was written at (a failover reused the ID): 'gone'
+  -- ('' when the log no longer reaches back to it: not checkable, as before identities)
+  if p[4] and p[4] ~= '' and ai ~= '' and p[4] ~= ai then ai = 'gone' end
+end
+return { t, at, first(KEYS[2]), p[1] or '', p[2] or '', p[3] or '', redis.call('PTTL', KEYS[4]), table.concat(sig, ','), ai, ident(KEYS[2], at) }`;
 
 /**
- * KEYS: key, log, pointer, temporary, a, b, want. ARGV: position, id. Publishes the temporary key
- * as the current checkpoint when its position is still in the log and not older than the
- * current one; replies 'ok', or why not (the temporary key then dropped).
+ * KEYS: key, log, pointer, temporary, a, b, want. ARGV: position, id, the identity of the log
+ * entry the copy applied at that position ('' when not known). Publishes the temporary key as the
+ * current checkpoint when its position is still in the log, with that entry there, and not older
+ * than the current one; replies 'ok', or why not (the temporary key then dropped). `prefix`:
+ * LAST_ID and IDENT.
  */
 export const publishScript = (prefix) => `${prefix}${FIRST}
 if t ~= 'MBbloom--' and t ~= 'MBbloomCF' then redis.call('UNLINK', KEYS[4]); return 'the key is no filter' end
@@ -90,6 +100,8 @@ if ok and n < ln then
   ok = tonumber(fn) <= n + 1
 end
 if not ok then redis.call('UNLINK', KEYS[4]); return 'its position is no longer in the log' end
+local h = ARGV[3] or ''
+if h ~= '' and n > 0 and ident(KEYS[2], ARGV[1]) ~= h then redis.call('UNLINK', KEYS[4]); return 'its position is another history in the log' end
 local p = redis.call('HMGET', KEYS[3], 'cur', 'at')
 if p[2] then
   local pe, pn = string.match(p[2], '^(%d+)-(%d+)$')
@@ -100,7 +112,7 @@ local dest = name == 'a' and KEYS[5] or KEYS[6]
 redis.call('UNLINK', dest)
 redis.call('RENAME', KEYS[4], dest)
 redis.call('PERSIST', dest)
-redis.call('HSET', KEYS[3], 'cur', name, 'at', ARGV[1], 'id', ARGV[2])
+redis.call('HSET', KEYS[3], 'cur', name, 'at', ARGV[1], 'id', ARGV[2], 'h', h)
 redis.call('DEL', KEYS[7])
 return 'ok'`;
 

@@ -13,7 +13,9 @@
 // the stream's last ID, read with SCANDUMP; it holds the server for the whole filter, so it runs
 // under a lock and its replica then writes the checkpoint), then tails the stream with
 // XREAD BLOCK on a connection of its own. A gap (its position trimmed away, the stream replaced),
-// a server that went back (restarted and lost writes), a log of another epoch, or a changed BF.INFO / CF.INFO at the same
+// a server that went back (restarted and lost writes), a log of another epoch, an entry at the copy's
+// position that is not the one it applied or a next entry whose p (its predecessor's t) is not the
+// t of the copy's (a failover lost entries and the new primary reused their IDs), or a changed BF.INFO / CF.INFO at the same
 // position (someone wrote around the library, checked every `checkInterval`) makes it take a new
 // snapshot. A missing key or one of another type is reported; the copy keeps answering as it was
 // until a filter is back at the key.
@@ -43,10 +45,26 @@ local t = redis.call('TYPE', KEYS[1])['ok']
 // (the next write starts a new one, with a new epoch)
 const IS_FILTER = "if t ~= 'MBbloom--' and t ~= 'MBbloomCF' then redis.call('DEL', KEYS[2]); return { t } end\n";
 
-// KEYS: key, log. ARGV: op (bi, ci, cn, cd), stream length, items. Logs under IDs <epoch>-<n>. Replies { id or nil, the
-// command's reply per item (an error as -2), the last per-item error or nil, the log position
-// when nothing was logged (what the server had then: read-your-writes waits for it too) }.
-const WRITE = `${LAST_ID}local want = ARGV[1] == 'bi' and 'MBbloom--' or 'MBbloomCF'
+// KEYS: key, log. ARGV: op (bi, ci, cn, cd), stream length, items. Logs under IDs <epoch>-<n> the
+// fields o (op), t (the server's time in ms), p (the previous entry's t: a chain, so a copy that
+// reads an entry after its position sees whether it follows the entry it has there), k per key.
+// Replies { id or nil, the command's reply per item (an error as -2), the last per-item error or
+// nil, the log position when nothing was logged (what the server had then: read-your-writes waits
+// for it too), the entry's t and p (the copy knows the identity of the entry it applies) }.
+const WRITE = `${LAST_ID}-- the log's last ID and its last entry's t, from the one XINFO STREAM
+local function tip(log)
+  if redis.call('EXISTS', log) == 0 then return '0-0', '' end
+  local info, id, pt = redis.call('XINFO', 'STREAM', log), '0-0', ''
+  for i = 1, #info, 2 do
+    if info[i] == 'last-generated-id' then id = info[i + 1]
+    elseif info[i] == 'last-entry' and type(info[i + 1]) == 'table' and info[i + 1][1] == id then
+      local f = info[i + 1][2]
+      for j = 1, #f, 2 do if f[j] == 't' then pt = f[j + 1]; break end end
+    end
+  end
+  return id, pt
+end
+local want = ARGV[1] == 'bi' and 'MBbloom--' or 'MBbloomCF'
 if t ~= want then return redis.error_reply('WRONGTYPE bloomcuckoo: the key holds ' .. t .. ', not ' .. want) end
 local cmd = ({ bi = 'BF.INSERT', ci = 'CF.INSERT', cn = 'CF.INSERTNX', cd = 'CF.DEL' })[ARGV[1]]
 -- all or nothing: the user's rights to every command below, checked before the first one writes
@@ -60,7 +78,7 @@ if redis.acl_check_cmd then
   need(KEYS[2], 'EXISTS', KEYS[2])
   need(KEYS[2], 'XINFO', 'STREAM', KEYS[2])
   need(nil, 'TIME')
-  need(KEYS[2], 'XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], '*', 'o', ARGV[1], 't', '0', 'k', x)
+  need(KEYS[2], 'XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], '*', 'o', ARGV[1], 't', '0', 'p', '0', 'k', x)
   if #no > 0 then return redis.error_reply('NOPERM bloomcuckoo: this user may not run ' .. table.concat(no, ', ') .. '; nothing was written') end
 end
 local out, err = {}, false
@@ -75,32 +93,57 @@ else
 end
 -- IDs <epoch>-<n>: the epoch is the log's (its last ID's first part), or, for a new log, the
 -- server's time in microseconds: a log re-created after a loss has another epoch
-local next = string.match(last(KEYS[2]), '^(%d+)-') .. '-*'
+local tid, pt = tip(KEYS[2])
+local next = string.match(tid, '^(%d+)-') .. '-*'
 if redis.call('EXISTS', KEYS[2]) == 0 then
   local now = redis.call('TIME')
   next = now[1] .. string.format('%06d', tonumber(now[2])) .. '-1'   -- a new log's first write is 1
 end
-local x = { KEYS[2], 'MAXLEN', '~', ARGV[2], next, 'o', ARGV[1], 't', '' }
+local x = { KEYS[2], 'MAXLEN', '~', ARGV[2], next, 'o', ARGV[1], 't', '', 'p', pt }
 for i = 1, #out do
   if out[i] == 1 then x[#x + 1] = 'k'; x[#x + 1] = ARGV[i + 2] end
 end
 local id = false
-if #x > 9 then
+if #x > 11 then
   local now = redis.call('TIME')
   x[9] = tostring(now[1] * 1000 + math.floor(now[2] / 1000))
   id = redis.call('XADD', unpack(x))
 end
-return { id, out, err, id or last(KEYS[2]) }`;
+return { id, out, err, id or last(KEYS[2]), x[9], pt }`;
 
-// KEYS: key, log, snapshot key. ARGV: the snapshot's TTL in ms. Replies { type, stream position }.
-const SNAPSHOT = `${LAST_ID}${IS_FILTER}redis.call('RESTORE', KEYS[3], ARGV[1], redis.call('DUMP', KEYS[1]), 'REPLACE')
-return { t, last(KEYS[2]) }`;
+// The identity of the log's entry at ID `id`: the SHA-1 of its fields and values in order, each as
+// <byte length>:<bytes>, then ':' and its t (identityOf computes the same here); an entry is
+// replicated verbatim, so it is the same on every node, and its t (the primary's time in ms), p
+// and keys tell it from another entry logged under the same ID in another history. '' when the
+// log has no entry at or before `id` (none yet, or trimmed past it: not checkable), 'gone' when it
+// has earlier ones but none at `id`.
+const IDENT = `local function ident(log, id)
+  local e = redis.call('XRANGE', log, id, id)
+  if #e == 0 then
+    if id ~= '0-0' and #redis.call('XRANGE', log, '-', id, 'COUNT', 1) == 1 then return 'gone' end
+    return ''
+  end
+  local s, f, t = {}, e[1][2], ''
+  for i = 1, #f do
+    s[#s + 1] = #f[i] .. ':' .. f[i]
+    if i % 2 == 1 and f[i] == 't' then t = f[i + 1] end
+  end
+  return redis.sha1hex(table.concat(s)) .. ':' .. t
+end
+`;
 
-// KEYS: key, log. Replies { type, stream position, the counts of BF.INFO / CF.INFO }.
-const CHECK = `${LAST_ID}${IS_FILTER}local info = redis.call(t == 'MBbloomCF' and 'CF.INFO' or 'BF.INFO', KEYS[1])
+// KEYS: key, log, snapshot key. ARGV: the snapshot's TTL in ms. Replies { type, stream position,
+// the identity of the entry there }.
+const SNAPSHOT = `${LAST_ID}${IDENT}${IS_FILTER}redis.call('RESTORE', KEYS[3], ARGV[1], redis.call('DUMP', KEYS[1]), 'REPLACE')
+local at = last(KEYS[2])
+return { t, at, ident(KEYS[2], at) }`;
+
+// KEYS: key, log. ARGV: the copy's position. Replies { type, stream position, the counts of
+// BF.INFO / CF.INFO, the identity of the log's entry at the copy's position }.
+const CHECK = `${LAST_ID}${IDENT}${IS_FILTER}local info = redis.call(t == 'MBbloomCF' and 'CF.INFO' or 'BF.INFO', KEYS[1])
 local sig = {}
 for i = 2, (t == 'MBbloomCF' and 10 or 8), 2 do sig[#sig + 1] = tostring(info[i]) end
-return { t, last(KEYS[2]), table.concat(sig, ',') }`;
+return { t, last(KEYS[2]), table.concat(sig, ','), ident(KEYS[2], ARGV[1] or '0-0') }`;
 
 // ARGV: commands, each as n, its name in a message, its n words. Replies { 'unchecked' } on a
 // Redis without redis.acl_check_cmd (before 7), else { 'checked', the name of each this user may
@@ -124,8 +167,8 @@ redis.call('DEL', KEYS[2])
 return 1`;
 
 const sha = (script) => createHash('sha1').update(script).digest('hex');
-const OPEN = openScript(`${LAST_ID}${IS_FILTER}`);
-const PUBLISH = publishScript(LAST_ID);
+const OPEN = openScript(`${LAST_ID}${IDENT}${IS_FILTER}`);
+const PUBLISH = publishScript(`${LAST_ID}${IDENT}`);
 const SCRIPTS = Object.fromEntries(Object.entries({ WRITE, SNAPSHOT, CHECK, RIGHTS, CREATE, OPEN, PUBLISH, RELEASE }).map(([k, s]) => [k, { s, sha: sha(s) }]));
 
 /** Runs script `name` with EVALSHA, or EVAL when the server does not have it (NOSCRIPT). */
@@ -148,6 +191,32 @@ function posOf(id, what) {
   const m = /^([0-9]{1,20})-([0-9]{1,16})$/.exec(textOf(id, what));
   if (!m || !Number.isSafeInteger(Number(m[2]))) throw badReply(what, `'${text(id).slice(0, 40)}', not a stream ID`);
   return { epoch: m[1], n: Number(m[2]) };
+}
+
+const bufferOf = (v) => (v instanceof Uint8Array ? Buffer.from(v.buffer, v.byteOffset, v.byteLength) : Buffer.from(String(v)));
+
+/**
+ * The identity of a log entry from its fields and values in order (as IDENT computes it on the
+ * server): the SHA-1 of each as <byte length>:<bytes>, then ':' and its t.
+ */
+function identityOf(fields) {
+  const h = createHash('sha1');
+  let t = '';
+  fields.forEach((v, i) => {
+    const b = bufferOf(v);
+    h.update(`${b.length}:`);
+    h.update(b);
+    if (i % 2 === 0 && b.toString() === 't') t = text(fields[i + 1]);
+  });
+  return `${h.digest('hex')}:${t}`;
+}
+
+/** An identity in a script's reply: a SHA-1 in hex and ':' t, 'gone', or '' (none known: null). */
+function identOf(reply, what) {
+  if (reply === undefined) return null;   // a server that does not say (an older script's reply shape)
+  const s = textOf(reply, what);
+  if (s !== '' && s !== 'gone' && !/^[0-9a-f]{40}:[0-9]{0,20}$/.test(s)) throw badReply(what, `an entry identity '${s.slice(0, 64)}'`);
+  return s === '' ? null : s;
 }
 
 /** BF.INFO / CF.INFO's counts of a local copy, as CHECK joins the server's. */
@@ -189,6 +258,9 @@ const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms).unref()
 export class RedisReplica extends EventEmitter {
   #send; #tail = null; #writer; #write1; #key; #log; #server; #o; #waiter = null;
   #filter = null; #seq = 0; #epoch = '0'; #closed = false; #resync = 'start'; #pending = null; #lost = false;
+  // the identity of the log entry at this copy's position (identityOf: a string, the entry's fields
+  // not yet hashed, or null when not known) and how many snapshots were installed
+  #ident = null; #gen = 0;
   #dues = 0;   // how many times a snapshot was made due (#due): one that began before the last is stale
   #waiters = []; #timer = null; #loop = null; #warned = new Set(); #tailId = null;
   // checkpoints: their keys, whether the next snapshot must not use one, a write of one under way,
@@ -421,7 +493,7 @@ export class RedisReplica extends EventEmitter {
         + 'the server may or may not have applied it');
     }
     const what = `the write script of '${this.#key}'`;
-    const [id, out, err, position] = arrayOf(reply, what, 3);
+    const [id, out, err, position, time, prev] = arrayOf(reply, what, 3);
     const results = arrayOf(out, `${what} (its per-key replies)`).map((r) => {
       if (typeof r !== 'number' || ![-2, -1, 0, 1].includes(r)) throw badReply(what, `a per-key reply that is ${typeof r === 'number' ? r : typeof r}, not -2, -1, 0 or 1`);
       return r;
@@ -441,7 +513,12 @@ export class RedisReplica extends EventEmitter {
         && items.some((k, i) => results[i] === 1 && !this.#filter.has(k))) {
         this.#due(`the server logged a write as ${epoch}-${n}, which this copy at ${this.#epoch}-${this.#seq} lacks: its log went back`);
       }
-      if (n === this.#seq + 1 && !this.#resync) this.#apply(n, op, items.filter((_, i) => results[i] === 1), 0);
+      if (n === this.#seq + 1 && !this.#resync && this.#follows(prev == null ? null : textOf(prev, what), epoch, n, 'a write')) {
+        const logged = items.filter((_, i) => results[i] === 1);
+        // the entry as WRITE logged it: o, t, p, then k per key that changed the filter
+        this.#ident = time == null || prev == null ? null : ['o', op, 't', textOf(time, what), 'p', textOf(prev, what), ...logged.flatMap((k) => ['k', k])];
+        this.#apply(n, op, logged, 0);
+      }
       await this.#reach(n, this.#o.timeout, (at) => `bloomcuckoo/redis: a write to '${this.#key}' was applied by the server (write ${n}), `
         + `but this copy did not reach it within ${this.#o.timeout} ms (at ${at})`);
     } else if (position != null) {
@@ -516,9 +593,10 @@ export class RedisReplica extends EventEmitter {
    */
   async #check(strict) {
     const before = this.#seq;
+    const mine = { epoch: this.#epoch, ident: this.#ident, gen: this.#gen };
     let reply;
     try {
-      reply = await this.#eval(this.#send, 'CHECK', [this.#key, this.#log], []);
+      reply = await this.#eval(this.#send, 'CHECK', [this.#key, this.#log], [`${this.#epoch}-${before}`]);
     } catch (err) {
       const e = serverError(err, `the check of '${this.#key}'`);
       if (!(err instanceof FilterError) && !isReply(err)) unanswered.add(e);
@@ -539,9 +617,20 @@ export class RedisReplica extends EventEmitter {
       this.#lost = false;
       this.#due(`'${this.#key}' is a filter again`);
     }
-    if (reply.length !== 3) throw badReply(what, `an array of ${reply.length}, not { type, position, counts }`);
+    if (reply.length !== 3 && reply.length !== 4) throw badReply(what, `an array of ${reply.length}, not { type, position, counts, identity }`);
     const { n: at, epoch } = posOf(reply[1], what);
+    const theirs = identOf(reply[3], what);
     this.#sameHistory(epoch, at, 'the check');
+    if (at >= before && !this.#resync && mine.gen === this.#gen && epoch === mine.epoch && before > 0 && theirs !== null) {
+      // the entry at this copy's position must be the one it applied: another one under the same
+      // ID is another history (a failover lost the entries up to here and the new primary logged
+      // other writes under their IDs), whatever the position and the counts say
+      // ('gone': no entry at that ID any more, while the log has earlier ones)
+      const ours = this.#identity(mine.ident);
+      if (ours !== null && ours !== theirs) {
+        this.#due(`the log at this copy's position ${epoch}-${before} is another history (writes lost in a failover, their IDs reused)`);
+      } else if (ours === null && theirs !== 'gone' && this.#seq === before && this.#ident === mine.ident) this.#ident = theirs;   // not known here: learnt
+    }
     if (at < before) this.#due(`the server is at write ${at}, behind this copy's ${before} (restarted, or the log was replaced)`);
     else if (at === this.#seq && !this.#resync) this.#compare(textOf(reply[2], what));
     else if (at > this.#seq) this.#pending = { seq: at, counts: textOf(reply[2], what) };
@@ -572,6 +661,37 @@ export class RedisReplica extends EventEmitter {
   }
 
   #prefix() { return this.#filter instanceof RedisCuckooFilter ? 'CF' : 'BF'; }
+
+  /**
+   * Whether an entry n whose p (its predecessor's t) is `prev` follows the entry this copy has at
+   * n - 1: a different t there is another history (a failover lost the entries up to here and
+   * the new primary logged others under their IDs, then more): a snapshot is made due.
+   */
+  #follows(prev, epoch, n, where) {
+    const ours = this.#tOf(this.#ident);
+    if (prev === null || ours === null || this.#seq === 0 || prev === ours) return true;
+    this.#due(`the log at this copy's position ${this.#epoch}-${this.#seq} is another history (writes lost in a failover, their IDs reused: `
+      + `${where} saw ${epoch}-${n} follow an entry of time ${prev}, this copy's is of ${ours})`);
+    if (this.#tailId) run(this.#send, ['CLIENT', 'UNBLOCK', this.#tailId]).catch(() => {});
+    return false;
+  }
+
+  /** The t of the entry of identity `x` (fields or identityOf's string), null when not known. */
+  #tOf(x) {
+    if (Array.isArray(x)) {
+      for (let i = 0; i < x.length; i += 2) if (text(x[i]) === 't') return text(x[i + 1]);
+      return null;
+    }
+    return x == null ? null : x.slice(41);
+  }
+
+  /** The identity `x` (this.#ident as it was) as a string, or null when not known; caches the current one. */
+  #identity(x) {
+    if (!Array.isArray(x)) return x;
+    const s = identityOf(x);
+    if (this.#ident === x) this.#ident = s;
+    return s;
+  }
 
   /** Makes a snapshot due, for `reason` (a snapshot already under way does not clear it). */
   #due(reason) {
@@ -632,6 +752,8 @@ export class RedisReplica extends EventEmitter {
     this.#filter = s.filter;
     this.#seq = s.n;
     this.#epoch = s.epoch;
+    this.#ident = s.ident === 'gone' ? null : s.ident ?? null;
+    this.#gen++;
     this.#pending = null;
     this.#lost = false;
     this.#target = Math.max(s.n, s.target ?? 0);
@@ -663,7 +785,9 @@ export class RedisReplica extends EventEmitter {
     arrayOf(reply, what, 1);
     if (reply.length === 1) this.#lost = this.#filter !== null;
     const prefix = prefixFor(this.#key, textOf(reply[0], what));
-    if (reply.length !== 8) throw badReply(what, `an array of ${reply.length}, not { type, last, first, checkpoint, position, id, lock, counts }`);
+    if (reply.length !== 8 && reply.length !== 10) {
+      throw badReply(what, `an array of ${reply.length}, not { type, last, first, checkpoint, position, id, lock, counts, identities }`);
+    }
     const cur = textOf(reply[3], what);
     const id = textOf(reply[5], what);
     if (!['', 'a', 'b'].includes(cur) || (cur !== '' && !/^[0-9a-f]{16}$/.test(id))) throw badReply(what, `a checkpoint pointer '${cur.slice(0, 10)}' of id '${id.slice(0, 20)}'`);
@@ -671,7 +795,7 @@ export class RedisReplica extends EventEmitter {
     if (!Number.isSafeInteger(ttl) || ttl < -2) throw badReply(what, `a lock PTTL of ${text(reply[6]).slice(0, 20)}`);
     return {
       prefix, last: posOf(reply[1], what), first: posOf(reply[2], what), cur, id, at: cur ? posOf(reply[4], what) : null,
-      locked: ttl !== -2, counts: textOf(reply[7], what),
+      locked: ttl !== -2, counts: textOf(reply[7], what), atIdent: identOf(reply[8], what), lastIdent: identOf(reply[9], what),
     };
   }
 
@@ -690,12 +814,13 @@ export class RedisReplica extends EventEmitter {
     let asked = false;
     for (;;) {
       const o = await this.#openInfo();
-      const of = o.cur !== '' && !tried.has(o.id) && (o.at.epoch === o.last.epoch || (o.at.epoch === '0' && o.at.n === 0));
+      // of this history: its epoch, and the entry at its position the one it was written at
+      const of = o.cur !== '' && !tried.has(o.id) && (o.at.epoch === o.last.epoch || (o.at.epoch === '0' && o.at.n === 0)) && o.atIdent !== 'gone';
       // usable: of this history, and the log holds every entry after it (not trimmed past it)
       if (!atomic && of && o.at.n <= o.last.n && (o.at.n === o.last.n || o.first.n <= o.at.n + 1)) {
         try {
           const filter = await readCheckpoint(this.#send, o.cur === 'a' ? ck.a : ck.b, o.id, o.prefix, this.#server, (bytes) => { this.#stats.bytesPulled += bytes; });
-          return { filter, n: o.at.n, epoch: o.at.epoch, target: o.last.n, counts: o.counts };
+          return { filter, n: o.at.n, epoch: o.at.epoch, ident: o.atIdent, target: o.last.n, counts: o.counts };
         } catch (err) {
           if (!(err instanceof Unusable) && err?.code !== 'CORRUPT_DATA') throw err;
           if (!(err instanceof Unusable)) this.#report(err);   // a checkpoint not to trust: another snapshot
@@ -742,12 +867,12 @@ export class RedisReplica extends EventEmitter {
       filter = chunks.length > 1 ? fromRedisDump(chunks, { server: this.#server }) : await this.#emptyCf(this.#key);
       const after = await this.#openInfo();
       if (after.prefix !== o.prefix || after.last.epoch !== o.last.epoch || after.last.n !== o.last.n || after.counts !== o.counts
-        || countsOf(filter) !== o.counts) {
+        || after.lastIdent !== o.lastIdent || countsOf(filter) !== o.counts) {
         filter.free();
         return null;
       }
       for (const [, d] of chunks) this.#stats.bytesPulled += d.length;
-      return { filter, n: o.last.n, epoch: o.last.epoch };
+      return { filter, n: o.last.n, epoch: o.last.epoch, ident: o.lastIdent };
     } catch (err) {
       filter?.free();
       if (err?.code === 'CORRUPT_DATA') return null;   // read while it changed (a chunk of another size): the snapshot script
@@ -769,8 +894,9 @@ export class RedisReplica extends EventEmitter {
       if (this.#closed || this.#resync || this.#lost || !this.#filter) return;
       const ck = this.#ck;
       const at = `${this.#epoch}-${this.#seq}`;
+      const ident = this.#identity(this.#ident) ?? '';   // of the entry at `at`: checked and kept with the checkpoint
       const done = await writeCheckpoint(this.#send, this.#key, this.#filter, at, this.#o.syncTimeout * 2, (tmp, id) => this.#eval(this.#send, 'PUBLISH',
-        [this.#key, this.#log, ck.pointer, tmp, ck.a, ck.b, ck.want], [at, id]));
+        [this.#key, this.#log, ck.pointer, tmp, ck.a, ck.b, ck.want], [at, id, ident]));
       if (text(done) === 'ok') this.#stats.checkpoints++;
       else this.#refusedAt = at;   // stale already, or a newer one there: not again from here
     } catch (err) {
@@ -811,8 +937,9 @@ export class RedisReplica extends EventEmitter {
     arrayOf(reply, what, 1);
     if (reply.length === 1) this.#lost = this.#filter !== null;
     const prefix = prefixFor(this.#key, textOf(reply[0], what));
-    if (reply.length !== 2) throw badReply(what, `an array of ${reply.length}, not { type, position }`);
+    if (reply.length !== 2 && reply.length !== 3) throw badReply(what, `an array of ${reply.length}, not { type, position, identity }`);
     const { n, epoch } = posOf(reply[1], what);
+    const ident = identOf(reply[2], what);
     let filter;
     try {
       const chunks = await scanDumpVia(this.#send, prefix, snap);
@@ -821,7 +948,7 @@ export class RedisReplica extends EventEmitter {
     } finally {
       await Promise.resolve(this.#send(['DEL', snap])).catch(() => {});
     }
-    return { filter, n, epoch };
+    return { filter, n, epoch, ident };
   }
 
   /**
@@ -873,14 +1000,18 @@ export class RedisReplica extends EventEmitter {
           }
           let op = '';
           let time = 0;
+          let prev = null;
           const items = [];
           for (let i = 0; i < fields.length; i += 2) {
             const f = text(fields[i]);
             if (f === 'k') items.push(fields[i + 1]);
             else if (f === 'o') op = text(fields[i + 1]);
             else if (f === 't') time = Number(text(fields[i + 1]));
+            else if (f === 'p') prev = text(fields[i + 1]);
           }
+          if (!this.#follows(prev, epoch, n, 'the log')) break;
           if (!['bi', 'ci', 'cn', 'cd'].includes(op) || !(time >= 0)) throw badReply(`XREAD of '${this.#log}'`, `entry ${n} with op '${op.slice(0, 10)}' at time ${time}`);
+          this.#ident = fields;   // hashed only when a check asks
           this.#apply(n, op, items, time);
         }
       } catch (err) {

@@ -5,6 +5,7 @@
 // reply of the wrong shape, REDIS for an error reply or a lost connection, OUT_OF_MEMORY for a size
 // past 4 GiB), after a bounded number of commands and with no large allocation; and a server that
 // stalls: every wait bounded (timeout, syncTimeout), close() at once. No Redis needed.
+import { createHash } from 'node:crypto';
 import { FilterError, RedisBloomFilter, init } from '../../js/index.js';
 import { openReplica, pullFilter } from '../../js/redis-entry.js';
 import { CLIENTS } from '../redis/clients.mjs';
@@ -489,14 +490,14 @@ describe.each(USED.map((c) => [c.name, c]))('%s: checkpoints from a fake server'
    * `fields` (read with HMGET, `replace(fields)` giving its fields from the second read on);
    * resolves what the fake saw and the replica (closed) or the error.
    */
-  async function open({ cur = 'a', at = '5-2', id = '0123456789abcdef', first = '5-1', fields = good, replace = null }) {
+  async function open({ cur = 'a', at = '5-2', id = '0123456789abcdef', first = '5-1', fields = good, replace = null, idents = [] }) {
     const seen = { snapshots: 0, hmget: 0, want: 0 };
     let delivered = false;
     const fake = await startBare((args) => {
       const cmd = args[0].toUpperCase();
       if (cmd === 'EVALSHA' || cmd === 'EVAL') {
         const keys = Number(args[2]);
-        if (keys === 4) return ['MBbloom--', '5-3', first, cur, at, id, -2, counts];
+        if (keys === 4) return ['MBbloom--', '5-3', first, cur, at, id, -2, counts, ...idents];
         if (keys === 3) { seen.snapshots++; return ['MBbloom--', '5-3']; }
         if (keys === 7) return 'ok';
         if (keys === 1) return 1;
@@ -563,6 +564,16 @@ describe.each(USED.map((c) => [c.name, c]))('%s: checkpoints from a fake server'
     sameAsKey(o.r.bytes);
   });
 
+  test('a checkpoint whose position\'s entry is no longer the one it was written at (\'gone\': a failover reused the ID): never read', async () => {
+    let o = await open({ idents: ['gone', ''] });
+    expect([o.err, o.hmget, o.snapshots, o.r.fromCheckpoint]).toEqual([undefined, 0, 1, 0]);
+    sameAsKey(o.r.bytes);
+    o = await open({ idents: [`${'ab'.repeat(20)}:1`, ''] });   // the same entry: read
+    expect([o.err, o.snapshots, o.r.fromCheckpoint]).toEqual([undefined, 0, 1]);
+    o = await open({ idents: ['not an identity', ''] });
+    expect([o.err?.constructor.name, o.err?.code]).toEqual(['FilterError', 'CORRUPT_DATA']);
+  });
+
   test('a bogus pointer (position, name, id) or a checkpoint step of the wrong shape: FilterError, never a TypeError', async () => {
     for (const bad of [{ at: 'zz' }, { at: '5-x' }, { cur: 'q' }, { id: 'short' }]) {
       const o = await open(bad);
@@ -573,6 +584,58 @@ describe.each(USED.map((c) => [c.name, c]))('%s: checkpoints from a fake server'
       const o = await open({ fields });
       if (code) expect([o.err?.constructor.name, o.err?.code]).toEqual(['FilterError', code]);
       else expect([o.err, o.snapshots, o.r.fromCheckpoint]).toEqual([undefined, 1, 0]);   // reported, not trusted
+    }
+  });
+});
+
+// ---- an entry at the copy's position that is not the one it applied ---------------------------------
+
+describe.each(USED.map((c) => [c.name, c]))('%s: the log at the copy\'s position replaced under the same ID', (_, client) => {
+  // the identity of an entry (the SHA-1 of its fields and values, each as <byte length>:<bytes>,
+  // then ':' and its t), computed here as the server's script does
+  const identity = (fields) => `${createHash('sha1').update(fields.map((v) => `${Buffer.byteLength(v)}:${v}`).join('')).digest('hex')}:${fields[3]}`;
+  const applied = ['o', 'bi', 't', '1', 'k', 'c'];   // write 5-3 as this copy got it
+  const other = ['o', 'bi', 't', '2', 'k', 'd'];     // another write logged as 5-3 after a failover
+
+  test('the check says so, counts and position alike: a new snapshot before sync() resolves', async () => {
+    const whole = bfDump(['a', 'b', 'c']);
+    const counts = (() => {
+      const f = new RedisBloomFilter({ errorRate: 0.01, capacity: 100 });
+      f.addAll(['a', 'b', 'c']);
+      const i = f.info();
+      f.free();
+      return [i.capacity, i.size, i.filters, i.items].join(',');
+    })();
+    let snapshots = 0;
+    let there = applied;   // the entry the server has at 5-3
+    const fake = await startFakeRedis((args) => {
+      const cmd = args[0].toUpperCase();
+      if (cmd === 'EVALSHA' || cmd === 'EVAL') {
+        if (args[2] === '3') { snapshots++; return ['MBbloom--', '5-3', identity(there)]; }
+        if (args[2] === '2') return ['MBbloom--', '5-3', counts, args.at(-1) === '5-3' ? identity(there) : ''];   // the check
+      }
+      if (cmd === 'BF.SCANDUMP') { const it = Number(args[2]); return it === 0 ? whole[0] : it === 1 ? whole[1] : [0, '']; }
+      if (cmd === 'XREAD') return new Promise((res) => { setTimeout(() => res(null), 50); });
+      if (cmd === 'DEL') return 1;
+      return undefined;
+    });
+    const { c, close } = await client.connect(fake.port);
+    try {
+      const r = await openReplica(c, 'k', { server: '2.6', block: 100, checkInterval: 100000, syncTimeout: 3000 });
+      const reasons = [];
+      r.on('resync', (why) => reasons.push(why));
+      await r.sync();
+      expect([snapshots, reasons]).toEqual([1, []]);   // the same entry: nothing to do
+      there = other;
+      await r.sync();
+      expect(snapshots).toBe(2);
+      expect(reasons).toEqual([expect.stringMatching(/the log at this copy's position 5-3 is another history \(writes lost in a failover/)]);
+      await r.sync();   // the new snapshot knows the entry now there
+      expect(snapshots).toBe(2);
+      await r.close();
+    } finally {
+      await close();
+      await fake.stop();
     }
   });
 });
