@@ -802,12 +802,15 @@ export class RedisReplica extends EventEmitter {
   /**
    * The snapshot #snapshot installs: { filter, n, epoch } and, read from a checkpoint, the server's
    * position and counts when it was read (target, counts), or, from an atomic snapshot, the lock
-   * this replica holds to write the checkpoint. Waits (polling, bounded by `syncTimeout`) while
-   * another process writes a checkpoint; past that, one atomic snapshot without the lock.
+   * this replica holds to write the checkpoint. Waits (polling, bounded by half of `syncTimeout`)
+   * while another process writes a checkpoint; past that, one atomic snapshot without the lock.
    */
   async #take(atomic) {
     const ck = this.#ck;
-    const deadline = Date.now() + this.#o.syncTimeout;
+    // waiting for another's checkpoint (or a lock left by a holder whose release was lost with its
+    // connection) ends at half of syncTimeout, so that the one-script snapshot after it still fits
+    // in a sync()'s syncTimeout
+    const deadline = Date.now() + this.#o.syncTimeout / 2;
     // how long a stale checkpoint waits for a live replica to write a new one (they look every checkInterval)
     const grace = Date.now() + 2 * this.#o.checkInterval + 500;
     const tried = new Set();

@@ -292,7 +292,8 @@ for (const [oracle, server] of [['2.6', '2.6'], ['v8', '8']]) {
     // sync() asks the server its log position (the check script: EVALSHA with the key and the log,
     // nothing more); that reply lost with the connection, the server is back at once through a new
     // one: sync() resolves within syncTimeout, the copy holding what was acknowledged
-    const CHECK = /\*5\r\n\$7\r\nevalsha\r\n\$40\r\n[0-9a-f]{40}\r\n\$1\r\n2\r\n/i;
+    // the check script: EVALSHA, its SHA, 2 keys (the key, the log) and one argument (the copy's position)
+    const CHECK = /\*6\r\n\$7\r\nevalsha\r\n\$40\r\n[0-9a-f]{40}\r\n\$1\r\n2\r\n/i;
     for (const { client, options } of LOST_CASES) {
       const name = `${client.name}${options.autoResendUnfulfilledCommands === false ? ' (autoResendUnfulfilledCommands: false)' : ''}`;
       (skip ? test.skip : test)(`${name}: sync() whose check's reply is lost with its connection resolves within syncTimeout`, async () => {
