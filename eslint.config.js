@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 
 export default [
-  { ignores: ['**/node_modules/**', '**/*.min.js', 'js/wasm/**', 'demo/dist/**', 'build/**', 'tests/pack/tools/**', 'tests/e2e/screenshots/**'] },
+  { ignores: ['**/node_modules/**', '**/*.min.js', 'dist/**', 'demo/dist/**', 'build/**', 'tests/pack/tools/**', 'tests/e2e/screenshots/**'] },
   js.configs.recommended,
   {
     languageOptions: {

@@ -21,7 +21,7 @@ inline const char*& LastMessage() {
 
 // The one status convention of the wasm boundary: a call that can fail returns an int, its result
 // (>= 0: an outcome or a count) or minus the status code; the message waits for
-// lastStatusMessage(). js/loader.js throwIfError is its one reader. Report gives 0 or -code.
+// lastStatusMessage(). js/main/loader.js throwIfError is its one reader. Report gives 0 or -code.
 inline int Report(Status s) {
   if (s.ok()) return 0;
   LastMessage() = s.message();
@@ -48,7 +48,7 @@ inline double ReportTarget(Status s, const uint8_t* target) {
   return target != nullptr ? static_cast<double>(reinterpret_cast<uintptr_t>(target)) : Report(s);
 }
 
-// The key scratch of the JS layer (js/keys.js registers it with setKeyRegion whenever it makes
+// The key scratch of the JS layer (js/main/keys.js registers it with setKeyRegion whenever it makes
 // or moves it): one key's bytes, or a batch's bytes back to back, at `data` (data_size bytes);
 // a batch's u32 offsets from `offsets` (offsets_count entries).
 struct KeyRegion {
@@ -79,7 +79,7 @@ inline KeyBatch Batch(uintptr_t data, uintptr_t offsets, uint32_t count) {
   return batch;
 }
 
-// The one key js/keys.js encodeKey wrote: its bytes start the key region, and its length (which
+// The one key js/main/keys.js encodeKey wrote: its bytes start the key region, and its length (which
 // encodeKey made fit the region) is the one-key call's argument.
 inline const uint8_t* OneKey() { return Ptr<const uint8_t>(RegisteredKeyRegion().data); }
 // Its hash under filter f's own hash policy (F::KeyHashing).
@@ -89,7 +89,7 @@ inline auto KeyHash(const F& f, uint32_t len) {
 }
 
 // The verbs every filter shares, as Embind methods with the same JS names on every class
-// (js/filter.js relies on them): contains, containsBatch, size, byteLength, seed, clear,
+// (js/main/filter.js relies on them): contains, containsBatch, size, byteLength, seed, clear,
 // serializedSize, serialize, deserialize.
 template <typename F>
 struct Common {

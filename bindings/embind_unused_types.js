@@ -2,7 +2,7 @@
 // registers every builtin C++ type it knows, and the glue carries the JS half of each: wide
 // strings (std::wstring, u16string, u32string), std::string, emscripten::val and
 // typed_memory_view. The bindings use none of these (keys and bytes cross as addresses into
-// HEAPU8; the one string, a status message, is read from memory by js/loader.js), so their
+// HEAPU8; the one string, a status message, is read from memory by js/main/loader.js), so their
 // registrations are replaced by no-ops here, which leaves their code out of the glue: 0.6 KB less
 // gzipped, and 0.4 KB more for std::string. A binding that used one of these types would throw Embind's
 // UnboundTypeError ("Cannot call ... due to unbound types: 0x...") when called (tried).

@@ -22,7 +22,7 @@ int FuseBuild(BinaryFuseFilter& f, uintptr_t hashes, uint32_t n, uint32_t finger
   BinaryFuseOptions o;
   o.fingerprint_bits = fingerprint_bits;
   o.seed = seed;
-  // the builder's hashes (js/binary-fuse.js) are its own, freed right after: build in them
+  // the builder's hashes (js/main/binary-fuse.js) are its own, freed right after: build in them
   return Report(f.BuildFromHashesInPlace(Ptr<uint64_t>(hashes), n, o));
 }
 void FuseInfo(const BinaryFuseFilter& f, uintptr_t out) {

@@ -1,7 +1,7 @@
 // A ByteSink and a ByteSource backed by JS callbacks, so serialized bytes move straight between
-// a filter's memory and a JS ArrayBuffer or file (js/filter.js installs the callbacks around
+// a filter's memory and a JS ArrayBuffer or file (js/main/filter.js installs the callbacks around
 // each call: Module.bcSink(ptr, len) and Module.bcSource(ptr, offset, len), each returning 1, or
-// 0 to stop after a JS error, which js/filter.js then rethrows).
+// 0 to stop after a JS error, which js/main/filter.js then rethrows).
 #ifndef BLOOMCUCKOO_BINDINGS_JS_STREAM_H_
 #define BLOOMCUCKOO_BINDINGS_JS_STREAM_H_
 

@@ -22,7 +22,7 @@ uint64_t PartBytes(const RC& f, uint32_t i) { return f.filter_bytes(i); }
 const uint8_t* PartData(const RB& f, uint32_t i) { return f.link_data(i); }
 const uint8_t* PartData(const RC& f, uint32_t i) { return f.filter_data(i); }
 
-// What SCANDUMP and LOADCHUNK need of either class, by the same JS names (js/redis-core.js): the
+// What SCANDUMP and LOADCHUNK need of either class, by the same JS names (js/main/redis-core.js): the
 // header, the parts, and loading a dump chunk by chunk.
 template <typename F>
 struct Dump {
@@ -60,7 +60,7 @@ emscripten::class_<F> BindRedis(const char* name) {
       .function("finishDumpLoad", &D::Finish);
 }
 
-// `server`: a row of kRedisServers (redis_server.h), which js/options.js names.
+// `server`: a row of kRedisServers (redis_server.h), which js/main/options.js names.
 int RBInit(RB& f, double capacity, double error_rate, uint32_t expansion, bool non_scaling,
            uint32_t server) {
   RedisBloomOptions o;

@@ -1,7 +1,7 @@
-// Builds bloomcuckoo/check's wasm: one small module per filter kind, js/wasm/check-<kind>.wasm,
+// Builds bloomcuckoo/check's wasm: one small module per filter kind, dist/wasm/check-<kind>.wasm,
 // from cpp/checker/checker.cc and the core's own sources (cpp/src), with plain C exports and no
-// Emscripten JS glue (js/check.js instantiates them). A page that checks keys against one filter
-// downloads js/check.min.js and the one module of its filter's kind. Messages are compiled out
+// Emscripten JS glue (js/check/index.js instantiates them). A page that checks keys against one filter
+// downloads dist/check.min.js and the one module of its filter's kind. Messages are compiled out
 // (BLOOMCUCKOO_STATUS_CODES_ONLY): the JS names the code. Each module is rebuilt only when a
 // source is newer than it. Prints the gzip -9 sizes.
 //   node scripts/build-checker.mjs
@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { KIND_TABLE } from '../js/kind-table.js';
+import { KIND_TABLE } from '../js/shared/kind-table.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const sources = ['cpp/checker/checker.cc', ...readdirSync(`${root}cpp/src`).filter((f) => f.endsWith('.cc')).map((f) => `cpp/src/${f}`)];
@@ -32,9 +32,9 @@ function emcc(args) {
   });
 }
 
-mkdirSync(`${root}js/wasm`, { recursive: true });
-// one module per row of the kind table (js/kind-table.js, the twin of the C++ one)
-const todo = KIND_TABLE.map(([number, name]) => ({ name, number, out: `js/wasm/check-${name}.wasm` }))
+mkdirSync(`${root}dist/wasm`, { recursive: true });
+// one module per row of the kind table (js/shared/kind-table.js, the twin of the C++ one)
+const todo = KIND_TABLE.map(([number, name]) => ({ name, number, out: `dist/wasm/check-${name}.wasm` }))
   .filter((k) => !existsSync(`${root}${k.out}`) || statSync(`${root}${k.out}`).mtimeMs < newest);
 // two at a time (these machines have two cores)
 const queue = [...todo];
@@ -43,5 +43,5 @@ await Promise.all([0, 1].map(async () => {
     await emcc([...FLAGS, `-DBC_KIND=${k.number}`, ...sources, ...LINK, '-o', k.out]);
   }
 }));
-const sizes = KIND_TABLE.map(([, name]) => `${name} ${(gzipSync(readFileSync(`${root}js/wasm/check-${name}.wasm`), { level: 9 }).length / 1024).toFixed(1)}`);
+const sizes = KIND_TABLE.map(([, name]) => `${name} ${(gzipSync(readFileSync(`${root}dist/wasm/check-${name}.wasm`), { level: 9 }).length / 1024).toFixed(1)}`);
 console.error(`[build-checker] ${todo.length ? `built ${todo.length}` : 'up to date'}; KB gzip: ${sizes.join(', ')}`);

@@ -4,8 +4,8 @@
 // neither). Rerun after a format change:
 //   node scripts/gen-fuzz-corpus.mjs
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import * as lib from '../js/index.js';
-import { KIND_TABLE } from '../js/kind-table.js';
+import * as lib from '../js/main/index.js';
+import { KIND_TABLE } from '../js/shared/kind-table.js';
 import { bfHeader, cfHeader, frames, frame } from '../tests/fuzz/worst-headers.mjs';
 import { GOLDEN_DIR, recipes } from '../tests/js/golden.js';
 

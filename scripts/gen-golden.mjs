@@ -2,7 +2,7 @@
 // version; committed files must never change afterwards (tests compare against them).
 //   node scripts/gen-golden.mjs [--force]
 import { existsSync, writeFileSync } from 'node:fs';
-import { init } from '../js/index.js';
+import { init } from '../js/main/index.js';
 import { GOLDEN_DIR, build, recipes } from '../tests/js/golden.js';
 
 await init();

@@ -5,7 +5,7 @@
 // sizing is computed without the platform's libm (cpp/src/exact_math.h), so they cannot drift.
 //   node scripts/gen-shapes.mjs
 import { writeFileSync } from 'node:fs';
-import { BloomFilter, BlockedBloomFilter, init } from '../js/index.js';
+import { BloomFilter, BlockedBloomFilter, init } from '../js/main/index.js';
 
 await init();
 let x = 0x2545f491;                      // xorshift32: the same pairs on every run

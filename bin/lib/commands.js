@@ -2,7 +2,7 @@
 // writes its results, and returns the exit status; failures throw CliError (exit 2).
 import { isUtf8 } from 'node:buffer';
 import { stat } from 'node:fs/promises';
-import { FilterError, init } from '../../js/index.js';
+import { FilterError, init } from '../../js/main/index.js';
 import {
   CliError, bytes, count, fileType, parse, percent, readFilter, requireFile, writeOutput,
 } from './common.js';

@@ -3,7 +3,7 @@
 import { closeSync, createReadStream, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { FilterError, deserializeFrom, init } from '../../js/index.js';
+import { FilterError, deserializeFrom, init } from '../../js/main/index.js';
 
 /** A user-facing failure: printed as one line `bloomcuckoo: <message>`, exit status 2. */
 export class CliError extends Error {}

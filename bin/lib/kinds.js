@@ -1,6 +1,6 @@
 // The filter kinds as the CLI sees them: which flags each takes, how they become constructor
 // options, which info() fields are its options, and its estimated false-positive rate.
-import * as bc from '../../js/index.js';
+import * as bc from '../../js/main/index.js';
 import { CliError, intIn, positiveInt, probability } from './common.js';
 
 /** Flags of `build` that set filter options: flag → [option name, parser]. */

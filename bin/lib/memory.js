@@ -6,14 +6,14 @@
 import {
   BinaryFuseFilter, BlockedBloomFilter, BloomFilter, CountingBloomFilter, CuckooFilter, FilterError, RedisBloomFilter,
   RedisCuckooFilter, ScalableBloomFilter,
-} from '../../js/index.js';
+} from '../../js/main/index.js';
 import { CliError, bytes, count } from './common.js';
 import { KINDS, classOf } from './kinds.js';
 import { BATCH } from './lines.js';
 
 /**
  * The most memory the wasm module can have: its -sMAXIMUM_MEMORY (CMakeLists.txt). The only
- * place the CLI takes it from; tests/js/cli.test.js checks it against js/wasm/bloomcuckoo.wasm.
+ * place the CLI takes it from; tests/js/cli.test.js checks it against dist/wasm/bloomcuckoo.wasm.
  */
 export const WASM_MEMORY_LIMIT = 4 * 2 ** 30;
 /** The limit as the messages say it: '4 GiB'. */
@@ -58,7 +58,7 @@ const redisCuckooBytes = ({ capacity, bucketSize }) => coreBytes(() => RedisCuck
 /**
  * The fuse builder's hash buffers for n keys. Reserved (the keys in a file are counted first,
  * builder.reserve): exactly 8 bytes a key. Otherwise (stdin) its buffer starts at one batch and
- * doubles as keys arrive (js/binary-fuse.js): 8 bytes a key for up to twice the keys. The smaller
+ * doubles as keys arrive (js/main/binary-fuse.js): 8 bytes a key for up to twice the keys. The smaller
  * buffers it left behind form one free region just below it, which later arrays may reuse when
  * they fit; all of that region is counted as lost (this errs high).
  */

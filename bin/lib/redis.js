@@ -2,8 +2,8 @@
 // filter file, through bloomcuckoo/redis (pullFilter, pushFilter: the same SCANDUMP loop and the
 // same safe load as services get). The Redis client (node-redis, the `redis` package) is an
 // optional peer dependency, loaded only here.
-import { FilterError, RedisBloomFilter, RedisCuckooFilter, init } from '../../js/index.js';
-import { pullFilter, pushFilter } from '../../js/redis-entry.js';
+import { FilterError, RedisBloomFilter, RedisCuckooFilter, init } from '../../js/main/index.js';
+import { pullFilter, pushFilter } from '../../js/redis/index.js';
 import { stat } from 'node:fs/promises';
 import { CliError, bytes, count, parse, readFilter, writeOutput } from './common.js';
 import { HELP } from './help.js';

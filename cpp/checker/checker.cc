@@ -2,7 +2,7 @@
 // as a wasm module of its own with plain C exports (no Embind, no Emscripten JS glue), for a
 // page that only checks keys against a filter it was shipped. The filters are the core's own
 // classes (cpp/src), so the bytes accepted, the errors and every answer are the main library's;
-// the linker keeps only what Deserialize and Contains reach. js/check.js is its loader.
+// the linker keeps only what Deserialize and Contains reach. js/check/index.js is its loader.
 #include <cstdint>
 #include <cstdlib>
 #include <new>

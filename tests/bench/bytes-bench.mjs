@@ -7,9 +7,9 @@
 // With --write-docs the section of docs/BENCHMARKS.md between <!-- bytes:begin --> and
 // <!-- bytes:end --> is replaced.
 import { performance } from 'node:perf_hooks';
-import { BlockedBloomFilter, deserialize, init } from '../../js/index.js';
+import { BlockedBloomFilter, deserialize, init } from '../../js/main/index.js';
 import { median, parseArgs, publishSection, rotate } from './lib.mjs';
-import { requireWasm } from '../../js/loader.js';
+import { requireWasm } from '../../js/main/loader.js';
 
 const args = parseArgs(process.argv.slice(2), { reps: 5, 'write-docs': false });
 await init();

@@ -1,7 +1,7 @@
 // Issue 36: the keys people use. URL-shaped string keys of about 12, 40 and 100 characters,
 // side by side with bloomfilter@1.1.0 in one run: BlockedBloomFilter addAll/hasAll against the
 // peer's add/test loop (target >= 2x) and BloomFilter has() one by one against its test() (target
-// >= 1x); and where the packing paths of js/keys.js cross (the loop against one joined
+// >= 1x); and where the packing paths of js/main/keys.js cross (the loop against one joined
 // encodeInto per chunk; the loop against encodeInto for one key), which sets their thresholds.
 //   node tests/bench/keylength-bench.mjs [--n=1000000] [--rounds=5] [--write-docs]
 // Each (class, length) runs in its own process (`--child`), as an application uses one class: in
@@ -10,8 +10,8 @@
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import * as peer from 'bloomfilter';
-import * as lib from '../../js/index.js';
-import { encodeKey, queryAll, setPackingThresholds, JOINED_MIN_CHARS, ONE_KEY_ENCODE_MIN_CHARS } from '../../js/keys.js';
+import * as lib from '../../js/main/index.js';
+import { encodeKey, queryAll, setPackingThresholds, JOINED_MIN_CHARS, ONE_KEY_ENCODE_MIN_CHARS } from '../../js/main/keys.js';
 import { median, now, parseArgs, publishSection } from './lib.mjs';
 
 const LENGTHS = [12, 40, 100];
@@ -161,7 +161,7 @@ const md = [
   '',
   '#### Key packing: where encodeInto overtakes the loop',
   '',
-  `The same URL-shaped keys (${(N / 4).toLocaleString('en-US')} per length), packed by js/keys.js with each path forced (\`setPackingThresholds\`), in one process: a batch`,
+  `The same URL-shaped keys (${(N / 4).toLocaleString('en-US')} per length), packed by js/main/keys.js with each path forced (\`setPackingThresholds\`), in one process: a batch`,
   '(chunks handed to a no-op) by the charCodeAt loop or by one `encodeInto` of each chunk\'s keys joined; one key (`encodeKey`)',
   `by the loop or by \`encodeInto\`. CPU ns per key. The library switches at a chunk mean of ${JOINED_MIN_CHARS} characters (batches) and at ${ONE_KEY_ENCODE_MIN_CHARS}`,
   'characters (one key).',

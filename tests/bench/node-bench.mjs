@@ -14,9 +14,9 @@ import bloomFilters from 'bloom-filters';
 import {
   init, BloomFilter, BlockedBloomFilter, CountingBloomFilter, ScalableBloomFilter, CuckooFilter,
   BinaryFuseFilter,
-} from '../../js/index.js';
-import { requireWasm } from '../../js/loader.js';
-import { PackedKeys, forEachChunk } from '../../js/keys.js';
+} from '../../js/main/index.js';
+import { requireWasm } from '../../js/main/loader.js';
+import { PackedKeys, forEachChunk } from '../../js/main/keys.js';
 import { binaryKeys, median, now, pack, parseArgs, rotate, stringKeys } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
@@ -53,7 +53,7 @@ function ours(name, Cls, make) {
     addAll: (f, keys) => f.addAll(keys),
     hasAll: (f, keys) => f.hasAll(keys),
     // the proposed addAllPacked(bytes, offsets) / hasAllPacked(bytes, offsets) are exactly
-    // addAll / hasAll of the internal PackedKeys (js/keys.js); used directly until they land
+    // addAll / hasAll of the internal PackedKeys (js/main/keys.js); used directly until they land
     addPacked: (f, pk) => f.addAll(new PackedKeys(pk.bytes, pk.offsets)),
     hasPacked: (f, pk) => f.hasAll(new PackedKeys(pk.bytes, pk.offsets)),
     bytes: (f) => f.byteLength,
@@ -257,7 +257,7 @@ function loadTime(code) {
   return Number(r.stdout.trim());
 }
 const loaders = {
-  'bloomcuckoo (import + await init())': "const t=performance.now(); const m=await import('./js/index.js'); await m.init(); console.log(performance.now()-t)",
+  'bloomcuckoo (import + await init())': "const t=performance.now(); const m=await import('./js/main/index.js'); await m.init(); console.log(performance.now()-t)",
   '@ceramicnetwork/wasm-bloom-filter (require)': "import {createRequire} from 'node:module'; const r=createRequire(process.cwd()+'/x.js'); const t=performance.now(); r('@ceramicnetwork/wasm-bloom-filter'); console.log(performance.now()-t)",
   'bloomfilter (import)': "const t=performance.now(); await import('bloomfilter'); console.log(performance.now()-t)",
   'bloom-filters (import)': "const t=performance.now(); await import('bloom-filters'); console.log(performance.now()-t)",

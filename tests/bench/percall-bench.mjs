@@ -16,8 +16,8 @@ import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import * as peer from 'bloomfilter';
-import * as lib from '../../js/index.js';
-import { encodeKey, queryAll } from '../../js/keys.js';
+import * as lib from '../../js/main/index.js';
+import { encodeKey, queryAll } from '../../js/main/keys.js';
 import { median, parseArgs, publishSection } from './lib.mjs';
 
 const CLASSES = ['BloomFilter', 'BlockedBloomFilter', 'CountingBloomFilter', 'ScalableBloomFilter', 'CuckooFilter', 'BinaryFuseFilter'];

@@ -6,7 +6,7 @@
 // between <!-- redis:begin --> and <!-- redis:end -->.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { fromRedisDump, init, RedisBloomFilter, RedisCuckooFilter } from '../../js/index.js';
+import { fromRedisDump, init, RedisBloomFilter, RedisCuckooFilter } from '../../js/main/index.js';
 import { startRedisBloom, skipReason } from '../redis/server.mjs';
 import { median, publishSection, stringKeys, table } from './lib.mjs';
 

@@ -12,8 +12,8 @@ import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { init, RedisBloomFilter } from '../../js/index.js';
-import { openReplica, pushFilter } from '../../js/redis-entry.js';
+import { init, RedisBloomFilter } from '../../js/main/index.js';
+import { openReplica, pushFilter } from '../../js/redis/index.js';
 import { skipReason, startRedisBloom } from '../redis/server.mjs';
 import { median, publishSection, stringKeys, table } from './lib.mjs';
 

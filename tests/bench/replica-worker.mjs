@@ -5,8 +5,8 @@
 // for every process on this machine.
 //   node tests/bench/replica-worker.mjs <port> <key>
 import { createClient } from 'redis';
-import { init } from '../../js/index.js';
-import { openReplica } from '../../js/redis-entry.js';
+import { init } from '../../js/main/index.js';
+import { openReplica } from '../../js/redis/index.js';
 
 const [port, key] = process.argv.slice(2);
 const wall = () => performance.timeOrigin + performance.now();

@@ -96,7 +96,7 @@ function checkout(rev) {
     sh('git', ['worktree', 'add', '--detach', dir, sha]);
     symlinkSync(`${root}node_modules`, `${dir}/node_modules`);
   }
-  if (!existsSync(`${dir}/js/wasm/bloomcuckoo.wasm`)) {
+  if (![`${dir}/dist/wasm/bloomcuckoo.wasm`, `${dir}/js/wasm/bloomcuckoo.wasm`].some((f) => existsSync(f))) {
     log(`building ${sha} in ${dir}`);
     sh('bash', ['scripts/build.sh'], { cwd: dir, env: { ...process.env, BUILD_NATIVE: '0' }, stdio: ['ignore', 'ignore', 'inherit'] });
   }
@@ -109,8 +109,8 @@ async function main() {
   const base = checkout(args.base);
   const head = sh('git', ['rev-parse', '--short', 'HEAD']).trim();
   const sides = [
-    { label: `before (${base.sha})`, entry: `${base.dir}/js/index.min.js` },
-    { label: `after (${head}${sh('git', ['status', '--porcelain', '--', 'cpp', 'bindings', 'js']).trim() ? ', with changes' : ''})`, entry: `${root}js/index.min.js` },
+    { label: `before (${base.sha})`, entry: [`${base.dir}/dist/index.min.js`, `${base.dir}/js/index.min.js`].find((f) => existsSync(f)) ?? `${base.dir}/dist/index.min.js` },
+    { label: `after (${head}${sh('git', ['status', '--porcelain', '--', 'cpp', 'bindings', 'js']).trim() ? ', with changes' : ''})`, entry: `${root}dist/index.min.js` },
   ];
   const runs = sides.map(() => Object.fromEntries(CLASSES.map((c) => [c, Object.fromEntries(PATHS.map((p) => [p, []]))])));
   for (let round = 0; round < args.rounds; round++) {

@@ -53,7 +53,7 @@ function keyChunk(first, count) {
 }
 
 async function child({ classes, n, reps: repCount, cache }) {
-  const lib = await import('../../js/index.js');
+  const lib = await import('../../js/main/index.js');
   await lib.init();
   const options = (cls) => (cls === 'RedisCuckooFilter' ? { capacity: n } : { capacity: n, errorRate: ERROR_RATE });
   const chunks = [];
@@ -353,7 +353,7 @@ function cliTable() {
 }
 
 const fuse8 = byClass[STATIC]?.find((r) => r.n >= 1e8);
-const lib = await import('../../js/index.js');
+const lib = await import('../../js/main/index.js');
 await lib.init();
 const memory = await import('../../bin/lib/memory.js');
 

@@ -18,12 +18,12 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 // the shipped files, measured as the pack suite measures them: our JS is what package.json's
 // "exports" loads, the minified build of scripts/build-js.mjs (run by scripts/build.sh)
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
-const wasm = readFileSync(`${root}js/wasm/bloomcuckoo.wasm`);
-const glue = readFileSync(`${root}js/wasm/bloomcuckoo.mjs`);
+const wasm = readFileSync(`${root}dist/wasm/bloomcuckoo.wasm`);
+const glue = readFileSync(`${root}dist/wasm/bloomcuckoo.mjs`);
 const shippedJs = pkg.exports['.'].default.replace(/^\.\//, '');
 const ours = readFileSync(`${root}${shippedJs}`);
 // the readable sources it is built from, concatenated
-const sources = Buffer.concat(readdirSync(`${root}js`).filter((f) => f.endsWith('.js') && !f.endsWith('.min.js')).sort()
+const sources = Buffer.concat(readdirSync(`${root}js`, { recursive: true }).filter((f) => f.endsWith('.js') && !f.endsWith('.min.js')).sort()
   .map((f) => readFileSync(`${root}js/${f}`)));
 
 // re-link the wasm build's objects with --profiling-funcs (names kept) at -O1: binaryen then does

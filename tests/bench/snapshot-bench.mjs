@@ -9,8 +9,8 @@
 //   node tests/bench/snapshot-bench.mjs [--quick] [--write-docs]   (--quick: 10^6 and 10^7)
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { RedisBloomFilter, init } from '../../js/index.js';
-import { openReplica, pushFilter } from '../../js/redis-entry.js';
+import { RedisBloomFilter, init } from '../../js/main/index.js';
+import { openReplica, pushFilter } from '../../js/redis/index.js';
 import { skipReason, startRedisBloom } from '../redis/server.mjs';
 import { median, publishSection, stringKeys, table } from './lib.mjs';
 
@@ -34,7 +34,7 @@ const extraClient = async () => {
   return c;
 };
 
-/** The script names by key count (js/redis-replica.js, js/redis-checkpoint.js). */
+/** The script names by key count (js/redis/replica.js, js/redis/checkpoint.js). */
 const SCRIPT = { 1: 'release', 2: 'write/check', 3: 'snapshot (DUMP + RESTORE)', 4: 'open', 7: 'publish' };
 const nameOf = (cmd) => (/^EVAL/i.test(cmd[0]) ? `${cmd[0]} ${SCRIPT[cmd[2]] ?? cmd[2]}` : cmd[0]);
 

@@ -4,8 +4,8 @@
 // replica with REPLICAOF). The contenders alternate round by round; medians of the rounds.
 //   node tests/bench/wait-bench.mjs [--quick] [--write-docs]
 import { performance } from 'node:perf_hooks';
-import { init } from '../../js/index.js';
-import { openReplica } from '../../js/redis-entry.js';
+import { init } from '../../js/main/index.js';
+import { openReplica } from '../../js/redis/index.js';
 import { replicate, skipReason, startRedisBloom } from '../redis/server.mjs';
 import { median, stringKeys, table, writeDocSection } from './lib.mjs';
 

@@ -8,8 +8,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
   init, BloomFilter, BlockedBloomFilter, CountingBloomFilter, ScalableBloomFilter, CuckooFilter,
-} from '../../js/index.js';
-import { requireWasm } from '../../js/loader.js';
+} from '../../js/main/index.js';
+import { requireWasm } from '../../js/main/loader.js';
 import { median, now, parseArgs, splitmix64 } from './lib.mjs';
 
 const args = parseArgs(process.argv.slice(2), { ns: '1000000,10000000', inner: 3, out: 'tests/bench/results/wasm-core.json' });

@@ -2,8 +2,8 @@
 // page-level helpers every section uses, and a few geometry checks.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import * as lib from '../../js/index.js';
-import { KINDS as KIND_TABLE } from '../../js/kinds.js';
+import * as lib from '../../js/main/index.js';
+import { KINDS as KIND_TABLE } from '../../js/main/kinds.js';
 import { readCuckooTables } from '../../demo/cuckoo-model.js';
 import { assert } from './browser.mjs';
 

@@ -7,8 +7,8 @@
 // must exit by itself). Its first message is { ready: true, client: the client's name and version }.
 //   node tests/fleet/worker.mjs <port> <key> <server: 2.6 | 8> <client alias> <options JSON> [<client options JSON>]
 // (the client options are given to its constructor, e.g. ioredis's autoResendUnfulfilledCommands)
-import { init } from '../../js/index.js';
-import { openReplica } from '../../js/redis-entry.js';
+import { init } from '../../js/main/index.js';
+import { openReplica } from '../../js/redis/index.js';
 import { CLIENTS } from '../redis/clients.mjs';
 import { closeAll, serveRequests } from '../redis/ipc-serve.mjs';
 

@@ -4,7 +4,7 @@
 // tests/js/worst-headers.test.js (every wasm reader, within a ceiling) and written into the fuzz
 // corpus by scripts/gen-fuzz-corpus.mjs; tests/cpp/worst_header_test.cc builds the same natively.
 // bfHeader needs the library initialised (it takes a real link record from a RedisBloomFilter).
-import { RedisBloomFilter, RedisCuckooFilter } from '../../js/index.js';
+import { RedisBloomFilter, RedisCuckooFilter } from '../../js/main/index.js';
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, i) => {
   let c = i;

@@ -1,7 +1,7 @@
 // docs/API.md covers the whole public surface: every name the two entries' declaration files
 // export (index.d.ts, redis-entry.d.ts, check.d.ts), and every public member of every exported class and interface, is named in API.md in
 // backticks (`name`, `name(…)`, `Class.name(…)` or `.name`). A member or type added to
-// js/index.d.ts or js/redis-entry.d.ts without a word in API.md fails here, naming it.
+// js/main/index.d.ts or js/redis/index.d.ts without a word in API.md fails here, naming it.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -38,7 +38,7 @@ function surface(file) {
   return { exported, members };
 }
 
-describe.each(['../../js/index.d.ts', '../../js/redis-entry.d.ts', '../../js/check.d.ts'])('%s', (file) => {
+describe.each(['../../js/main/index.d.ts', '../../js/redis/index.d.ts', '../../js/check/index.d.ts'])('%s', (file) => {
   const { exported, members } = surface(file);
 
   test('has a surface to check (the parse found it)', () => {

@@ -2,8 +2,8 @@
 // filled, queried, serialized and deserialized (the serialized bytes never need a second copy
 // inside wasm memory, which could not hold one), and what cannot fit is a clear OUT_OF_MEMORY.
 // Runs in its own Jest file so the module starts small; about 20 s and 5.5 GB of RSS.
-import { BlockedBloomFilter, BloomFilter, FilterError, deserialize, init } from '../../js/index.js';
-import { requireWasm } from '../../js/loader.js';
+import { BlockedBloomFilter, BloomFilter, FilterError, deserialize, init } from '../../js/main/index.js';
+import { requireWasm } from '../../js/main/loader.js';
 
 beforeAll(() => init());
 

@@ -1,4 +1,4 @@
-import { init, BloomFilter, FilterError } from '../../js/index.js';
+import { init, BloomFilter, FilterError } from '../../js/main/index.js';
 
 beforeAll(() => init());
 

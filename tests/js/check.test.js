@@ -1,4 +1,4 @@
-// bloomcuckoo/check (js/check.js and its per-kind modules js/wasm/check-<kind>.wasm) against the
+// bloomcuckoo/check (js/check/index.js and its per-kind modules dist/wasm/check-<kind>.wasm) against the
 // main library: for every kind, the same answers to has/hasAll for present and absent keys (false
 // positives included) from the same bytes, the golden files included; the same error code as the
 // main deserialize for truncated, bit-flipped and foreign bytes; the size budget (a page that
@@ -6,9 +6,9 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import * as main from '../../js/index.js';
-import { FilterError, open } from '../../js/check.js';
-import { KIND_NAMES as KINDS } from '../../js/kind-table.js';
+import * as main from '../../js/main/index.js';
+import { FilterError, open } from '../../js/check/index.js';
+import { KIND_NAMES as KINDS } from '../../js/shared/kind-table.js';
 import { GOLDEN_DIR, build, recipes } from './golden.js';
 import { crc32 } from '../fuzz/worst-headers.mjs';
 
@@ -145,7 +145,7 @@ test('a module that cannot be found says so; a failed load is not cached', () =>
   const hex = Buffer.from(f.serialize()).toString('hex');
   f.free();
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', `
-    import { open } from ${JSON.stringify(new URL('../../js/check.js', import.meta.url).href)};
+    import { open } from ${JSON.stringify(new URL('../../js/check/index.js', import.meta.url).href)};
     const bytes = Buffer.from('${hex}', 'hex');
     const err = await open(bytes, { url: 'file:///nonexistent/check-fuse.wasm' }).catch((e) => e);
     const c = await open(bytes);
@@ -157,7 +157,7 @@ test('a module that cannot be found says so; a failed load is not cached', () =>
 });
 
 test('every module opens every kind\'s bytes: its own kind answers, another kind is INVALID_ARGUMENT (never OK)', () => {
-  // A fresh process: each module is given to a fresh copy of js/check.js (its own URL), whose
+  // A fresh process: each module is given to a fresh copy of js/check/index.js (its own URL), whose
   // first open of each kind uses that module; after a refusal the right module loads.
   const bytes = Object.fromEntries(KINDS.map((kind) => {
     const f = build(recipesOf(kind)[0]);
@@ -165,7 +165,7 @@ test('every module opens every kind\'s bytes: its own kind answers, another kind
     f.free();
     return [kind, hex];
   }));
-  const check = new URL('../../js/check.js', import.meta.url).href;
+  const check = new URL('../../js/check/index.js', import.meta.url).href;
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', `
     import { readFileSync } from 'node:fs';
     import { readFile } from 'node:fs/promises';
@@ -173,7 +173,7 @@ test('every module opens every kind\'s bytes: its own kind answers, another kind
     const bytes = JSON.parse(readFileSync(0, 'utf8'));
     const table = {};
     for (const m of kinds) {
-      const module = await WebAssembly.compile(await readFile(new URL('wasm/check-' + m + '.wasm', ${JSON.stringify(check)})));
+      const module = await WebAssembly.compile(await readFile(new URL('../../dist/wasm/check-' + m + '.wasm', ${JSON.stringify(check)})));
       const { open } = await import(${JSON.stringify(check)} + '?module=' + m);
       table[m] = {};
       for (const k of kinds) {
@@ -199,11 +199,11 @@ test('every module opens every kind\'s bytes: its own kind answers, another kind
 });
 
 test('moduleUrl names a module for every kind, and the codes are the documented ones', () => {
-  const source = readFileSync(new URL('../../js/check.js', import.meta.url), 'utf8');
-  const noCase = KINDS.filter((kind) => !source.includes(`case '${kind}': return new URL('./wasm/check-${kind}.wasm', import.meta.url);`))
-    .map((kind) => `kind '${kind}' has no case in moduleUrl: add \`case '${kind}': return new URL('./wasm/check-${kind}.wasm', import.meta.url);\` to js/check.js`);
+  const source = readFileSync(new URL('../../js/check/index.js', import.meta.url), 'utf8');
+  const noCase = KINDS.filter((kind) => !source.includes(`case '${kind}': return new URL('../../dist/wasm/check-${kind}.wasm', import.meta.url);`))
+    .map((kind) => `kind '${kind}' has no case in moduleUrl: add \`case '${kind}': return new URL('../../dist/wasm/check-${kind}.wasm', import.meta.url);\` to js/check/index.js`);
   expect(noCase).toEqual([]);
-  const types = readFileSync(new URL('../../js/check.d.ts', import.meta.url), 'utf8');
+  const types = readFileSync(new URL('../../js/check/index.d.ts', import.meta.url), 'utf8');
   const thrown = [...source.matchAll(/fail\('([A-Z_]+)'/g)].map((m) => m[1]);
   const refused = [...source.match(/const SAYS = \{([^}]*)\}/)[1].matchAll(/^\s*([A-Z_]+):/gm)].map((m) => m[1]);
   expect(refused.length).toBeGreaterThan(2);
@@ -214,8 +214,8 @@ test('moduleUrl names a module for every kind, and the codes are the documented 
 
 test('size: the checker JS and its largest per-kind module, gzip -9, ≤ 10 KB', () => {
   const gz = (p) => gzipSync(readFileSync(new URL(p, import.meta.url)), { level: 9 }).length;
-  const js = gz('../../js/check.min.js');
-  const modules = KINDS.map((k) => [k, gz(`../../js/wasm/check-${k}.wasm`)]);
+  const js = gz('../../dist/check.min.js');
+  const modules = KINDS.map((k) => [k, gz(`../../dist/wasm/check-${k}.wasm`)]);
   const [worst, wasm] = modules.reduce((a, b) => (b[1] > a[1] ? b : a));
   console.log(`bloomcuckoo/check: JS ${js} B + largest module (${worst}) ${wasm} B = ${js + wasm} B gzip -9; modules ${modules.map(([k, n]) => `${k} ${n}`).join(', ')}`);
   expect(js + wasm).toBeLessThanOrEqual(10 * 1024);
@@ -226,7 +226,7 @@ test('size: the checker JS and its largest per-kind module, gzip -9, ≤ 10 KB',
 // main module's exports do; no separate status call.
 test('a module reports a refusal as minus the code, with no status export', async () => {
   const { readFile } = await import('node:fs/promises');
-  const module = await WebAssembly.compile(await readFile(new URL('../../js/wasm/check-bloom.wasm', import.meta.url)));
+  const module = await WebAssembly.compile(await readFile(new URL('../../dist/wasm/check-bloom.wasm', import.meta.url)));
   const { exports: x } = await WebAssembly.instantiate(module, {
     env: { emscripten_notify_memory_growth() {} }, wasi_snapshot_preview1: { proc_exit() {} },
   });

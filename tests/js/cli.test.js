@@ -1,5 +1,5 @@
 // The bloomcuckoo CLI (bin/bloomcuckoo.js), run as a child process on temporary files:
-// build → check → info → merge for every kind js/index.js exports, exit codes 0/1/2, --help,
+// build → check → info → merge for every kind js/main/index.js exports, exit codes 0/1/2, --help,
 // stdin input, corrupt/missing files, bad options, and streaming under a small heap limit.
 import { spawn } from 'node:child_process';
 import { closeSync, ftruncateSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import * as lib from '../../js/index.js';
-import { KINDS } from '../../js/kinds.js';
+import * as lib from '../../js/main/index.js';
+import { KINDS } from '../../js/main/kinds.js';
 
 const BIN = fileURLToPath(new URL('../../bin/bloomcuckoo.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'bloomcuckoo-cli-'));
@@ -531,7 +531,7 @@ describe('errors: one line on stderr, exit 2', () => {
 
   test('bad options and usage', async () => {
     expect(oneLine(await cli(['build', 'keys.txt', '-o', 'x', '--frobnicate']))).toMatch(/build: unknown option --frobnicate/);
-    const unknown = 'no-such-kind'; // a name js/kind-table.js will never have
+    const unknown = 'no-such-kind'; // a name js/shared/kind-table.js will never have
     expect(KINDS.map(([, name]) => name)).not.toContain(unknown);
     expect(oneLine(await cli(['build', 'keys.txt', '-o', 'x', '--kind', unknown]))).toMatch(/unknown --kind 'no-such-kind'/);
     expect(oneLine(await cli(['build', 'keys.txt', '-o', 'x', '--capacity', 'lots']))).toMatch(/--capacity must be a positive integer, got 'lots'/);
@@ -564,8 +564,8 @@ describe('memory: said before the build, refused when it cannot fit', () => {
   let memory;
   beforeAll(async () => { memory = await import('../../bin/lib/memory.js'); });
 
-  test('the limit is the maximum memory js/wasm/bloomcuckoo.wasm declares', () => {
-    expect(memory.WASM_MEMORY_LIMIT).toBe(wasmMaximumMemory(readFileSync(new URL('../../js/wasm/bloomcuckoo.wasm', import.meta.url))));
+  test('the limit is the maximum memory dist/wasm/bloomcuckoo.wasm declares', () => {
+    expect(memory.WASM_MEMORY_LIMIT).toBe(wasmMaximumMemory(readFileSync(new URL('../../dist/wasm/bloomcuckoo.wasm', import.meta.url))));
     expect(memory.LIMIT_TEXT).toBe(`${memory.WASM_MEMORY_LIMIT / 2 ** 30} GiB`);
   });
 

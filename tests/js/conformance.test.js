@@ -1,7 +1,7 @@
 // One suite over every filter class, the two RedisBloom ones included (tests/js/filters.js): no
 // false negatives, FPR within a binomial bound, bits/key, tiny sizes, duplicates, string/bytes
 // agreement, serialization round trip, and ownership (free / dispose / DISPOSED).
-import { init, FilterError, deserialize } from '../../js/index.js';
+import { init, FilterError, deserialize } from '../../js/main/index.js';
 import { FILTERS } from './filters.js';
 
 beforeAll(() => init());

@@ -1,7 +1,7 @@
 // optimalShape of the cuckoo filters and the fuse filter: the core's sizing, read without
 // allocating (bin/lib/memory.js takes the CLI's memory plan from them), equal to what the
 // constructors and builds then make.
-import { BinaryFuseFilter, CuckooFilter, init, RedisCuckooFilter } from '../../js/index.js';
+import { BinaryFuseFilter, CuckooFilter, init, RedisCuckooFilter } from '../../js/main/index.js';
 
 beforeAll(() => init());
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { init, CountingBloomFilter, BlockedBloomFilter, FilterError } from '../../js/index.js';
+import { init, CountingBloomFilter, BlockedBloomFilter, FilterError } from '../../js/main/index.js';
 
 beforeAll(() => init());
 

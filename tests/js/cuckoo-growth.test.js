@@ -5,7 +5,7 @@
 // docs/API.md's table is this test's output (deterministic keys and seed), and README quotes its
 // 30× rows; both are compared with what is measured.
 import { readFileSync } from 'node:fs';
-import { CuckooFilter, init } from '../../js/index.js';
+import { CuckooFilter, init } from '../../js/main/index.js';
 
 const CAPACITY = 10000;
 const PROBES = 1_000_000;
@@ -57,7 +57,7 @@ test('docs/API.md holds the measured table; README quotes its 30× rows at expan
   if (!api.includes(table)) throw new Error(`docs/API.md lacks the measured table:\n${table}`);
   const at30 = (e) => rows.find((r) => r.startsWith(`| ${pct(e)} | 1 | 30× |`)).split('|').at(-2).trim();
   const sentence = `${at30(0.01)} the errorRate at 1% and ${at30(0.001)} at 0.1%`;
-  for (const f of ['README.md', 'docs/API.md', 'js/index.d.ts']) {
+  for (const f of ['README.md', 'docs/API.md', 'js/main/index.d.ts']) {
     if (!doc(f).replace(/\s*\n\s*(\*\s*)?/g, ' ').includes(sentence)) throw new Error(`${f} lacks "${sentence}"`);
   }
 });

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { init, CuckooFilter, FilterError } from '../../js/index.js';
+import { init, CuckooFilter, FilterError } from '../../js/main/index.js';
 
 beforeAll(() => init());
 

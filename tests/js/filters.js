@@ -7,7 +7,7 @@
 import {
   BinaryFuseFilter, BlockedBloomFilter, BloomFilter, CountingBloomFilter, CuckooFilter, RedisBloomFilter,
   RedisCuckooFilter, ScalableBloomFilter,
-} from '../../js/index.js';
+} from '../../js/main/index.js';
 
 function bloomFpr(bits, hashes, n) {
   return (1 - Math.exp((-hashes * n) / bits)) ** hashes;

@@ -3,9 +3,9 @@
 // 10^4 probe keys each (the keys its recipe added, absent ones, strings and binary), and reject
 // what the spec says is broken.
 import { readFileSync } from 'node:fs';
-import { init, deserialize } from '../../js/index.js';
+import { init, deserialize } from '../../js/main/index.js';
 import { GOLDEN_DIR, recipes } from './golden.js';
-import { KIND_TABLE } from '../../js/kind-table.js';
+import { KIND_TABLE } from '../../js/shared/kind-table.js';
 import { FormatError, KNOWN_KINDS, crc32, murmur3x64, murmur64a, readFilter } from '../format/reader.mjs';
 import { prng } from '../prng.mjs';
 

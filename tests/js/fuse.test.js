@@ -1,4 +1,4 @@
-import { init, BinaryFuseFilter, FilterError, deserialize } from '../../js/index.js';
+import { init, BinaryFuseFilter, FilterError, deserialize } from '../../js/main/index.js';
 
 beforeAll(() => init());
 const keysOf = (prefix, n) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
@@ -69,7 +69,7 @@ test('bad options and static use', () => {
 });
 
 test('builder.reserve: the same filter whether reserved, under-reserved or not; bad counts refused', async () => {
-  const { requireWasm } = await import('../../js/loader.js');
+  const { requireWasm } = await import('../../js/main/loader.js');
   const keys = keysOf('r', 40000);
   const bytesOf = (reserve) => {
     const b = BinaryFuseFilter.builder({ seed: 9 });

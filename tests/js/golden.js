@@ -1,6 +1,6 @@
 // Reads tests/fixtures/golden/MANIFEST.txt and builds each recipe with the JS API.
 import { readFileSync } from 'node:fs';
-import { KINDS } from '../../js/kinds.js';
+import { KINDS } from '../../js/main/kinds.js';
 
 export const GOLDEN_DIR = new URL('../fixtures/golden/', import.meta.url);
 
@@ -20,10 +20,10 @@ export function recipes() {
     });
 }
 
-/** The filter of a recipe: its kind's class (js/kinds.js), `n` keys added, the first `remove` removed. */
+/** The filter of a recipe: its kind's class (js/main/kinds.js), `n` keys added, the first `remove` removed. */
 export function build({ file, kind, options, n, remove }) {
   const Cls = KINDS.find(([, name]) => name === kind)?.[2];
-  if (!Cls) throw new Error(`${file} in tests/fixtures/golden/MANIFEST.txt: kind '${kind}' is not in js/kind-table.js (a row there, or fix the recipe)`);
+  if (!Cls) throw new Error(`${file} in tests/fixtures/golden/MANIFEST.txt: kind '${kind}' is not in js/shared/kind-table.js (a row there, or fix the recipe)`);
   const keys = Array.from({ length: n }, (_, i) => `golden:${i}`);
   // a static filter (no add: binary fuse) is built from its keys in one call
   if (typeof Cls.prototype.addAll !== 'function') return Cls.build(keys, options);

@@ -2,7 +2,7 @@
 // committed bytes, and reads every file back to the same bytes. (tests/cpp/golden_test.cc does
 // the same natively, so both builds agree byte for byte.)
 import { readFileSync } from 'node:fs';
-import { init, deserialize } from '../../js/index.js';
+import { init, deserialize } from '../../js/main/index.js';
 import { GOLDEN_DIR, build, recipes } from './golden.js';
 
 beforeAll(() => init());

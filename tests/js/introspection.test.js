@@ -1,4 +1,4 @@
-import { init, BloomFilter, BlockedBloomFilter, CountingBloomFilter, CuckooFilter } from '../../js/index.js';
+import { init, BloomFilter, BlockedBloomFilter, CountingBloomFilter, CuckooFilter } from '../../js/main/index.js';
 
 beforeAll(() => init());
 

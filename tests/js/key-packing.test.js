@@ -1,15 +1,15 @@
-// The bytes js/keys.js writes into wasm memory for string keys are exactly TextEncoder's UTF-8
+// The bytes js/main/keys.js writes into wasm memory for string keys are exactly TextEncoder's UTF-8
 // (lone surrogates as U+FFFD), whichever path packs them: the charCodeAt loop, the joined
 // encodeInto of an all-ASCII chunk of long keys, or the key-by-key exact path; for batches
 // (forEachChunk) and for one key (encodeKey). Random strings: ASCII around the lengths where the
 // paths change, non-ASCII, lone surrogates (also split across two keys), empty strings, binary
 // keys among them, and batches around the 16,384-key chunk and the scratch's capacity.
 import fc from 'fast-check';
-import { init, BlockedBloomFilter, BloomFilter, PackedKeys } from '../../js/index.js';
-import { requireWasm } from '../../js/loader.js';
+import { init, BlockedBloomFilter, BloomFilter, PackedKeys } from '../../js/main/index.js';
+import { requireWasm } from '../../js/main/loader.js';
 import {
   encodeKey, forEachChunk, JOINED_MIN_CHARS, ONE_KEY_ENCODE_MIN_CHARS, setPackingThresholds,
-} from '../../js/keys.js';
+} from '../../js/main/keys.js';
 
 beforeAll(() => init());
 

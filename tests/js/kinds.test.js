@@ -1,11 +1,11 @@
-// The JS kind table (js/kinds.js) against the C++ one (BLOOMCUCKOO_FILTER_KINDS) and against
+// The JS kind table (js/main/kinds.js) against the C++ one (BLOOMCUCKOO_FILTER_KINDS) and against
 // everything in JS that lists kinds: a kind missing from any of them fails here.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import * as lib from '../../js/index.js';
-import { KIND_TABLE } from '../../js/kind-table.js';
-import { KINDS } from '../../js/kinds.js';
+import * as lib from '../../js/main/index.js';
+import { KIND_TABLE } from '../../js/shared/kind-table.js';
+import { KINDS } from '../../js/main/kinds.js';
 import { KINDS as CLI_KINDS } from '../../bin/lib/kinds.js';
 import { FILTERS } from './filters.js';
 
@@ -15,9 +15,9 @@ const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), '
 const cppRows = () => [...read('cpp/include/bloomcuckoo/serialization.h').matchAll(/X\((\d+), k\w+, "([a-z-]+)", (\w+), kHash\w+\)/g)]
   .map(([, n, name, cls]) => [Number(n), name, cls]);
 
-test('every row of js/kind-table.js has its class in js/classes.js', () => {
+test('every row of js/shared/kind-table.js has its class in js/main/classes.js', () => {
   const missing = KINDS.filter(([, , Cls]) => typeof Cls !== 'function')
-    .map(([n, name]) => `kind ${n} ('${name}') names a class js/classes.js does not export: add its line there (export { YourFilter } from './your-file.js')`);
+    .map(([n, name]) => `kind ${n} ('${name}') names a class js/main/classes.js does not export: add its line there (export { YourFilter } from './your-file.js')`);
   expect(missing).toEqual([]);
 });
 
@@ -30,12 +30,12 @@ test('the JS table is the C++ table: same numbers, names and classes', () => {
 
 test.each(KINDS.map(([n, name, Cls]) => [name, n, Cls]))('%s: exported, in the CLI, the conformance list, the docs', (name, n, Cls) => {
   const missing = [
-    lib[Cls.name] !== Cls && `export ${Cls.name} from js/classes.js`,
+    lib[Cls.name] !== Cls && `export ${Cls.name} from js/main/classes.js`,
     CLI_KINDS[name]?.className !== Cls.name && `add a '${name}' row (class '${Cls.name}') to KINDS in bin/lib/kinds.js`,
     !FILTERS.some((f) => f.Cls === Cls) && `add ${Cls.name} to FILTERS in tests/js/filters.js`,
     !read('docs/API.md').includes(Cls.name) && `document ${Cls.name} in docs/API.md`,
     !read('docs/FORMAT.md').includes(`## Body of kind ${n}:`) && `add a section '## Body of kind ${n}:' to docs/FORMAT.md`,
-    !read('js/index.d.ts').includes(`export class ${Cls.name}`) && `declare export class ${Cls.name} in js/index.d.ts`,
+    !read('js/main/index.d.ts').includes(`export class ${Cls.name}`) && `declare export class ${Cls.name} in js/main/index.d.ts`,
   ].filter(Boolean);
   expect(missing).toEqual([]);
 });
@@ -56,12 +56,12 @@ test('cpp/include/bloomcuckoo/bloomcuckoo.h includes every class of the C++ tabl
 });
 
 // The hand-written types list the kinds as unions (a .d.ts cannot compute them): the same names.
-test.each([['js/index.d.ts', 'FilterKind']])('%s: %s is the table\'s names', (path, type) => {
+test.each([['js/main/index.d.ts', 'FilterKind']])('%s: %s is the table\'s names', (path, type) => {
   const union = read(path).match(new RegExp(`export type ${type} = ([^;]*);`))[1];
   const names = [...union.matchAll(/'([a-z-]+)'/g)].map((m) => m[1]);
   const want = KINDS.map(([, name]) => name);
   expect([...want.filter((n) => !names.includes(n)).map((n) => `add '${n}' to ${type} in ${path}`),
-    ...names.filter((n) => !want.includes(n)).map((n) => `'${n}' in ${type} (${path}) is no kind of js/kind-table.js`)]).toEqual([]);
+    ...names.filter((n) => !want.includes(n)).map((n) => `'${n}' in ${type} (${path}) is no kind of js/shared/kind-table.js`)]).toEqual([]);
 });
 
 // `bloomcuckoo build --help` names every kind in --kind and describes its flags under "Per kind:".
@@ -77,7 +77,7 @@ test('the CLI help describes every kind', async () => {
 });
 
 test('the checker\'s CheckKind is the main entry\'s FilterKind, not a list of its own', () => {
-  expect(read('js/check.d.ts')).toMatch(/^import type \{ FilterKind \} from '\.\/index\.js';$[\s\S]*^export type CheckKind = FilterKind;$/m);
+  expect(read('js/check/index.d.ts')).toMatch(/^import type \{ FilterKind \} from '\.\.\/main\/index\.js';$[\s\S]*^export type CheckKind = FilterKind;$/m);
 });
 
 test('nothing lists a kind the table does not have', () => {
@@ -85,16 +85,16 @@ test('nothing lists a kind the table does not have', () => {
 });
 
 // Issue 37: a ninth kind cost 31 files because the eight names stood as lists in 14 of them. Every
-// list of kinds now derives from js/kind-table.js (or is checked against it here); a file that
+// list of kinds now derives from js/shared/kind-table.js (or is checked against it here); a file that
 // names every kind within a dozen lines (quoted, or as object keys) is one of the tables below, or
 // fails this test.
 // The files that hold one row of per-kind code each (not a list: what differs per kind), each
 // checked elsewhere with a message that names the missing row:
 const PER_KIND = {
-  'js/kind-table.js': 'the JS kind table',
+  'js/shared/kind-table.js': 'the JS kind table',
   'cpp/include/bloomcuckoo/serialization.h': 'the C++ kind table',
-  'js/index.d.ts': 'FilterKind and each class\'s kind; checked below',
-  'js/check.js': 'moduleUrl: literal URLs, so bundlers emit each module; checked by tests/js/check.test.js',
+  'js/main/index.d.ts': 'FilterKind and each class\'s kind; checked below',
+  'js/check/index.js': 'moduleUrl: literal URLs, so bundlers emit each module; checked by tests/js/check.test.js',
   'bin/lib/kinds.js': 'the CLI\'s flags per kind; checked above',
   'tests/format/reader.mjs': 'a body reader per kind, written from docs/FORMAT.md; checked by tests/js/format-spec.test.js',
 };
@@ -119,10 +119,10 @@ test('no file outside the kind tables lists every kind', () => {
 // "m[coreName] is not a constructor").
 test('every core the JS classes make is bound by the wasm module, or the fix is named', async () => {
   await lib.init();
-  const { requireWasm } = await import('../../js/loader.js');
+  const { requireWasm } = await import('../../js/main/loader.js');
   const m = requireWasm();
   const dir = new URL('../../js/', import.meta.url);
-  const cores = readdirSync(dir).filter((f) => f.endsWith('.js') && !f.includes('.min.'))
+  const cores = readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.js') && !f.includes('.min.'))
     .flatMap((f) => [...readFileSync(new URL(f, dir), 'utf8').matchAll(/'(\w+FilterCore)'/g)].map((x) => x[1]));
   expect(new Set(cores).size).toBeGreaterThanOrEqual(KINDS.length);
   const missing = [...new Set([...cores, 'QuotientFilterCore'])].filter((c) => typeof m[c] !== 'function')

@@ -1,7 +1,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
-import { init, getWasmModule, murmur3 } from '../../js/index.js';
+import { init, getWasmModule, murmur3 } from '../../js/main/index.js';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -23,11 +23,11 @@ test('init rejects clearly where WebAssembly is missing', () => {
 test('a fresh module instance accepts init({ module }) and init({ url })', () => {
   // Each run is a separate Node process so the loader cache starts empty.
   const script = (initCall) => `
-    import { init, murmur3 } from ${JSON.stringify(new URL('../../js/index.js', import.meta.url).href)};
+    import { init, murmur3 } from ${JSON.stringify(new URL('../../js/main/index.js', import.meta.url).href)};
     import { readFile } from 'node:fs/promises';
     ${initCall}
     console.log(murmur3.x86_32('hello', 1));`;
-  const wasmUrl = new URL('../../js/wasm/bloomcuckoo.wasm', import.meta.url);
+  const wasmUrl = new URL('../../dist/wasm/bloomcuckoo.wasm', import.meta.url);
   const withModule = script(`await init({ module: await WebAssembly.compile(await readFile(${JSON.stringify(fileURLToPath(wasmUrl))})) });`);
   const withUrl = script(`await init({ url: ${JSON.stringify(wasmUrl.href)} });`);
   const badUrl = script(`await init({ url: 'file:///nonexistent/bloomcuckoo.wasm' }).catch((e) => { console.log('ERR ' + e.code); }); await init();`);
@@ -41,7 +41,7 @@ test('a fresh module instance accepts init({ module }) and init({ url })', () =>
 
 test('over HTTP the wasm is fetched once, whatever its MIME type; a failed fetch names the URL and the fix', async () => {
   const { createServer } = await import('node:http');
-  const bytes = await (await import('node:fs/promises')).readFile(new URL('../../js/wasm/bloomcuckoo.wasm', import.meta.url));
+  const bytes = await (await import('node:fs/promises')).readFile(new URL('../../dist/wasm/bloomcuckoo.wasm', import.meta.url));
   const hits = [];
   const server = createServer((req, res) => {
     hits.push(req.url);
@@ -51,7 +51,7 @@ test('over HTTP the wasm is fetched once, whatever its MIME type; a failed fetch
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${server.address().port}`;
-  const index = JSON.stringify(new URL('../../js/index.js', import.meta.url).href);
+  const index = JSON.stringify(new URL('../../js/main/index.js', import.meta.url).href);
   const runAsync = (src) => new Promise((resolve, reject) => {
     execFile(process.execPath, ['--input-type=module', '-e', src], { encoding: 'utf8' }, (err, out) => (err ? reject(err) : resolve(out.trim())));
   });
@@ -88,8 +88,8 @@ test('filters dropped without free() are reclaimed by the FinalizationRegistry (
 });
 
 test('initSync(bytes | module) loads at once in a fresh process; errors are clear; init() after it resolves', () => {
-  const index = JSON.stringify(new URL('../../js/index.js', import.meta.url).href);
-  const wasmPath = JSON.stringify(fileURLToPath(new URL('../../js/wasm/bloomcuckoo.wasm', import.meta.url)));
+  const index = JSON.stringify(new URL('../../js/main/index.js', import.meta.url).href);
+  const wasmPath = JSON.stringify(fileURLToPath(new URL('../../dist/wasm/bloomcuckoo.wasm', import.meta.url)));
   const run = (body) => execFileSync(process.execPath, ['--input-type=module', '-e', `
     import { initSync, init, murmur3, BloomFilter } from ${index};
     import { readFileSync } from 'node:fs';

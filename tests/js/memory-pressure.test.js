@@ -7,7 +7,7 @@
 import {
   BinaryFuseFilter, BlockedBloomFilter, BloomFilter, CountingBloomFilter, CuckooFilter, FilterError,
   RedisBloomFilter, RedisCuckooFilter, ScalableBloomFilter, deserialize, deserializeFrom, fromRedisDump, init,
-} from '../../js/index.js';
+} from '../../js/main/index.js';
 import { crc32 } from '../format/reader.mjs';
 
 beforeAll(() => init());

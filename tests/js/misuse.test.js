@@ -1,7 +1,7 @@
 // Issue 23, item 2: the common mistakes with a filter fail loudly instead of silently doing
 // something else (each seen failing before the change).
 import { inspect } from 'node:util';
-import { BloomFilter, CuckooFilter, FilterError, init } from '../../js/index.js';
+import { BloomFilter, CuckooFilter, FilterError, init } from '../../js/main/index.js';
 
 beforeAll(() => init());
 

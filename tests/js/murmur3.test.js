@@ -1,5 +1,5 @@
 import mm from 'murmurhash3js-revisited';
-import { init, murmur3 } from '../../js/index.js';
+import { init, murmur3 } from '../../js/main/index.js';
 import { refX64Bytes } from '../../scripts/gen-murmur-vectors.mjs';
 
 beforeAll(() => init());

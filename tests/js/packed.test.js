@@ -1,4 +1,4 @@
-import { init, PackedKeys, BloomFilter, CuckooFilter, ScalableBloomFilter, BinaryFuseFilter, CountingBloomFilter } from '../../js/index.js';
+import { init, PackedKeys, BloomFilter, CuckooFilter, ScalableBloomFilter, BinaryFuseFilter, CountingBloomFilter } from '../../js/main/index.js';
 
 beforeAll(() => init());
 
@@ -75,7 +75,7 @@ describe('PackedKeys changed after it was validated', () => {
 });
 
 test('the core refuses a batch whose offsets are not inside the key scratch (no out-of-bounds read)', async () => {
-  const { requireWasm } = await import('../../js/loader.js');
+  const { requireWasm } = await import('../../js/main/loader.js');
   const m = requireWasm();
   const f = new BloomFilter({ capacity: 1000, errorRate: 0.01 });
   f.add('warm');                                           // makes the key scratch
@@ -94,8 +94,8 @@ test('the core refuses a batch whose offsets are not inside the key scratch (no 
 });
 
 test('a batch whose work grows wasm memory packs its later chunks into the new memory', async () => {
-  const { requireWasm } = await import('../../js/loader.js');
-  const { forEachChunk } = await import('../../js/keys.js');
+  const { requireWasm } = await import('../../js/main/loader.js');
+  const { forEachChunk } = await import('../../js/main/keys.js');
   const m = requireWasm();
   const keys = Array.from({ length: 3 * 16384 + 5 }, (_, i) => `grow:${i}`);
   const grown = [];
@@ -119,7 +119,7 @@ test('a batch whose work grows wasm memory packs its later chunks into the new m
 });
 
 test('one key at a time after wasm memory grew: the key is written into the new memory', async () => {
-  const { requireWasm } = await import('../../js/loader.js');
+  const { requireWasm } = await import('../../js/main/loader.js');
   const m = requireWasm();
   for (const f of [new BloomFilter({ capacity: 100, errorRate: 0.001 }), new CuckooFilter({ capacity: 100 })]) {
     f.add('aaaa');

@@ -5,8 +5,8 @@
 // each; pullFilter and pushFilter name the command refused. A user with exactly the listed rights
 // opens a replica and writes through it. A fake server plays what no oracle here can: a Redis before
 // 7 (no redis.acl_check_cmd), EVAL and EVALSHA both refused, a check reply of the wrong shape.
-import { FilterError, RedisBloomFilter, init } from '../../js/index.js';
-import { openReplica, pullFilter, pushFilter } from '../../js/redis-entry.js';
+import { FilterError, RedisBloomFilter, init } from '../../js/main/index.js';
+import { openReplica, pullFilter, pushFilter } from '../../js/redis/index.js';
 import { CLIENTS } from '../redis/clients.mjs';
 import { startFakeRedis } from '../redis/fake-resp.mjs';
 import { rejection } from '../redis/helpers.mjs';
@@ -19,7 +19,7 @@ const SKIPS = await oracleSkips('tests/js/redis-acl.test.js');
 // what a replica sends, and nothing else: its key and log (the snapshot and checkpoint keys are beside them), given as rules
 const REPLICA_RIGHTS = ['-@all', '+eval', '+evalsha', '+type', '+exists', '+xinfo|stream', '+del', '+time', '+dump', '+restore',
   '+xadd', '+xread', '+client|id', '+bf.scandump', '+bf.info', '+bf.insert', '+cf.scandump', '+cf.info', '+cf.insert', '+cf.insertnx', '+cf.del',
-  // the checkpoint's (js/redis-checkpoint.js): the log's first entry, the pointer and the copies, a lock, a request
+  // the checkpoint's (js/redis/checkpoint.js): the log's first entry, the pointer and the copies, a lock, a request
   '+xrange', '+hmget', '+hset', '+pttl', '+set', '+get', '+pexpire', '+unlink', '+rename', '+persist'];
 
 for (const oracle of ['2.6', 'v8']) {

@@ -1,4 +1,4 @@
-// bloomcuckoo/redis (js/redis-entry.js) against a real Redis Cluster: 3 primaries + 3 replicas on
+// bloomcuckoo/redis (js/redis/index.js) against a real Redis Cluster: 3 primaries + 3 replicas on
 // loopback with RedisBloom on every node (tests/redis/cluster.mjs), on both oracles, through the
 // cluster clients people run: ioredis `Cluster` (5.11.1 and 6.0.0) and node-redis `createCluster`
 // (6.3.1, 5.12.1, 4.7.1). Each client pushes a BF and a CF (checked byte for byte on the primary
@@ -9,9 +9,9 @@
 // or redis-cli is found.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { RedisBloomFilter, RedisCuckooFilter, init } from '../../js/index.js';
-import { keySlot } from '../../js/redis-keyslot.js';
-import { openReplica, pullFilter, pushFilter } from '../../js/redis-entry.js';
+import { RedisBloomFilter, RedisCuckooFilter, init } from '../../js/main/index.js';
+import { keySlot } from '../../js/redis/keyslot.js';
+import { openReplica, pullFilter, pushFilter } from '../../js/redis/index.js';
 import { sameChunks } from '../redis/helpers.mjs';
 import { clusterSkipReason, startCluster, withTimeout } from '../redis/cluster.mjs';
 
@@ -92,7 +92,7 @@ const nodeRedisCluster = (pkg) => async (seeds) => {
 
 // A node-redis cluster's sendCommand is sendCommand(firstKey, isReadonly, args, options) in 4.x,
 // 5.x and 6.x, where a single client's is sendCommand(args, options): commandsOf
-// (js/redis-client.js) tells them apart and routes each command by its key.
+// (js/redis/client.js) tells them apart and routes each command by its key.
 const CLIENTS = [
   { name: 'ioredis 5.11.1 Cluster', make: ioredisCluster('ioredis'), works: true },
   { name: 'ioredis 6.0.0 Cluster', make: ioredisCluster('ioredis6'), works: true },
@@ -177,10 +177,10 @@ for (const oracle of ['2.6', 'v8']) {
       expect(owners.size).toBeGreaterThan(1);
     }, 60_000);
 
-    // pushFilter loads into a temporary key named by besideKey (js/redis-client.js). Its old rule
+    // pushFilter loads into a temporary key named by besideKey (js/redis/client.js). Its old rule
     // wrapped 'x{}y:2.6' as '{x{}y:2.6}:bloomcuckoo-push-…' (hashed: 'x{', the tag ends at the
     // key's own '}') while the key has an empty tag (the whole key is hashed), so RENAMENX was
-    // refused (CROSSSLOT); besideKey is now companionKey of js/redis-keyslot.js.
+    // refused (CROSSSLOT); besideKey is now companionKey of js/redis/keyslot.js.
     test('ioredis 5.11.1 Cluster: pushFilter to a key with empty braces (x{}y) lands', async () => {
       const bf = new RedisBloomFilter({ errorRate: 0.01, capacity: 100, server });
       bf.add('hello');
@@ -216,7 +216,7 @@ for (const oracle of ['2.6', 'v8']) {
     };
     test('ioredis 5.11.1 Cluster: a replica opened on one client follows another client\'s adds', replicaTest(`replicated:${oracle}`), 180_000);
     // ioredis 6 speaks RESP3 by default (HELLO says proto 3) and flattens a map reply into
-    // [name, value, ...]: XREAD's reply is [stream, entries], which entriesOf (js/redis-replica.js) reads.
+    // [name, value, ...]: XREAD's reply is [stream, entries], which entriesOf (js/redis/replica.js) reads.
     test('ioredis 6.0.0 Cluster: a replica follows another client\'s adds', replicaTest(`replicated6:${oracle}`, CLIENTS[1]), 180_000);
     for (const c of CLIENTS.slice(2)) {
       test(`${c.name}: a replica opened on one client follows another client's adds`, replicaTest(`replicated:${c.name.replace(/[^0-9a-z]+/gi, '-')}:${oracle}`, c, c), 180_000);

@@ -3,8 +3,8 @@
 // be started.
 import {
   init, fromRedisDump, FilterError, RedisCuckooFilter, RedisBloomFilter, CuckooFilter,
-} from '../../js/index.js';
-import { requireWasm } from '../../js/loader.js';
+} from '../../js/main/index.js';
+import { requireWasm } from '../../js/main/loader.js';
 import {
   captureTests, codeOf, fixtureNames, fixtureProbes, flipHeaderBits, fromHex, liveSuite, loadChunks, readFixture, sameBothWays, sameChunks,
   scanDump,

@@ -1,12 +1,12 @@
-// bloomcuckoo/redis (js/redis-entry.js) against both live RedisBloom servers (tests/redis/server.mjs):
+// bloomcuckoo/redis (js/redis/index.js) against both live RedisBloom servers (tests/redis/server.mjs):
 // pull and push of BF and CF keys, byte for byte; refusals; a replica of the primary getting a
-// pushed CF whole. The shipped build (js/redis.min.js) is checked by the pack suite.
+// pushed CF whole. The shipped build (dist/redis.min.js) is checked by the pack suite.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FilterError, RedisBloomFilter, RedisCuckooFilter, init } from '../../js/index.js';
-import { commandsOf, pullFilter, pushFilter, serverOf } from '../../js/redis-entry.js';
+import { FilterError, RedisBloomFilter, RedisCuckooFilter, init } from '../../js/main/index.js';
+import { commandsOf, pullFilter, pushFilter, serverOf } from '../../js/redis/index.js';
 import { liveSuite, sameChunks, scanDump } from '../redis/helpers.mjs';
 import { findV8, redisServerPath } from '../redis/server.mjs';
 

@@ -14,8 +14,8 @@
 // SCANDUMP, and every process exits by itself after close().
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { init } from '../../js/index.js';
-import { openReplica } from '../../js/redis-entry.js';
+import { init } from '../../js/main/index.js';
+import { openReplica } from '../../js/redis/index.js';
 import { startProxy } from '../fleet/proxy.mjs';
 import { CLIENTS } from '../redis/clients.mjs';
 import { scanDump } from '../redis/helpers.mjs';
@@ -270,7 +270,7 @@ for (const [oracle, server] of [['2.6', '2.6'], ['v8', '8']]) {
 // rejects REDIS ("may or may not have applied it") or resolves, and the server holds one copy fewer.
 // ioredis 5 and 6 with their defaults (autoResendUnfulfilledCommands: true) re-send, after
 // reconnecting, every command the old connection had no reply to: the replica's writes go through
-// a connection of its own with that off (js/redis-client.js writerOf; before it, the remove
+// a connection of its own with that off (js/redis/client.js writerOf; before it, the remove
 // resolved true and k, added twice, was gone: 0 copies). With it off ioredis drops such a command
 // without settling it: the replica rejects each write pending on that connection when it closes,
 // at once (the message says so), not after `timeout`. Both ioredis settings are run.

@@ -6,7 +6,7 @@
 // back by fromRedisDump answering as the server, and our dump loaded by the server as the same
 // bytes (tests/redis/flow-helpers.mjs). Each runs on both oracles: RedisBloom 2.6.12 on Redis 7.0
 // ('2.6') and RedisBloom 8.9.80 on Redis 7.4 ('8', the bloom module of Redis 8).
-import { FilterError, RedisBloomFilter, RedisCuckooFilter, fromRedisDump, init } from '../../js/index.js';
+import { FilterError, RedisBloomFilter, RedisCuckooFilter, fromRedisDump, init } from '../../js/main/index.js';
 import { liveSuite, sameChunks, scanDump } from '../redis/helpers.mjs';
 import { findV8, startRedisBloom } from '../redis/server.mjs';
 import {

@@ -4,10 +4,10 @@
 // promoted would hold them, the epoch kept), then other writes go through another replica and get
 // the IDs of the lost ones. A copy whose position was in the lost range must not keep the lost
 // writes: its sync() ends at the server's exact bytes, whatever the BF.INFO / CF.INFO counts say.
-import { init } from '../../js/index.js';
-import { checkpointKeys } from '../../js/redis-checkpoint.js';
-import { besideKey } from '../../js/redis-client.js';
-import { openReplica } from '../../js/redis-entry.js';
+import { init } from '../../js/main/index.js';
+import { checkpointKeys } from '../../js/redis/checkpoint.js';
+import { besideKey } from '../../js/redis/client.js';
+import { openReplica } from '../../js/redis/index.js';
 import { CLIENTS } from '../redis/clients.mjs';
 import { scanDump } from '../redis/helpers.mjs';
 import { oracleSkips, startRedisBloom } from '../redis/server.mjs';

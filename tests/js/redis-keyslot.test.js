@@ -1,10 +1,10 @@
-// js/redis-keyslot.js: key → hash slot exactly as Redis Cluster computes it, checked against
+// js/redis/keyslot.js: key → hash slot exactly as Redis Cluster computes it, checked against
 // CLUSTER KEYSLOT of a live redis-server (one node with --cluster-enabled yes, no module needed:
 // tests/redis/cluster.mjs) for thousands of keys with braces everywhere, and the companion-key rule
 // (a log or temp key in the filter key's slot) against the same server.
-import { FilterError } from '../../js/index.js';
-import { SLOTS, companionKey, crc16, hashedPart, keySlot, slotAnchor } from '../../js/redis-keyslot.js';
-import { besideKey } from '../../js/redis-client.js';
+import { FilterError } from '../../js/main/index.js';
+import { SLOTS, companionKey, crc16, hashedPart, keySlot, slotAnchor } from '../../js/redis/keyslot.js';
+import { besideKey } from '../../js/redis/client.js';
 import { startClusterNode } from '../redis/cluster.mjs';
 import { redisServerPath } from '../redis/server.mjs';
 import { prng } from '../prng.mjs';   // seeded: every run checks the same keys
@@ -80,7 +80,7 @@ test('every slot has an anchor: 1-3 letters or digits, no brace, hashing to that
   expect(wrong).toEqual([]);
 });
 
-test('besideKey (js/redis-client.js) keeps the log and temp names it gave wherever its old rule was in the key\'s slot', () => {
+test('besideKey (js/redis/client.js) keeps the log and temp names it gave wherever its old rule was in the key\'s slot', () => {
   const oldRule = (k, suffix) => (/\{[^}]+\}/.test(k) ? `${k}${suffix}` : `{${k}}${suffix}`);
   const strings = [...NAMED, ...stringKeys(4000, 3), 'k:bf', 'tokens', '{t}k', 'user:{42}:bf'];
   const right = strings.filter((k) => keySlot(oldRule(k, ':bloomcuckoo-log')) === keySlot(k));
@@ -156,7 +156,7 @@ if (noServer) console.log(`SKIP CLUSTER KEYSLOT tests: ${noServer}`);
     }
   }, 120_000);
 
-  test('the issue\'s case: x{}y is in slot 16116 and besideKey (js/redis-client.js) logs it there (the old rule: 3596)', async () => {
+  test('the issue\'s case: x{}y is in slot 16116 and besideKey (js/redis/client.js) logs it there (the old rule: 3596)', async () => {
     const oldRule = (k, suffix) => (/\{[^}]+\}/.test(k) ? `${k}${suffix}` : `{${k}}${suffix}`);
     const [keySlotOnServer, oldLogSlot, logSlotOnServer] = await slotsOf(['x{}y', oldRule('x{}y', ':bloomcuckoo-log'), besideKey('x{}y', ':bloomcuckoo-log')]);
     expect([keySlotOnServer, oldLogSlot, logSlotOnServer]).toEqual([16116, 3596, 16116]);
@@ -165,7 +165,7 @@ if (noServer) console.log(`SKIP CLUSTER KEYSLOT tests: ${noServer}`);
 
   // besideKey's old test /\{[^}]+\}/ found a tag anywhere in the key, where Redis uses only the
   // first '{'; and its wrapping '{key}' ended the tag at the key's own first '}'. It is now
-  // companionKey (js/redis-keyslot.js).
+  // companionKey (js/redis/keyslot.js).
   test('besideKey keeps every string key\'s companion in its slot', async () => {
     const strings = keys.filter((k) => typeof k === 'string');
     const server = await slotsOf(strings);

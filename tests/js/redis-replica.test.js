@@ -1,10 +1,10 @@
-// openReplica (js/redis-replica.js) against both live RedisBloom servers, with every client of
+// openReplica (js/redis/replica.js) against both live RedisBloom servers, with every client of
 // the peer range (node-redis 4, 5 and 6, ioredis 5 and 6, by exact version): answers and bytes
 // equal to the server's, read-your-writes, a refused write, and the faults a single process can make (the key deleted,
 // replaced by another type or written around, a dropped connection, a restart without AOF). The
 // multi-process fleet with kills and a crash is tests/js/redis-fleet.test.js.
-import { FilterError, RedisBloomFilter, init } from '../../js/index.js';
-import { openReplica, pullFilter, pushFilter } from '../../js/redis-entry.js';
+import { FilterError, RedisBloomFilter, init } from '../../js/main/index.js';
+import { openReplica, pullFilter, pushFilter } from '../../js/redis/index.js';
 import { CLIENTS as ALL_CLIENTS } from '../redis/clients.mjs';
 import { scanDump } from '../redis/helpers.mjs';
 import { oracleSkips, redisServerPath, startPlainRedis, startRedisBloom } from '../redis/server.mjs';

@@ -4,8 +4,8 @@
 // bloom module of Redis 8) and the same operations on our classes (with `server` set to match),
 // then compares the replies, the SCANDUMP bytes and the answers of the server's dump read back.
 import { readdirSync, readFileSync } from 'node:fs';
-import { FilterError, RedisBloomFilter, RedisCuckooFilter, fromRedisDump, init } from '../../js/index.js';
-import { REDIS_SERVERS } from '../../js/options.js';
+import { FilterError, RedisBloomFilter, RedisCuckooFilter, fromRedisDump, init } from '../../js/main/index.js';
+import { REDIS_SERVERS } from '../../js/main/options.js';
 import { liveSuite, loadChunks, sameChunks, scanDump } from '../redis/helpers.mjs';
 
 beforeAll(() => init());
@@ -46,9 +46,9 @@ function errorOf(fn) {
 describe('the server table (BLOOMCUCKOO_REDIS_SERVERS) decides every difference between servers', () => {
   const rows = serverRows();
 
-  test('js/options.js REDIS_SERVERS names its rows, in order, and index.d.ts RedisServer each', () => {
+  test('js/main/options.js REDIS_SERVERS names its rows, in order, and index.d.ts RedisServer each', () => {
     expect(REDIS_SERVERS).toEqual(rows.map((r) => r.name));
-    const type = /export type RedisServer = ([^;]*);/.exec(read('js/index.d.ts'))[1];
+    const type = /export type RedisServer = ([^;]*);/.exec(read('js/main/index.d.ts'))[1];
     expect(type.split('|').map((t) => t.trim().slice(1, -1))).toEqual(rows.map((r) => r.name));
   });
 
@@ -104,7 +104,7 @@ describe('the server table (BLOOMCUCKOO_REDIS_SERVERS) decides every difference 
       ...readdirSync(new URL('js/', root)).filter((f) => /\.js$/.test(f) && !/\.min\.js$/.test(f)).map((f) => `js/${f}`),
       ...['bindings', 'cpp/src', 'cpp/include/bloomcuckoo'].flatMap((dir) => readdirSync(new URL(`${dir}/`, root))
         .filter((f) => /\.(cc|h)$/.test(f)).map((f) => `${dir}/${f}`)),
-    ].filter((f) => f !== SERVER_HEADER && f !== 'js/options.js' && f !== 'js/redis-client.js');
+    ].filter((f) => f !== SERVER_HEADER && f !== 'js/main/options.js' && f !== 'js/redis/client.js');
     const decisions = files.flatMap((f) => {
       const code = strip(read(f));
       const hits = [...code.matchAll(/(['"])(2\.6|8)\1|\b(v8|isV8|V8_[A-Z_]+|k8|RedisBloomServer)\b|server_? *[=!]==? *\d/g)];

@@ -4,9 +4,9 @@
 // DUMP / RESTORE runs once a checkpoint exists. Read from the server itself: SLOWLOG (every command
 // with its duration) and INFO commandstats (commands run inside scripts included). Both oracles,
 // BF and CF, writes going on while replicas open; 16 replicas opening at once.
-import { RedisBloomFilter, RedisCuckooFilter, init } from '../../js/index.js';
-import { fieldsOf } from '../../js/redis-client.js';
-import { openReplica, pushFilter } from '../../js/redis-entry.js';
+import { RedisBloomFilter, RedisCuckooFilter, init } from '../../js/main/index.js';
+import { fieldsOf } from '../../js/redis/client.js';
+import { openReplica, pushFilter } from '../../js/redis/index.js';
 import { CLIENTS } from '../redis/clients.mjs';
 import { scanDump } from '../redis/helpers.mjs';
 import { oracleSkips, startRedisBloom } from '../redis/server.mjs';

@@ -5,8 +5,8 @@
 // whose replication is not confirmed (the replica SIGSTOPped, or killed) rejects with FilterError
 // REDIS saying the primary applied it and how many replicas confirmed, while the primary and the
 // writer's copy have it.
-import { FilterError, RedisBloomFilter, init } from '../../js/index.js';
-import { openReplica, pushFilter } from '../../js/redis-entry.js';
+import { FilterError, RedisBloomFilter, init } from '../../js/main/index.js';
+import { openReplica, pushFilter } from '../../js/redis/index.js';
 import { CLIENTS } from '../redis/clients.mjs';
 import { rejection } from '../redis/helpers.mjs';
 import { oracleSkips, replicate, startRedisBloom } from '../redis/server.mjs';

@@ -6,8 +6,8 @@
 // past 4 GiB), after a bounded number of commands and with no large allocation; and a server that
 // stalls: every wait bounded (timeout, syncTimeout), close() at once. No Redis needed.
 import { createHash } from 'node:crypto';
-import { FilterError, RedisBloomFilter, init } from '../../js/index.js';
-import { openReplica, pullFilter } from '../../js/redis-entry.js';
+import { FilterError, RedisBloomFilter, init } from '../../js/main/index.js';
+import { openReplica, pullFilter } from '../../js/redis/index.js';
 import { CLIENTS } from '../redis/clients.mjs';
 import { NO_REPLY, startFakeRedis as startBare, withoutCheckpoint } from '../redis/fake-resp.mjs';
 

@@ -1,10 +1,10 @@
 // The frame's CRC-32 computed by the runtime (Node's zlib.crc32, installed as Module.bcCrc32 by
-// js/filter.js; bindings/js_crc.cc hands it the pieces of at least 4 KiB) gives the same bytes as
+// js/main/filter.js; bindings/js_crc.cc hands it the pieces of at least 4 KiB) gives the same bytes as
 // the wasm tables (Module.bcCrc32 = null) and as the bitwise definition, for every kind; corrupt
 // bytes still fail their checksum, and a runtime CRC that answers wrong is caught by the tests
 // below (they compare against the tables and the definition, not against themselves).
-import { init, deserialize, kindOf } from '../../js/index.js';
-import { requireWasm } from '../../js/loader.js';
+import { init, deserialize, kindOf } from '../../js/main/index.js';
+import { requireWasm } from '../../js/main/loader.js';
 import { FILTERS } from './filters.js';
 
 beforeAll(() => init());

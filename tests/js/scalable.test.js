@@ -1,4 +1,4 @@
-import { init, ScalableBloomFilter, FilterError } from '../../js/index.js';
+import { init, ScalableBloomFilter, FilterError } from '../../js/main/index.js';
 
 beforeAll(() => init());
 const keysOf = (prefix, n) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);

@@ -1,7 +1,7 @@
 // Bytes anywhere: transfer to a worker, and untrusted bytes (every kind, every corruption).
 import { Worker } from 'node:worker_threads';
-import { init, deserialize, deserializeFrom, kindOf, getWasmModule, FilterError } from '../../js/index.js';
-import { requireWasm } from '../../js/loader.js';
+import { init, deserialize, deserializeFrom, kindOf, getWasmModule, FilterError } from '../../js/main/index.js';
+import { requireWasm } from '../../js/main/loader.js';
 import { FILTERS } from './filters.js';
 
 beforeAll(() => init());

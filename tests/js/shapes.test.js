@@ -2,7 +2,7 @@
 // tests/fixtures/shapes.txt (the native build checks the same file in tests/cpp/shapes_test.cc),
 // and optimalShape() is what the constructors allocate.
 import { readFileSync } from 'node:fs';
-import { BlockedBloomFilter, BloomFilter, CountingBloomFilter, FilterError, init } from '../../js/index.js';
+import { BlockedBloomFilter, BloomFilter, CountingBloomFilter, FilterError, init } from '../../js/main/index.js';
 
 beforeAll(() => init());
 

@@ -10,20 +10,20 @@ const url = (f) => new URL(`../../${f}`, import.meta.url).href;
 const LIMIT = 2048;
 
 const CASES = [
-  ['js/index.min.js: a constructor without errorRate', `import { init, BloomFilter } from '${url('js/index.min.js')}';
+  ['dist/index.min.js: a constructor without errorRate', `import { init, BloomFilter } from '${url('dist/index.min.js')}';
 await init();
 new BloomFilter({ capacity: 1000 });`, 'INVALID_ARGUMENT'],
-  ['js/index.min.js: deserialize of foreign bytes', `import { init, deserialize } from '${url('js/index.min.js')}';
+  ['dist/index.min.js: deserialize of foreign bytes', `import { init, deserialize } from '${url('dist/index.min.js')}';
 await init();
 deserialize(new Uint8Array(64).fill(7));`, 'CORRUPT_DATA'],
-  ['js/index.min.js: a filter used after free()', `import { init, CuckooFilter } from '${url('js/index.min.js')}';
+  ['dist/index.min.js: a filter used after free()', `import { init, CuckooFilter } from '${url('dist/index.min.js')}';
 await init();
 const f = new CuckooFilter({ capacity: 10 });
 f.free();
 f.has('x');`, 'DISPOSED'],
-  ['js/check.min.js: open() of truncated bytes', `import { open } from '${url('js/check.min.js')}';
+  ['dist/check.min.js: open() of truncated bytes', `import { open } from '${url('dist/check.min.js')}';
 await open(new Uint8Array(3));`, 'CORRUPT_DATA'],
-  ['js/redis.min.js: a client that is none', `import { pullFilter } from '${url('js/redis.min.js')}';
+  ['dist/redis.min.js: a client that is none', `import { pullFilter } from '${url('dist/redis.min.js')}';
 await pullFilter({}, 'key');`, 'INVALID_ARGUMENT'],
 ];
 

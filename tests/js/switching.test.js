@@ -3,7 +3,7 @@
 import {
   BinaryFuseFilter, BlockedBloomFilter, BloomFilter, CountingBloomFilter, CuckooFilter, init, PackedKeys,
   RedisBloomFilter, RedisCuckooFilter, ScalableBloomFilter, deserialize,
-} from '../../js/index.js';
+} from '../../js/main/index.js';
 
 const CLASSES = [BloomFilter, BlockedBloomFilter, CountingBloomFilter, ScalableBloomFilter, CuckooFilter,
   BinaryFuseFilter, RedisBloomFilter, RedisCuckooFilter];

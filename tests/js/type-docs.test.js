@@ -1,11 +1,11 @@
-// Issue 23, item 3: what an editor shows on hover. For every exported class of js/index.d.ts,
+// Issue 23, item 3: what an editor shows on hover. For every exported class of js/main/index.d.ts,
 // every member's documentation as TypeScript's language service computes it (inherited from the
 // Filter interface or a base class where the member has no comment of its own): never empty,
 // never a literal `{@inheritDoc …}` (tsserver does not expand that tag).
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-const file = fileURLToPath(new URL('../../js/index.d.ts', import.meta.url));
+const file = fileURLToPath(new URL('../../js/main/index.d.ts', import.meta.url));
 const program = ts.createProgram([file], { strict: true, target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts', 'lib.esnext.disposable.d.ts'] });
 const checker = program.getTypeChecker();
 const source = program.getSourceFile(file);
@@ -38,7 +38,7 @@ describe.each(exportedClasses.map((s) => [s.name, s]))('%s', (_name, cls) => {
 
 // Issue 37: a doc comment followed by another one documents nothing (TypeScript shows only the
 // last one on hover): it was the stale twin of a member's comment, above the wrong member.
-test.each(['js/index.d.ts', 'js/check.d.ts'])('%s: no doc comment stands above another one', (path) => {
+test.each(['js/main/index.d.ts', 'js/check/index.d.ts'])('%s: no doc comment stands above another one', (path) => {
   const text = ts.sys.readFile(fileURLToPath(new URL(`../../${path}`, import.meta.url)));
   const orphans = [...text.matchAll(/\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*\/\*\*/g)]
     .map((m) => `line ${text.slice(0, m.index).split('\n').length}: ${m[1].trim().split('\n')[0]}`);

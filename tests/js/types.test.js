@@ -1,12 +1,12 @@
-// js/index.d.ts against the code: (1) typed examples compile with `tsc --noEmit --strict` (with
+// js/main/index.d.ts against the code: (1) typed examples compile with `tsc --noEmit --strict` (with
 // the DOM lib, with @types/node when present, and with neither); (2) every class and member the
 // declarations name exists at runtime, every public runtime member is declared, and info()
-// returns exactly the declared fields. Classes not yet exported by js/index.js are skipped.
+// returns exactly the declared fields. Classes not yet exported by js/main/index.js are skipped.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import * as lib from '../../js/index.js';
+import * as lib from '../../js/main/index.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const tsc = `${root}node_modules/typescript/bin/tsc`;
@@ -44,7 +44,7 @@ describe('tsc --noEmit --strict', () => {
 
 // ---- the declarations, read with the TypeScript compiler API --------------------------------
 
-const dts = ts.createSourceFile('index.d.ts', readFileSync(`${root}js/index.d.ts`, 'utf8'),
+const dts = ts.createSourceFile('index.d.ts', readFileSync(`${root}js/main/index.d.ts`, 'utf8'),
   ts.ScriptTarget.Latest, true);
 const isExported = (node) => node.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
 const isStatic = (node) => node.modifiers?.some((m) => m.kind === ts.SyntaxKind.StaticKeyword);
@@ -149,7 +149,7 @@ test('every declared export that is not a filter class exists at runtime', () =>
 describe.each(Object.keys(FACTORIES))('%s', (name) => {
   const Cls = lib[name];
 
-  test('js/index.js exports it, every declared member exists at runtime, and every public runtime member is declared', () => {
+  test('js/main/index.js exports it, every declared member exists at runtime, and every public runtime member is declared', () => {
     expect(typeof Cls).toBe('function');
     const declared = allMembers(name);
     const runtime = runtimeMembers(Cls);

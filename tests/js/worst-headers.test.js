@@ -7,8 +7,8 @@
 // the same headers natively.
 import {
   init, deserialize, deserializeFrom, fromRedisDump,
-} from '../../js/index.js';
-import { open } from '../../js/check.js';
+} from '../../js/main/index.js';
+import { open } from '../../js/check/index.js';
 import { dumps, frames } from '../fuzz/worst-headers.mjs';
 
 const CEILING_MS = 1000;

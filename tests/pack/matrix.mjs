@@ -140,7 +140,7 @@ export async function pageResult(browser, url, timeout, name = 'page', before = 
 /** The installed package's .wasm copied to dist/wasm/ of `dir`, where the loader looks beside a bundle. */
 function wasmBeside(app, dir) {
   mkdirSync(join(dir, 'dist/wasm'), { recursive: true });
-  copyFileSync(join(app, 'node_modules/bloomcuckoo/js/wasm/bloomcuckoo.wasm'), join(dir, 'dist/wasm/bloomcuckoo.wasm'));
+  copyFileSync(join(app, 'node_modules/bloomcuckoo/dist/wasm/bloomcuckoo.wasm'), join(dir, 'dist/wasm/bloomcuckoo.wasm'));
 }
 
 export async function runMatrix({ t: runner, app, nodeProbe, sh }) {
@@ -279,7 +279,7 @@ export default {
         },
       }],
     });
-    copyFileSync(join(app, 'node_modules/bloomcuckoo/js/wasm/bloomcuckoo.wasm'), join(dir, 'dist/bloomcuckoo.wasm'));
+    copyFileSync(join(app, 'node_modules/bloomcuckoo/dist/wasm/bloomcuckoo.wasm'), join(dir, 'dist/bloomcuckoo.wasm'));
     const bundle = readFileSync(join(dir, 'dist/worker.js'), 'utf8');
     assert(!bundle.includes('new Function'), 'the "workerd" condition must pick the glue without new Function');
     const port = 20000 + Math.floor(Math.random() * 20000);
@@ -361,7 +361,7 @@ async function esbuild({ t, app, record, pageCheck, webDir }) {
     wasmBeside(app, dir);
     await pageCheck('esbuild', dir);
     record({ name: 'esbuild', version: esbuild.version,
-      needs: '`--loader:.wasm=file`, and copy `bloomcuckoo/js/wasm/bloomcuckoo.wasm` to `wasm/` beside the bundle, or pass `init({ url })` (esbuild does not emit `new URL()` assets)' });
+      needs: '`--loader:.wasm=file`, and copy `bloomcuckoo/dist/wasm/bloomcuckoo.wasm` to `wasm/` beside the bundle, or pass `init({ url })` (esbuild does not emit `new URL()` assets)' });
   });
 }
 
@@ -396,16 +396,16 @@ async function plainPage({ t, app, record, pageCheck, webDir }) {
     // specifier, no import map, no bundler): the loader finds the glue and the wasm by itself
     const dir = webDir('plain');
     const pkg = join(app, 'node_modules/bloomcuckoo');
-    for (const f of ['js/index.min.js', 'js/wasm/bloomcuckoo.mjs', 'js/wasm/bloomcuckoo.wasm']) {
+    for (const f of ['dist/index.min.js', 'dist/wasm/bloomcuckoo.mjs', 'dist/wasm/bloomcuckoo.wasm']) {
       mkdirSync(join(dir, 'dist/bloomcuckoo', f, '..'), { recursive: true });
       copyFileSync(join(pkg, f), join(dir, 'dist/bloomcuckoo', f));
     }
-    const byPath = (src) => src.replaceAll("from 'bloomcuckoo'", "from './bloomcuckoo/js/index.min.js'");
+    const byPath = (src) => src.replaceAll("from 'bloomcuckoo'", "from './bloomcuckoo/dist/index.min.js'");
     writeFileSync(join(dir, 'dist/main.js'), byPath(pageMain(MODULE_WORKER)));
     writeFileSync(join(dir, 'dist/worker.js'), byPath(WEB_WORKER));
     for (const f of ['probe.mjs', 'round-trip.mjs']) copyFileSync(join(dir, f), join(dir, 'dist', f));
     await pageCheck('plain page', dir);
-    record({ name: 'plain `<script type="module">`', version: '-', needs: 'nothing: serve the package folder and import `bloomcuckoo/js/index.min.js` by path (or map `bloomcuckoo` to it in an import map)' });
+    record({ name: 'plain `<script type="module">`', version: '-', needs: 'nothing: serve the package folder and import `bloomcuckoo/dist/index.min.js` by path (or map `bloomcuckoo` to it in an import map)' });
   });
 }
 
@@ -441,7 +441,7 @@ async function bunBundler({ t, app, sh, record, pageCheck, webDir }) {
     wasmBeside(app, dir);
     await pageCheck('Bun bundler', dir);
     record({ name: 'Bun bundler', version: /\d+\.\d+\.\d+/.exec(sh(toolBin('bun'), ['--version']).stdout)?.[0] ?? '?',
-      needs: 'copy `bloomcuckoo/js/wasm/bloomcuckoo.wasm` to `wasm/` beside the bundle, or `init({ url })` (`bun build` does not emit `new URL()` assets)' });
+      needs: 'copy `bloomcuckoo/dist/wasm/bloomcuckoo.wasm` to `wasm/` beside the bundle, or `init({ url })` (`bun build` does not emit `new URL()` assets)' });
   });
 }
 

@@ -63,11 +63,11 @@ try {
     packed = info.files.map((f) => f.path).sort();
     // our JS ships as the minified builds of scripts/build-js.mjs (npm pack runs it: prepack), with
     // their source maps; the readable sources stay in the repo
-    const allowed = /^(package\.json|README\.md|LICENSE|docs\/(API|BENCHMARKS|CONTRIBUTING|FORMAT)\.md|js\/index(\.noeval)?\.min\.js(\.map)?|js\/(index|wasm)\.d\.ts|js\/redis\.min\.js(\.map)?|js\/redis-entry\.d\.ts|js\/check\.min\.js(\.map)?|js\/check\.d\.ts|js\/wasm\/check-[a-z-]+\.wasm|js\/wasm\/bloomcuckoo\.(mjs|noeval\.mjs|wasm)|bin\/bloomcuckoo\.min\.js(\.map)?)$/;
+    const allowed = /^(package\.json|README\.md|LICENSE|docs\/(API|BENCHMARKS|CONTRIBUTING|FORMAT)\.md|dist\/index(\.noeval)?\.min\.js(\.map)?|js\/main\/(index|wasm)\.d\.ts|dist\/redis\.min\.js(\.map)?|js\/redis\/index\.d\.ts|dist\/check\.min\.js(\.map)?|js\/check\/index\.d\.ts|dist\/wasm\/check-[a-z-]+\.wasm|dist\/wasm\/bloomcuckoo\.(mjs|noeval\.mjs|wasm)|dist\/bloomcuckoo\.min\.js(\.map)?)$/;
     const stray = packed.filter((f) => !allowed.test(f));
     assert(stray.length === 0, `files outside the whitelist: ${stray.join(', ')}`);
-    for (const f of ['package.json', 'README.md', 'docs/API.md', 'LICENSE', 'js/index.min.js', 'js/index.d.ts', 'js/wasm/bloomcuckoo.mjs',
-      'js/wasm/bloomcuckoo.wasm', 'bin/bloomcuckoo.min.js']) {
+    for (const f of ['package.json', 'README.md', 'docs/API.md', 'LICENSE', 'dist/index.min.js', 'js/main/index.d.ts', 'dist/wasm/bloomcuckoo.mjs',
+      'dist/wasm/bloomcuckoo.wasm', 'dist/bloomcuckoo.min.js']) {
       assert(packed.includes(f), `missing from the tarball: ${f}`);
     }
     console.log(`       ${info.filename}: ${packed.length} files, ${kb(info.size)} packed, ${kb(info.unpackedSize)} unpacked`);
@@ -117,8 +117,8 @@ try {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
     assert(pkg.name === 'bloomcuckoo' && pkg.type === 'module', 'name bloomcuckoo, type module');
     assert(Object.keys(pkg.exports['.'])[0] === 'types', `exports["."] must list "types" first: ${JSON.stringify(pkg.exports['.'])}`);
-    assert(pkg.exports['.'].types === './js/index.d.ts' && pkg.types === './js/index.d.ts', 'types → ./js/index.d.ts');
-    assert(pkg.exports['.'].default === './js/index.min.js' && pkg.main === './js/index.min.js', 'the package loads js/index.min.js');
+    assert(pkg.exports['.'].types === './js/main/index.d.ts' && pkg.types === './js/main/index.d.ts', 'types → ./js/main/index.d.ts');
+    assert(pkg.exports['.'].default === './dist/index.min.js' && pkg.main === './dist/index.min.js', 'the package loads dist/index.min.js');
     assert(pkg.sideEffects === false, 'sideEffects false');
     assert(pkg.engines?.node === '>=20', `engines.node ${pkg.engines?.node}`);
     for (const k of ['dependencies', 'optionalDependencies', 'bundleDependencies']) {
@@ -129,19 +129,19 @@ try {
     const peers = Object.keys(pkg.peerDependencies ?? {});
     assert(peers.every((p) => ['redis', 'ioredis'].includes(p) && pkg.peerDependenciesMeta?.[p]?.optional === true),
       `peerDependencies may hold only an optional 'redis' and 'ioredis': ${JSON.stringify(pkg.peerDependencies)}`);
-    assert(pkg.bin?.bloomcuckoo === 'bin/bloomcuckoo.min.js', `bin.bloomcuckoo ${pkg.bin?.bloomcuckoo}`);
-    const head = readFileSync(join(root, 'bin/bloomcuckoo.min.js'), 'utf8').split('\n')[0];
+    assert(pkg.bin?.bloomcuckoo === 'dist/bloomcuckoo.min.js', `bin.bloomcuckoo ${pkg.bin?.bloomcuckoo}`);
+    const head = readFileSync(join(root, 'dist/bloomcuckoo.min.js'), 'utf8').split('\n')[0];
     assert(head === '#!/usr/bin/env node', `the CLI needs a node shebang, has ${head}`);
   });
 
   await t.check(`size: wasm + glue + JS, gzip -9, ≤ ${kb(BUDGET)}`, () => {
-    const wasm = gz(readFileSync(join(root, 'js/wasm/bloomcuckoo.wasm')));
-    const glue = gz(readFileSync(join(root, 'js/wasm/bloomcuckoo.mjs')));
+    const wasm = gz(readFileSync(join(root, 'dist/wasm/bloomcuckoo.wasm')));
+    const glue = gz(readFileSync(join(root, 'dist/wasm/bloomcuckoo.mjs')));
     // what the main entry loads (every browser pays it); the Node-only bloomcuckoo/redis and the
     // workerd-only no-eval build of the same library are apart
     const exp = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).exports;
     const apart = [exp['./redis']?.default, exp['./check']?.default, exp['.'].workerd].map((f) => f?.replace(/^\.\//, ''));
-    const libFiles = packed.filter((f) => /^js\/[^/]+\.js$/.test(f) && !apart.includes(f));
+    const libFiles = packed.filter((f) => /^dist\/[^/]+\.js$/.test(f) && f !== 'dist/bloomcuckoo.min.js' && !apart.includes(f));
     const ours = gz(Buffer.concat(libFiles.map((f) => readFileSync(join(root, f)))));
     const total = wasm + glue + ours;
     console.log(`       wasm ${kb(wasm)} + glue .mjs ${kb(glue)} + our JS (${libFiles.length} files, concatenated) ${kb(ours)} = ${kb(total)}`
@@ -155,7 +155,7 @@ try {
     const r = sh('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], { cwd: app });
     assert(r.status === 0, `npm install failed: ${r.out}`);
     installed = join(app, 'node_modules', 'bloomcuckoo');
-    assert(existsSync(join(installed, 'js/wasm/bloomcuckoo.wasm')), 'the wasm is installed');
+    assert(existsSync(join(installed, 'dist/wasm/bloomcuckoo.wasm')), 'the wasm is installed');
     assert(!existsSync(join(installed, 'node_modules')), 'no dependencies were installed');
     const others = readdirSync(join(app, 'node_modules')).filter((d) => !d.startsWith('.') && d !== 'bloomcuckoo');
     assert(others.length === 0, `unexpected packages installed: ${others.join(', ')}`);
@@ -205,7 +205,7 @@ try {
   await t.check('(a2) the shipped minified build answers as the readable sources in js/, class names and messages too', () => {
     const r = script('same.mjs', [
       "import * as shipped from 'bloomcuckoo';",
-      `import * as source from ${JSON.stringify(join(root, 'js/index.js'))};`,
+      `import * as source from ${JSON.stringify(join(root, 'js/main/index.js'))};`,
       "import { probe, identity } from './probe.mjs';",
       'const a = JSON.stringify([await probe(shipped), await identity(shipped)]);',
       'const b = JSON.stringify([await probe(source), await identity(source)]);',

@@ -5,8 +5,8 @@
 // failed: how many rejected }; 'check' (keys) → after sync(), { missing: the keys its copy lacks,
 // dump: the copy's [iterator, hex] chunks }; 'close' → closes and exits by itself.
 //   node tests/redis/cluster-writer.mjs <package> <seeds JSON> <key> <server> <options JSON> <id>
-import { init } from '../../js/index.js';
-import { openReplica } from '../../js/redis-entry.js';
+import { init } from '../../js/main/index.js';
+import { openReplica } from '../../js/redis/index.js';
 import { closeAll, serveRequests } from './ipc-serve.mjs';
 
 const [pkg, seedsJson, key, server, optionsJson, id] = process.argv.slice(2);

@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { keySlot } from '../../js/redis-keyslot.js';
+import { keySlot } from '../../js/redis/keyslot.js';
 import { findModule, findV8, redisServerPath } from './server.mjs';
 
 const HOST = '127.0.0.1';

@@ -132,7 +132,7 @@ export async function startFakeRedis(script) {
 }
 
 /**
- * What a server whose key has no checkpoint (js/redis-checkpoint.js) replies to a replica's
+ * What a server whose key has no checkpoint (js/redis/checkpoint.js) replies to a replica's
  * checkpoint commands: the open script (4 keys) says none and the lock is free, SET NX takes the
  * lock, a publish (7 keys) or release (1 key) script, HSET, PEXPIRE, UNLINK succeed, GET (the
  * request for one) is nil. undefined for every other command.

@@ -7,7 +7,7 @@
 // does it as one batch (addAll), so both paths are held to the server's replies and bytes.
 import { createCipheriv } from 'node:crypto';
 import { ErrorReply } from 'redis';
-import { FilterError, RedisBloomFilter, RedisCuckooFilter } from '../../js/index.js';
+import { FilterError, RedisBloomFilter, RedisCuckooFilter } from '../../js/main/index.js';
 import { loadChunks, sameChunks, scanDump } from './helpers.mjs';
 
 const PROBES = Array.from({ length: 300 }, (_, i) => `probe:${i}`);

@@ -1,7 +1,7 @@
 // Helpers the RedisBloom tests share: fixture bytes, dump comparison, and a live server's
 // SCANDUMP / LOADCHUNK in the shape fromRedisDump / toRedisDump use.
 import { readdirSync, readFileSync } from 'node:fs';
-import { FilterError, deserialize, fromRedisDump, kindOf } from '../../js/index.js';
+import { FilterError, deserialize, fromRedisDump, kindOf } from '../../js/main/index.js';
 import { skipReason, startRedisBloom } from './server.mjs';
 
 /** Hex as written in the fixtures ('-' is empty) → Uint8Array. */

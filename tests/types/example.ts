@@ -1,5 +1,5 @@
 // A typed usage example of the whole public API. It is never run: tests/js/types.test.js
-// compiles it with `tsc --noEmit --strict` against js/index.d.ts, so the declarations stay
+// compiles it with `tsc --noEmit --strict` against js/main/index.d.ts, so the declarations stay
 // usable, and the `@ts-expect-error` lines prove that misuse is rejected.
 import {
   init, getWasmModule, murmur3, deserialize, kindOf, FilterError,
@@ -45,7 +45,7 @@ export async function example(urls: string[], blob: Uint8Array): Promise<void> {
   const kind: FilterKind = kindOf(bytes);
   if (any instanceof BloomFilter) any.add('narrowed');
   // every class's info().kind is a FilterKind, and every FilterKind is some class's: the same
-  // union both ways (tests/js/kinds.test.js checks FilterKind against js/kind-table.js)
+  // union both ways (tests/js/kinds.test.js checks FilterKind against js/shared/kind-table.js)
   const anyKind = any.info().kind;
   const asKind: FilterKind = anyKind;
   const fromKind: typeof anyKind = kind;

@@ -1,4 +1,4 @@
-// RedisClient (js/redis-entry.d.ts) against the real clients: each release of the peer range
+// RedisClient (js/redis/index.d.ts) against the real clients: each release of the peer range
 // compiles where bloomcuckoo/redis takes a client; objects that are none of them do not.
 // Compiled by tests/js/redis-clients.test.js (tsc --noEmit --strict, node16 resolution).
 import { createClient as createClient4 } from 'redis4';
@@ -6,7 +6,7 @@ import { createClient as createClient5, RESP_TYPES } from 'redis5';
 import { createClient as createClient6 } from 'redis';
 import { Redis as IORedis5 } from 'ioredis';
 import { Redis as IORedis6 } from 'ioredis6';
-import { openReplica, pullFilter, pushFilter, serverOf, type RedisClient } from '../../../js/redis-entry.js';
+import { openReplica, pullFilter, pushFilter, serverOf, type RedisClient } from '../../../js/redis/index.js';
 
 export async function each(): Promise<void> {
   const clients: RedisClient[] = [

@@ -1,5 +1,5 @@
-// The filter classes, one export each: js/index.js exports them all, and js/kinds.js finds the
-// class of each row of js/kind-table.js here by its name, so a new kind's class is one line here.
+// The filter classes, one export each: js/main/index.js exports them all, and js/main/kinds.js finds the
+// class of each row of js/shared/kind-table.js here by its name, so a new kind's class is one line here.
 export { BloomFilter } from './bloom.js';
 export { BlockedBloomFilter } from './blocked-bloom.js';
 export { CountingBloomFilter } from './counting-bloom.js';

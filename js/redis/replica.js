@@ -7,7 +7,7 @@
 // the ID <epoch>-<n>: n counts the writes, so a gap is seen, and the epoch (the server's time in
 // µs when the log was made) tells a re-created log, a lost history, from the one the copy has. Replaying those items in order on the
 // local copy gives the server's bytes exactly (the adds and deletions of both types are
-// deterministic). A replica starts from the key's checkpoint (js/redis-checkpoint.js: a copy exact
+// deterministic). A replica starts from the key's checkpoint (js/redis/checkpoint.js: a copy exact
 // at a log position, read one SCANDUMP step per command) and the log after it, or, when there is no
 // usable checkpoint, from a snapshot taken in one script (DUMP + RESTORE into a temporary key, with
 // the stream's last ID, read with SCANDUMP; it holds the server for the whole filter, so it runs
@@ -21,14 +21,14 @@
 // until a filter is back at the key.
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { FilterError, RedisCuckooFilter, fromRedisDump, init } from './index.js';
+import { FilterError, RedisCuckooFilter, fromRedisDump, init } from '../main/index.js';
 import {
   RELEASE, STEP_BYTES, Unusable, checkpointKeys, emptyCf, emptyCfHeader, openScript, publishScript, readCheckpoint, takeLock, token, writeCheckpoint,
-} from './redis-checkpoint.js';
+} from './checkpoint.js';
 import {
   NoReply, TYPES, arrayOf, badReply, besideKey, bounded, cfSlots, commandsOf, countOf, duplicateOf, fieldsOf, prefixFor,
   reasonOf, run, scanDumpVia, serverVia, text, textOf, timed, timeoutOf, waitOf, waiterOf, writerOf,
-} from './redis-client.js';
+} from './client.js';
 
 /** Keys per write script: each is one atomic step and one stream entry. */
 const BATCH = 1000;

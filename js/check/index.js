@@ -1,14 +1,14 @@
 // bloomcuckoo/check: read a filter's bytes and answer has/hasAll, nothing else, in a few KB. For a
 // page that checks keys against a filter it was shipped (a URL blacklist built on a server). Each
-// filter kind has a wasm module of its own (js/wasm/check-<kind>.wasm, scripts/build-checker.mjs:
+// filter kind has a wasm module of its own (dist/wasm/check-<kind>.wasm, scripts/build-checker.mjs:
 // the core's own Deserialize and Contains, so the bytes accepted and every answer are the main
 // library's); open() reads the kind from the bytes and loads that one module, once. Standalone: it
-// imports nothing from the main entry but two tables: the kinds (js/kind-table.js) and the
-// code names (js/status-codes.js).
-import { kindName } from './kind-table.js';
-import { statusName } from './status-codes.js';
+// imports nothing from the main entry but two tables: the kinds (js/shared/kind-table.js) and the
+// code names (js/shared/status-codes.js).
+import { kindName } from '../shared/kind-table.js';
+import { statusName } from '../shared/status-codes.js';
 
-// The codes a load refuses with (bc_load's minus the core's StatusCode, named by js/status-codes.js),
+// The codes a load refuses with (bc_load's minus the core's StatusCode, named by js/shared/status-codes.js),
 // and what each means here.
 const SAYS = {
   CORRUPT_DATA: 'corrupt or truncated filter bytes',
@@ -33,18 +33,18 @@ const fail = (code, what) => {
 };
 
 // Literal URLs, so that bundlers emit each module as an asset (only the one opened is fetched):
-// one case per kind of js/kind-table.js (scripts/build-js.mjs and tests/js/check.test.js check).
+// one case per kind of js/shared/kind-table.js (scripts/build-js.mjs and tests/js/check.test.js check).
 function moduleUrl(kind) {
   switch (kind) {
-    case 'bloom': return new URL('./wasm/check-bloom.wasm', import.meta.url);
-    case 'blocked': return new URL('./wasm/check-blocked.wasm', import.meta.url);
-    case 'counting': return new URL('./wasm/check-counting.wasm', import.meta.url);
-    case 'scalable': return new URL('./wasm/check-scalable.wasm', import.meta.url);
-    case 'cuckoo': return new URL('./wasm/check-cuckoo.wasm', import.meta.url);
-    case 'fuse': return new URL('./wasm/check-fuse.wasm', import.meta.url);
-    case 'redis-bloom': return new URL('./wasm/check-redis-bloom.wasm', import.meta.url);
-    case 'redis-cuckoo': return new URL('./wasm/check-redis-cuckoo.wasm', import.meta.url);
-    default: return fail('NOT_INITIALIZED', `no checker module for kind '${kind}' in this build (a new kind needs its case in moduleUrl, js/check.js)`);
+    case 'bloom': return new URL('../../dist/wasm/check-bloom.wasm', import.meta.url);
+    case 'blocked': return new URL('../../dist/wasm/check-blocked.wasm', import.meta.url);
+    case 'counting': return new URL('../../dist/wasm/check-counting.wasm', import.meta.url);
+    case 'scalable': return new URL('../../dist/wasm/check-scalable.wasm', import.meta.url);
+    case 'cuckoo': return new URL('../../dist/wasm/check-cuckoo.wasm', import.meta.url);
+    case 'fuse': return new URL('../../dist/wasm/check-fuse.wasm', import.meta.url);
+    case 'redis-bloom': return new URL('../../dist/wasm/check-redis-bloom.wasm', import.meta.url);
+    case 'redis-cuckoo': return new URL('../../dist/wasm/check-redis-cuckoo.wasm', import.meta.url);
+    default: return fail('NOT_INITIALIZED', `no checker module for kind '${kind}' in this build (a new kind needs its case in moduleUrl, js/check/index.js)`);
   }
 }
 
@@ -66,7 +66,7 @@ async function compile(kind, options) {
     return WebAssembly.compile(await readFile(url));
   }
   const res = await fetch(url);
-  if (!res.ok) fail('NOT_INITIALIZED', `fetching ${url.href} failed: HTTP ${res.status}: serve js/wasm/check-${kind}.wasm there, or pass open(bytes, { url })`);
+  if (!res.ok) fail('NOT_INITIALIZED', `fetching ${url.href} failed: HTTP ${res.status}: serve dist/wasm/check-${kind}.wasm there, or pass open(bytes, { url })`);
   return (res.headers.get('content-type') ?? '').startsWith('application/wasm')
     ? WebAssembly.compileStreaming(res) : WebAssembly.compile(await res.arrayBuffer());
 }
@@ -186,7 +186,7 @@ class CheckFilter {
   constructor(m, handle, kind) {
     this._m = m;
     this._h = handle;
-    /** The filter kind (a name of js/kind-table.js, as the main entry's kindOf). */
+    /** The filter kind (a name of js/shared/kind-table.js, as the main entry's kindOf). */
     this.kind = kind;
   }
 

@@ -2,12 +2,12 @@
 // constructor and method is synchronous. Works in Node >= 20 (ESM), browsers (Vite or plain
 // <script type="module">), module Web Workers and worker_threads.
 // The glue is imported by relative path, so a plain <script type="module"> and every bundler find
-// it with no configuration. The package's no-eval entry (js/index.noeval.min.js, picked by the
+// it with no configuration. The package's no-eval entry (dist/index.noeval.min.js, picked by the
 // "workerd" export condition) is this same code built with ./wasm/bloomcuckoo.noeval.mjs, the glue
 // without `new Function` (scripts/build-js.mjs); both glues load the same .wasm.
-import createBloomCuckooModule from './wasm/bloomcuckoo.mjs';
+import createBloomCuckooModule from '../../dist/wasm/bloomcuckoo.mjs';
 import { FilterError, show } from './errors.js';
-import { statusName } from './status-codes.js';
+import { statusName } from '../shared/status-codes.js';
 
 let pending = null;
 let wasm = null;
@@ -84,7 +84,7 @@ function raise(r, context, more) {
 }
 
 // How to fix a wasm that cannot be fetched, for every error that says so.
-const FIX = 'serve it there (esbuild or Rollup or bun build: copy js/wasm/bloomcuckoo.wasm to wasm/ beside '
+const FIX = 'serve it there (esbuild or Rollup or bun build: copy dist/wasm/bloomcuckoo.wasm to wasm/ beside '
   + 'the bundle), or pass init({ url }) or init({ module })';
 
 function wasmUrl(url) {
@@ -92,7 +92,7 @@ function wasmUrl(url) {
     // The literal form lets bundlers (Vite, webpack) find and emit the asset. Without
     // import.meta.url (an IIFE bundle, a classic script) there is no "beside this file".
     try {
-      return new URL('./wasm/bloomcuckoo.wasm', import.meta.url);
+      return new URL('../../dist/wasm/bloomcuckoo.wasm', import.meta.url);
     } catch {
       throw new FilterError('NOT_INITIALIZED', `bloomcuckoo: this build has no import.meta.url (an IIFE or classic-script bundle) to find bloomcuckoo.wasm beside it: ${FIX}`);
     }

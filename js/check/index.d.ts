@@ -1,6 +1,6 @@
-// Types of bloomcuckoo/check (js/check.js), written by hand: the read-only checker.
+// Types of bloomcuckoo/check (js/check/index.js), written by hand: the read-only checker.
 
-import type { FilterKind } from './index.js';
+import type { FilterKind } from '../main/index.js';
 
 /** The kind of filter a checker holds: the main entry's `FilterKind` (as its `kindOf` gives). */
 export type CheckKind = FilterKind;

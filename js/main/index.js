@@ -4,5 +4,5 @@ export { FilterError } from './errors.js';
 export { PackedKeys } from './keys.js';
 export { murmur3 } from './murmur3.js';
 export * from './classes.js';
-export { fromRedisDump } from './redis.js';
+export { fromRedisDump } from './from-redis-dump.js';
 export { deserialize, deserializeFrom, kindOf } from './deserialize.js';

@@ -1,7 +1,7 @@
 // The filter kinds, one row each: the number in the frame, the name, the class's name. The JS twin
 // of BLOOMCUCKOO_FILTER_KINDS (cpp/include/bloomcuckoo/serialization.h), as data only, so that
-// the checker (js/check.js) and the build scripts read it without loading the library;
-// js/kinds.js puts the classes beside it. tests/js/kinds.test.js checks it against the C++ table
+// the checker (js/check/index.js) and the build scripts read it without loading the library;
+// js/main/kinds.js puts the classes beside it. tests/js/kinds.test.js checks it against the C++ table
 // and checks that everything that lists kinds derives from it (docs/CONTRIBUTING.md, "Adding a
 // filter kind").
 /** [number, name, class name] per kind, by number. */

@@ -1,13 +1,13 @@
-// The filter kinds with their classes: js/kind-table.js (the JS twin of the C++ kind table), each
-// row with the class it names, found by that name among js/classes.js's exports, so a new kind's
+// The filter kinds with their classes: js/shared/kind-table.js (the JS twin of the C++ kind table), each
+// row with the class it names, found by that name among js/main/classes.js's exports, so a new kind's
 // class needs its line there and nothing here. `deserialize` and `kindOf` read it;
 // tests/js/kinds.test.js checks the table against the C++ one and everything that lists kinds
 // against the table.
-import { KIND_TABLE } from './kind-table.js';
+import { KIND_TABLE } from '../shared/kind-table.js';
 import * as classes from './classes.js';
 
 /** [number, name, class] per kind. */
-// (a row whose class js/classes.js does not export has undefined here: tests/js/kinds.test.js names
+// (a row whose class js/main/classes.js does not export has undefined here: tests/js/kinds.test.js names
 // the fix, so the shipped code carries no message for a mistake it cannot make)
 export const KINDS = KIND_TABLE.map(([number, name, className]) => [number, name, classes[className]]);
 

@@ -5,9 +5,9 @@
 // least one byte between them. An empty tag ('x{}y') or a '{' with no '}' after it means the whole
 // key is hashed. Keys are bytes: a string is its UTF-8 encoding (as node-redis and ioredis send
 // it), a Uint8Array (Buffer) is taken as it is.
-// FilterError from the package's main entry, as js/redis-client.js does: the shipped redis.min.js
+// FilterError from the package's main entry, as js/redis/client.js does: the shipped redis.min.js
 // imports that entry, so there is one FilterError class.
-import { FilterError } from './index.js';
+import { FilterError } from '../main/index.js';
 
 /** The number of hash slots of a Redis Cluster. */
 export const SLOTS = 16384;

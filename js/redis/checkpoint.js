@@ -1,4 +1,4 @@
-// Checkpoints: how a replica opens without stalling Redis (js/redis-replica.js uses them).
+// Checkpoints: how a replica opens without stalling Redis (js/redis/replica.js uses them).
 //
 // A checkpoint is a copy of a filter exact at a known log position <epoch>-<n>, kept beside the key
 // (same hash slot) as a Redis hash of its SCANDUMP steps: field n<it> holds the iterator SCANDUMP(it)
@@ -12,9 +12,9 @@
 // LOADCHUNK into a filter key: they replicate whole on every RedisBloom (2.6 replicates only a CF
 // LOADCHUNK's header) and cost no filter parsing on the server.
 import { randomBytes } from 'node:crypto';
-import { MAX_CHUNK_BYTES, dataChunks } from './dump-chunks.js';
-import { FilterError, RedisCuckooFilter, fromRedisDump } from './index.js';
-import { arrayOf, badReply, besideKey, countOf, declaredBytes, run, scanDumpVia, text, textOf } from './redis-client.js';
+import { MAX_CHUNK_BYTES, dataChunks } from '../shared/dump-chunks.js';
+import { FilterError, RedisCuckooFilter, fromRedisDump } from '../main/index.js';
+import { arrayOf, badReply, besideKey, countOf, declaredBytes, run, scanDumpVia, text, textOf } from './client.js';
 
 /**
  * Bytes per checkpoint step after the header: 1 MiB, a 16th of a SCANDUMP chunk, so that a replica

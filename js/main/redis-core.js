@@ -3,7 +3,7 @@
 import { FilterError } from './errors.js';
 import { Filter, withBytesInWasm } from './filter.js';
 import { requireWasm, throwIfError } from './loader.js';
-import { dataChunks } from './dump-chunks.js';
+import { dataChunks } from '../shared/dump-chunks.js';
 import { normalizeRedisChunks } from './redis-dump.js';
 
 /**

@@ -1,8 +1,8 @@
 // What bloomcuckoo/redis needs of a Redis client, whichever it is: a `send(args)` that resolves
 // binary replies as Buffers, a second connection of its own (for a blocking read), and the few
 // reads every part of the entry shares (the key's type, the server's rules, a SCANDUMP loop).
-import { FilterError } from './index.js';
-import { companionKey, keySlot } from './redis-keyslot.js';
+import { FilterError } from '../main/index.js';
+import { companionKey, keySlot } from './keyslot.js';
 
 // node-redis's RESP_TYPES.BLOB_STRING (the RESP type byte '$'), so this module needs no import of it.
 const RESP_BLOB_STRING = 36;
@@ -365,7 +365,7 @@ export async function scanDumpVia(send, prefix, key, step = (it) => run(send, [`
 }
 
 /**
- * A key in the same cluster slot as `key`, ending in `suffix`: companionKey of js/redis-keyslot.js
+ * A key in the same cluster slot as `key`, ending in `suffix`: companionKey of js/redis/keyslot.js
  * (`key + suffix` for a key with a non-empty hash tag, `{key}suffix` for a key hashed whole with no
  * '}', `{A}key suffix` with A a tag of the key's slot otherwise, e.g. 'x{}y', 'a}b', '').
  */

@@ -1,17 +1,17 @@
 // bloomcuckoo/redis: RedisBloom filters between a live Redis and this process, for Node.
 // pullFilter reads a BF or CF key with its SCANDUMP loop; pushFilter loads a filter with LOADCHUNK
 // into a temporary key in the same hash slot and renames it over the target, so no reader ever
-// sees a half-loaded filter; openReplica keeps a local copy of a key fresh (js/redis-replica.js).
+// sees a half-loaded filter; openReplica keeps a local copy of a key fresh (js/redis/replica.js).
 // Works with node-redis 4, 5 and 6 (the `redis` package) and ioredis 5 and 6, told apart by the client
-// object. The shipped build (js/redis.min.js) imports the package's main entry, so there is one
+// object. The shipped build (dist/redis.min.js) imports the package's main entry, so there is one
 // wasm instance and one init().
-import { FilterError, RedisBloomFilter, RedisCuckooFilter, fromRedisDump, init } from './index.js';
+import { FilterError, RedisBloomFilter, RedisCuckooFilter, fromRedisDump, init } from '../main/index.js';
 import {
   besideKey, bounded, commandsOf, prefixFor, reasonOf, run, scanDumpVia, serverVia, textOf, timeoutOf, waitOf, waiterOf,
-} from './redis-client.js';
+} from './client.js';
 
-export { commandsOf } from './redis-client.js';
-export { openReplica } from './redis-replica.js';
+export { commandsOf } from './client.js';
+export { openReplica } from './replica.js';
 
 /** '8' for Redis 8's bloom module (RedisBloom 8.x, module version 80000 and up), else '2.6'. */
 export function serverOf(client) {

@@ -1,6 +1,6 @@
-// Types of `bloomcuckoo/redis` (js/redis-entry.js): RedisBloom filters between a live Redis and
+// Types of `bloomcuckoo/redis` (js/redis/index.js): RedisBloom filters between a live Redis and
 // this process, for Node.
-import type { Keys, RedisBloomFilter, RedisCuckooFilter, RedisServer } from './index.js';
+import type { Keys, RedisBloomFilter, RedisCuckooFilter, RedisServer } from '../main/index.js';
 
 /**
  * A node-redis client (`createClient()` of the `redis` package, 4, 5 or 6), connected: what
