@@ -79,8 +79,8 @@ inline KeyBatch Batch(uintptr_t data, uintptr_t offsets, uint32_t count) {
   return batch;
 }
 
-// The one key js/main/keys.js encodeKey wrote: its bytes start the key region, and its length (which
-// encodeKey made fit the region) is the one-key call's argument.
+// The one key js/main/keys.js encodeKey wrote: its bytes start the key region, and its length
+// (which encodeKey made fit the region) is the one-key call's argument.
 inline const uint8_t* OneKey() { return Ptr<const uint8_t>(RegisteredKeyRegion().data); }
 // Its hash under filter f's own hash policy (F::KeyHashing).
 template <typename F>

@@ -19,8 +19,8 @@ void Murmur3X64_128(uint32_t len, uint32_t seed, uintptr_t out) {
   MurmurHash3_x64_128_Bytes(OneKey(), len, seed, Ptr<uint8_t>(out));
 }
 // The address of the last failing Status's message (NUL-terminated ASCII, static storage): JS
-// reads it from memory (js/main/loader.js lastStatusMessage), so no std::string crosses the boundary
-// and the glue needs no std::string support (bindings/embind_unused_types.js).
+// reads it from memory (js/main/loader.js lastStatusMessage), so no std::string crosses the
+// boundary and the glue needs no std::string support (bindings/embind_unused_types.js).
 uintptr_t LastStatusPointer() { return reinterpret_cast<uintptr_t>(LastMessage()); }
 void SetKeyRegion(uintptr_t data, double data_size, uintptr_t offsets, double offsets_count) {
   RegisteredKeyRegion() = KeyRegion{data, static_cast<uint64_t>(data_size), offsets,

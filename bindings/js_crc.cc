@@ -1,6 +1,6 @@
 // The CRC-32 of large pieces computed by the JS runtime when it has a native one of the same
-// definition (Node's zlib.crc32: js/main/filter.js installs Module.bcCrc32 where it exists; browsers
-// keep the wasm tables). Module.bcCrc32(crc, ptr, len) returns the extended CRC-32.
+// definition (Node's zlib.crc32: js/main/filter.js installs Module.bcCrc32 where it exists;
+// browsers keep the wasm tables). Module.bcCrc32(crc, ptr, len) returns the extended CRC-32.
 #include <emscripten/emscripten.h>
 
 #include "crc32.h"

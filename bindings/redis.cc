@@ -22,8 +22,8 @@ uint64_t PartBytes(const RC& f, uint32_t i) { return f.filter_bytes(i); }
 const uint8_t* PartData(const RB& f, uint32_t i) { return f.link_data(i); }
 const uint8_t* PartData(const RC& f, uint32_t i) { return f.filter_data(i); }
 
-// What SCANDUMP and LOADCHUNK need of either class, by the same JS names (js/main/redis-core.js): the
-// header, the parts, and loading a dump chunk by chunk.
+// What SCANDUMP and LOADCHUNK need of either class, by the same JS names (js/main/redis-core.js):
+// the header, the parts, and loading a dump chunk by chunk.
 template <typename F>
 struct Dump {
   static double HeaderSize(const F& f) { return static_cast<double>(f.DumpHeaderSize()); }

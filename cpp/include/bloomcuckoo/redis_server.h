@@ -1,9 +1,9 @@
 // The Redis servers whose BF/CF rules the RedisBloom-compatible classes follow, one row each:
 // every place RedisBloomFilter or RedisCuckooFilter behaves differently per server reads its row
 // here, so another server (a later RedisBloom, another engine's bloom type) is one more row. Rows
-// are numbered from 0 in order; row 0 is the default. js/main/options.js names the rows (REDIS_SERVERS,
-// the `server` option) in the same order; tests/js/redis-server-limits.test.js checks the names
-// against these rows and that no other file decides anything per server.
+// are numbered from 0 in order; row 0 is the default. js/main/options.js names the rows
+// (REDIS_SERVERS, the `server` option) in the same order; tests/js/redis-server-limits.test.js
+// checks the names against these rows and that no other file decides anything per server.
 //
 // Columns:
 //  - name: the `server` option's value.
