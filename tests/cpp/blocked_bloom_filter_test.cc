@@ -14,7 +14,6 @@ namespace bloomcuckoo {
 
 struct BlockedBloomAdapter : AddingAdapter<BlockedBloomFilter, BlockedBloomOptions> {
   static constexpr const char* kName = "blocked";
-  static constexpr FilterKind kKind = FilterKind::kBlockedBloom;
   // Options in the direct form: `blocks` blocks.
   static Options Direct(uint64_t blocks, uint32_t seed = kDefaultSeed) {
     Options o;

@@ -16,7 +16,6 @@ namespace bloomcuckoo {
 struct BloomAdapter
     : ProbedAdapter<BloomFilter, BloomOptions, &BloomOptions::bits, &BloomFilter::bits> {
   static constexpr const char* kName = "bloom";
-  static constexpr FilterKind kKind = FilterKind::kBloom;
   // A hand-built body of `words` 64-bit words, each `fill`.
   static std::vector<uint8_t> Body(uint64_t bits, uint32_t hashes, uint64_t capacity,
                                    double error_rate, uint64_t size, size_t words,

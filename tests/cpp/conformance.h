@@ -8,7 +8,7 @@
 //     using Filter = MyFilter;
 //     using Options = MyOptions;  // what Init takes
 //     static constexpr const char* kName = "my";
-//     static constexpr FilterKind kKind;  // what PeekFilterKind must say of its bytes
+//     static constexpr FilterKind kKind;  // what PeekFilterKind must say of its bytes (F::kKind)
 //     // Creates *f sized for (capacity, error_rate) with `seed` and inserts every key
 //     // (dynamic filters: Init + Add; static filters: Build).
 //     static Status Create(Filter* f, uint64_t capacity, double error_rate, uint32_t seed,
@@ -20,6 +20,8 @@
 //     static bool Insert(Filter* f, decltype(f->HashOf(key, len)) h);
 //     // (Re)initialises *f from `o` (a static filter: builds it over a few keys).
 //     static Status Init(Filter* f, const Options& o);
+//     // (Filter, Options, kKind and an Init that calls f->Init(o) come from deriving from
+//     // InitAdapter<MyFilter, MyOptions>, below.)
 //     // Options Init must refuse with kInvalidArgument, and with kOutOfMemory, each with a word
 //     // its message must contain.
 //     static std::vector<testing_util::OptionCase<Options>> InvalidOptions();
@@ -205,6 +207,24 @@ struct BodyCase {
   std::string why;
 };
 
+// Bad bodies made from one sound body, one edit each: Add(why, edit) calls edit(&copy) on a copy of
+// the sound body and keeps the copy as a case; cases() is what an adapter's BadBodies returns.
+class EditedBodies {
+ public:
+  explicit EditedBodies(std::vector<uint8_t> sound) : sound_(std::move(sound)) {}
+  template <typename Edit>
+  void Add(const char* why, Edit&& edit) {
+    std::vector<uint8_t> b = sound_;
+    edit(&b);
+    cases_.push_back({std::move(b), why});
+  }
+  std::vector<BodyCase> cases() const { return cases_; }
+
+ private:
+  std::vector<uint8_t> sound_;
+  std::vector<BodyCase> cases_;
+};
+
 template <typename F>
 struct GoodBody {
   std::vector<uint8_t> body;
@@ -360,12 +380,22 @@ double PromisedFpr(double error_rate, long) {
   return error_rate;
 }  // NOLINT(runtime/int)
 
+// The adapter part of every filter that Status F::Init(const O&) (re)initialises: its types,
+// its kind (the class's row of the kind table, F::kKind) and Init. An adapter that derives from
+// it adds kName and what its filter does its own way.
+template <typename F, typename O>
+struct InitAdapter {
+  using Filter = F;
+  using Options = O;
+  static constexpr FilterKind kKind = F::kKind;
+  static Status Init(F* f, const O& o) { return f->Init(o); }
+};
+
 // The adapter part shared by filters sized from (capacity, error_rate, seed) options and filled
 // with bool Add(Hash128): Bloom, blocked Bloom and counting Bloom.
 template <typename F, typename O>
-struct AddingAdapter {
+struct AddingAdapter : InitAdapter<F, O> {
   using Filter = F;
-  using Options = O;
   // Options sized by (capacity, error_rate) with `seed`.
   static O Sized(uint64_t capacity, double error_rate, uint32_t seed = kDefaultSeed) {
     return testing_util::Sized<O>(capacity, error_rate, seed);
@@ -396,7 +426,6 @@ struct AddingAdapter {
                testing_util::OptionCase<O>{Sized(uint64_t{1} << 62, 0.01), "capacity"});
     return own;
   }
-  static Status Init(Filter* f, const Options& o) { return f->Init(o); }
   static bool Insert(Filter* f, Hash128 h) { return f->Add(h); }
   static Status Create(Filter* f, uint64_t capacity, double error_rate, uint32_t seed,
                        const std::vector<std::string>& keys) {

@@ -17,7 +17,6 @@ struct CountingBloomAdapter
     : ProbedAdapter<CountingBloomFilter, CountingBloomOptions, &CountingBloomOptions::counters,
                     &CountingBloomFilter::counters> {
   static constexpr const char* kName = "counting";
-  static constexpr FilterKind kKind = FilterKind::kCountingBloom;
   // A hand-built body of size 3 and `bytes` bytes of `fill` (two 4-bit counters each).
   static std::vector<uint8_t> Body(uint64_t counters, uint32_t hashes, uint64_t capacity,
                                    double error_rate, size_t bytes, uint8_t fill = 0x21) {

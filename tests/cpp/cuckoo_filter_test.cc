@@ -647,14 +647,10 @@ std::vector<uint8_t> OneSubFilterBytes(uint64_t* buckets) {
   return SerializeToVector(f);
 }
 
-struct CuckooAdapter {
-  using Filter = CuckooFilter;
-  using Options = CuckooOptions;
+struct CuckooAdapter : InitAdapter<CuckooFilter, CuckooOptions> {
   static constexpr const char* kName = "cuckoo";
-  static constexpr FilterKind kKind = FilterKind::kCuckoo;
   // An un-initialised cuckoo filter reports the size of its (empty) body: Serialize refuses it.
   static constexpr bool kUninitialisedSerializedSizeIsZero = false;
-  static Status Init(Filter* f, const Options& o) { return f->Init(o); }
   static bool Insert(Filter* f, Hash128 h) { return f->Add(h); }
   static Status Create(Filter* f, uint64_t capacity, double error_rate, uint32_t seed,
                        const std::vector<std::string>& keys) {

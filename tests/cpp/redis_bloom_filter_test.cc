@@ -193,12 +193,7 @@ TEST(RedisBloomFilter, OurFormatRefusesANonZeroSeed) {
 // A scaling filter for `capacity` keys at `error_rate` (BF.RESERVE), expansion 2.
 RedisBloomOptions Opts(uint64_t capacity, double error_rate, uint32_t expansion = 2,
                        bool non_scaling = false) {
-  RedisBloomOptions o;
-  o.capacity = capacity;
-  o.error_rate = error_rate;
-  o.expansion = expansion;
-  o.non_scaling = non_scaling;
-  return o;
+  return RedisBloomOptions{capacity, error_rate, expansion, non_scaling};
 }
 
 // `o` on Redis 8's rules (row '8' of kRedisServers, redis_server.h).
@@ -241,16 +236,12 @@ std::vector<uint8_t> TwoLinkBody() {
   return body;
 }
 
-struct RedisBloomAdapter {
-  using Filter = RedisBloomFilter;
-  using Options = RedisBloomOptions;
+struct RedisBloomAdapter : InitAdapter<RedisBloomFilter, RedisBloomOptions> {
   static constexpr const char* kName = "redis-bf";
-  static constexpr FilterKind kKind = FilterKind::kRedisBloom;
   // RedisBloom's BF hashes every key with fixed seeds (RedisBfHashing): the class has no seed of
   // its own, seed() is always 0 and the frame must carry 0 (OurFormatRefusesANonZeroSeed). The
   // seed Create is given is ignored.
   static constexpr bool kSeeded = false;
-  static Status Init(Filter* f, const Options& o) { return f->Init(o); }
   static bool Insert(Filter* f, RedisBloomFilter::Hash h) {
     bool added = false;
     return f->Add(h, &added).ok() && added;
@@ -321,57 +312,53 @@ struct RedisBloomAdapter {
     using testing_util::PutF64;
     using testing_util::PutLE;
     const std::vector<uint8_t> two = TwoLinkBody();
-    std::vector<testing_util::BodyCase> cases;
-    auto with = [&](const char* why, auto edit) {
-      std::vector<uint8_t> b = two;
-      edit(&b);
-      cases.push_back({b, why});
-    };
+    testing_util::EditedBodies bad(two);
     const uint64_t items = testing_util::GetLE(two, kOffItems, 8);
     const uint64_t size0 = testing_util::GetLE(two, LinkAt(0, kLinkSize), 8);
-    with("items + 1", [&](auto* b) { PutLE(b, kOffItems, items + 1, 8); });
-    with("items - 1", [&](auto* b) { PutLE(b, kOffItems, items - 1, 8); });
-    with("0 links", [](auto* b) { PutLE(b, kOffLinks, 0, 4); });
-    with("1 link (a record read as bitmap)", [](auto* b) { PutLE(b, kOffLinks, 1, 4); });
-    with("3 links", [](auto* b) { PutLE(b, kOffLinks, 3, 4); });
-    with("4097 links", [](auto* b) { PutLE(b, kOffLinks, 4097, 4); });
-    with("unknown option bit 16", [](auto* b) { (*b)[kOffOptions] |= 16; });
-    with("no FORCE64 (32-bit hashes)", [](auto* b) { PutLE(b, kOffOptions, 1, 4); });
-    with("expansion 0, scaling", [](auto* b) { PutLE(b, kOffGrowth, 0, 4); });
-    with("link bytes + 8 (bitmaps short)", [](auto* b) {
+    bad.Add("items + 1", [&](auto* b) { PutLE(b, kOffItems, items + 1, 8); });
+    bad.Add("items - 1", [&](auto* b) { PutLE(b, kOffItems, items - 1, 8); });
+    bad.Add("0 links", [](auto* b) { PutLE(b, kOffLinks, 0, 4); });
+    bad.Add("1 link (a record read as bitmap)", [](auto* b) { PutLE(b, kOffLinks, 1, 4); });
+    bad.Add("3 links", [](auto* b) { PutLE(b, kOffLinks, 3, 4); });
+    bad.Add("4097 links", [](auto* b) { PutLE(b, kOffLinks, 4097, 4); });
+    bad.Add("unknown option bit 16", [](auto* b) { (*b)[kOffOptions] |= 16; });
+    bad.Add("no FORCE64 (32-bit hashes)", [](auto* b) { PutLE(b, kOffOptions, 1, 4); });
+    bad.Add("expansion 0, scaling", [](auto* b) { PutLE(b, kOffGrowth, 0, 4); });
+    bad.Add("link bytes + 8 (bitmaps short)", [](auto* b) {
       PutLE(b, LinkAt(0, kLinkBytes), 24, 8);
       PutLE(b, LinkAt(0, kLinkBits), 192, 8);
     });
-    with("link bytes - 8 (bitmaps long)", [](auto* b) {
+    bad.Add("link bytes - 8 (bitmaps long)", [](auto* b) {
       PutLE(b, LinkAt(0, kLinkBytes), 8, 8);
       PutLE(b, LinkAt(0, kLinkBits), 64, 8);
     });
-    with("link bits != bytes * 8", [](auto* b) { PutLE(b, LinkAt(0, kLinkBits), 129, 8); });
-    with("link bits 0", [](auto* b) { PutLE(b, LinkAt(0, kLinkBits), 0, 8); });
-    with("link error 0", [](auto* b) { PutF64(b, LinkAt(0, kLinkError), 0.0); });
-    with("link error 1", [](auto* b) { PutF64(b, LinkAt(1, kLinkError), 1.0); });
-    with("link error -0.5", [](auto* b) { PutF64(b, LinkAt(0, kLinkError), -0.5); });
-    with("link error NaN", [](auto* b) {
+    bad.Add("link bits != bytes * 8", [](auto* b) { PutLE(b, LinkAt(0, kLinkBits), 129, 8); });
+    bad.Add("link bits 0", [](auto* b) { PutLE(b, LinkAt(0, kLinkBits), 0, 8); });
+    bad.Add("link error 0", [](auto* b) { PutF64(b, LinkAt(0, kLinkError), 0.0); });
+    bad.Add("link error 1", [](auto* b) { PutF64(b, LinkAt(1, kLinkError), 1.0); });
+    bad.Add("link error -0.5", [](auto* b) { PutF64(b, LinkAt(0, kLinkError), -0.5); });
+    bad.Add("link error NaN", [](auto* b) {
       PutF64(b, LinkAt(0, kLinkError), std::numeric_limits<double>::quiet_NaN());
     });
-    with("link bpe 0", [](auto* b) { PutF64(b, LinkAt(0, kLinkBpe), 0.0); });
-    with("link bpe NaN",
-         [](auto* b) { PutF64(b, LinkAt(0, kLinkBpe), std::numeric_limits<double>::quiet_NaN()); });
-    with("link bpe 1e6", [](auto* b) { PutF64(b, LinkAt(0, kLinkBpe), 1e6); });
-    with("link bpe of 2% (hashes disagree)",
-         [](auto* b) { PutF64(b, LinkAt(0, kLinkBpe), -std::log(0.02) / 0.480453013918201); });
-    with("link hashes + 1", [](auto* b) { ++(*b)[LinkAt(0, kLinkHashes)]; });
-    with("link hashes 0", [](auto* b) { PutLE(b, LinkAt(0, kLinkHashes), 0, 4); });
-    with("link of 1076 hashes, its bpe agreeing (more than any RedisBloom link)", [](auto* b) {
+    bad.Add("link bpe 0", [](auto* b) { PutF64(b, LinkAt(0, kLinkBpe), 0.0); });
+    bad.Add("link bpe NaN", [](auto* b) {
+      PutF64(b, LinkAt(0, kLinkBpe), std::numeric_limits<double>::quiet_NaN());
+    });
+    bad.Add("link bpe 1e6", [](auto* b) { PutF64(b, LinkAt(0, kLinkBpe), 1e6); });
+    bad.Add("link bpe of 2% (hashes disagree)",
+            [](auto* b) { PutF64(b, LinkAt(0, kLinkBpe), -std::log(0.02) / 0.480453013918201); });
+    bad.Add("link hashes + 1", [](auto* b) { ++(*b)[LinkAt(0, kLinkHashes)]; });
+    bad.Add("link hashes 0", [](auto* b) { PutLE(b, LinkAt(0, kLinkHashes), 0, 4); });
+    bad.Add("link of 1076 hashes, its bpe agreeing (more than any RedisBloom link)", [](auto* b) {
       PutLE(b, LinkAt(0, kLinkHashes), 1076, 4);
       PutF64(b, LinkAt(0, kLinkBpe), 1075.5 / 0.693147180559945);
     });
-    with("link entries 0", [](auto* b) { PutLE(b, LinkAt(1, kLinkEntries), 0, 8); });
-    with("link n2 64", [](auto* b) { (*b)[LinkAt(0, kLinkN2)] = 64; });
-    with("link n2 8 (256 bits masked into 128)", [](auto* b) { (*b)[LinkAt(0, kLinkN2)] = 8; });
-    with("link items + 1 (the sum disagrees)",
-         [&](auto* b) { PutLE(b, LinkAt(0, kLinkSize), size0 + 1, 8); });
-    with("link items overflow the sum", [](auto* b) {
+    bad.Add("link entries 0", [](auto* b) { PutLE(b, LinkAt(1, kLinkEntries), 0, 8); });
+    bad.Add("link n2 64", [](auto* b) { (*b)[LinkAt(0, kLinkN2)] = 64; });
+    bad.Add("link n2 8 (256 bits masked into 128)", [](auto* b) { (*b)[LinkAt(0, kLinkN2)] = 8; });
+    bad.Add("link items + 1 (the sum disagrees)",
+            [&](auto* b) { PutLE(b, LinkAt(0, kLinkSize), size0 + 1, 8); });
+    bad.Add("link items overflow the sum", [](auto* b) {
       // 2^64 - 2 + 5 items: the header's count is what the sum wraps to.
       PutLE(b, LinkAt(0, kLinkSize), ~uint64_t{0} - 1, 8);
       PutLE(b, LinkAt(1, kLinkSize), 5, 8);
@@ -380,21 +367,21 @@ struct RedisBloomAdapter {
     // RedisBloom 2.x's all-zero link (see GoodBodies) is only ever last: first or in the middle,
     // or with anything set, it is corrupt.
     const std::vector<uint8_t> zeros(RedisBloomFilter::kDumpLinkBytes, 0);
-    with("an all-zero link first", [&](auto* b) {
+    bad.Add("an all-zero link first", [&](auto* b) {
       b->insert(b->begin() + LinkAt(0, 0), zeros.begin(), zeros.end());
       PutLE(b, kOffLinks, 3, 4);
     });
-    with("an all-zero link in the middle", [&](auto* b) {
+    bad.Add("an all-zero link in the middle", [&](auto* b) {
       b->insert(b->begin() + LinkAt(1, 0), zeros.begin(), zeros.end());
       PutLE(b, kOffLinks, 3, 4);
     });
-    with("a last link of zeros but its items", [&](auto* b) {
+    bad.Add("a last link of zeros but its items", [&](auto* b) {
       b->insert(b->begin() + LinkAt(2, 0), zeros.begin(), zeros.end());
       PutLE(b, kOffLinks, 3, 4);
       PutLE(b, LinkAt(2, kLinkSize), 1, 8);
       PutLE(b, kOffItems, items + 1, 8);
     });
-    return cases;
+    return bad.cases();
   }
   static std::vector<testing_util::GoodBody<Filter>> GoodBodies() {
     using testing_util::PutLE;

@@ -184,12 +184,7 @@ TEST(RedisCuckooFilter, MovedFromFilterIsUninitialised) {
 // A filter for `capacity` keys (CF.RESERVE), the rest as defaulted or given.
 RedisCuckooOptions Opts(uint64_t capacity, uint32_t bucket_size = 2, uint32_t max_iterations = 20,
                         uint32_t expansion = 1) {
-  RedisCuckooOptions o;
-  o.capacity = capacity;
-  o.bucket_size = bucket_size;
-  o.max_iterations = max_iterations;
-  o.expansion = expansion;
-  return o;
+  return RedisCuckooOptions{capacity, bucket_size, max_iterations, expansion};
 }
 
 // Where the fields of a body of kind 8 are (docs/FORMAT.md): the 38-byte dump header, then the
@@ -215,16 +210,12 @@ Bytes TwoSubFilterBody() { return BodyWithSubFilters(Opts(16), 2); }
 // CF.RESERVE's smallest capacity for the adapter's bucket size (2): 2 * BUCKETSIZE.
 constexpr uint64_t kMinCapacity = 4;
 
-struct RedisCuckooAdapter {
-  using Filter = RedisCuckooFilter;
-  using Options = RedisCuckooOptions;
+struct RedisCuckooAdapter : InitAdapter<RedisCuckooFilter, RedisCuckooOptions> {
   static constexpr const char* kName = "redis-cf";
-  static constexpr FilterKind kKind = FilterKind::kRedisCuckoo;
   // RedisBloom's CF hashes every key with MurmurHash64A seed 0 (RedisCfHashing): the class has no
   // seed of its own, seed() is always 0 and the frame must carry 0 (OurFormatRefusesANonZeroSeed).
   // The seed Create is given is ignored.
   static constexpr bool kSeeded = false;
-  static Status Init(Filter* f, const Options& o) { return f->Init(o); }
   // CF.ADD, as Create adds (so a filter refilled after Clear is the one Create made).
   static bool Insert(Filter* f, uint64_t h) {
     RedisCuckooFilter::Insert r;

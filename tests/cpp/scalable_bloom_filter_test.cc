@@ -48,12 +48,8 @@ std::vector<uint8_t> TwoLayerBody() {
 
 }  // namespace
 
-struct ScalableBloomAdapter {
-  using Filter = ScalableBloomFilter;
-  using Options = ScalableBloomOptions;
+struct ScalableBloomAdapter : InitAdapter<ScalableBloomFilter, ScalableBloomOptions> {
   static constexpr const char* kName = "scalable";
-  static constexpr FilterKind kKind = FilterKind::kScalableBloom;
-  static Status Init(Filter* f, const Options& o) { return f->Init(o); }
   static bool Insert(Filter* f, Hash128 h) {
     bool added = false;
     return f->Add(h, &added).ok() && added;
@@ -114,30 +110,25 @@ struct ScalableBloomAdapter {
     using testing_util::PutF64;
     using testing_util::PutLE;
     const std::vector<uint8_t> body = TwoLayerBody();
-    std::vector<testing_util::BodyCase> cases;
-    auto with = [&](const char* why, auto edit) {
-      std::vector<uint8_t> b = body;
-      edit(&b);
-      cases.push_back({b, why});
-    };
-    with("capacity 0", [](std::vector<uint8_t>* b) { PutLE(b, 0, 0, 8); });
-    with("error rate 1", [](std::vector<uint8_t>* b) { PutF64(b, 8, 1.0); });
-    with("error rate changed", [](std::vector<uint8_t>* b) { PutF64(b, 8, 0.02); });
-    with("expansion 0", [](std::vector<uint8_t>* b) { PutLE(b, 16, 0, 4); });
-    with("expansion changed", [](std::vector<uint8_t>* b) { PutLE(b, 16, 3, 4); });
-    with("non_scaling 2", [](std::vector<uint8_t>* b) { (*b)[20] = 2; });
-    with("non_scaling with 2 layers", [](std::vector<uint8_t>* b) { (*b)[20] = 1; });
-    with("0 layers", [](std::vector<uint8_t>* b) { PutLE(b, 21, 0, 4); });
-    with("65 layers", [](std::vector<uint8_t>* b) { PutLE(b, 21, 65, 4); });
-    with("3 layers", [](std::vector<uint8_t>* b) { PutLE(b, 21, 3, 4); });
-    with("1 layer (trailing bytes)", [](std::vector<uint8_t>* b) { PutLE(b, 21, 1, 4); });
-    with("layer hashes 0", [](std::vector<uint8_t>* b) { PutLE(b, 33, 0, 4); });
-    with("layer hashes 65", [](std::vector<uint8_t>* b) { PutLE(b, 33, 65, 4); });
-    with("layer bits huge", [](std::vector<uint8_t>* b) { PutLE(b, 25, uint64_t{1} << 50, 8); });
-    with("layer capacity", [](std::vector<uint8_t>* b) { PutLE(b, 37, 11, 8); });
-    with("layer error", [](std::vector<uint8_t>* b) { PutF64(b, 45, 0.01); });
-    with("layer overfull", [](std::vector<uint8_t>* b) { PutLE(b, 53, 11, 8); });
-    return cases;
+    testing_util::EditedBodies bad(body);
+    bad.Add("capacity 0", [](std::vector<uint8_t>* b) { PutLE(b, 0, 0, 8); });
+    bad.Add("error rate 1", [](std::vector<uint8_t>* b) { PutF64(b, 8, 1.0); });
+    bad.Add("error rate changed", [](std::vector<uint8_t>* b) { PutF64(b, 8, 0.02); });
+    bad.Add("expansion 0", [](std::vector<uint8_t>* b) { PutLE(b, 16, 0, 4); });
+    bad.Add("expansion changed", [](std::vector<uint8_t>* b) { PutLE(b, 16, 3, 4); });
+    bad.Add("non_scaling 2", [](std::vector<uint8_t>* b) { (*b)[20] = 2; });
+    bad.Add("non_scaling with 2 layers", [](std::vector<uint8_t>* b) { (*b)[20] = 1; });
+    bad.Add("0 layers", [](std::vector<uint8_t>* b) { PutLE(b, 21, 0, 4); });
+    bad.Add("65 layers", [](std::vector<uint8_t>* b) { PutLE(b, 21, 65, 4); });
+    bad.Add("3 layers", [](std::vector<uint8_t>* b) { PutLE(b, 21, 3, 4); });
+    bad.Add("1 layer (trailing bytes)", [](std::vector<uint8_t>* b) { PutLE(b, 21, 1, 4); });
+    bad.Add("layer hashes 0", [](std::vector<uint8_t>* b) { PutLE(b, 33, 0, 4); });
+    bad.Add("layer hashes 65", [](std::vector<uint8_t>* b) { PutLE(b, 33, 65, 4); });
+    bad.Add("layer bits huge", [](std::vector<uint8_t>* b) { PutLE(b, 25, uint64_t{1} << 50, 8); });
+    bad.Add("layer capacity", [](std::vector<uint8_t>* b) { PutLE(b, 37, 11, 8); });
+    bad.Add("layer error", [](std::vector<uint8_t>* b) { PutF64(b, 45, 0.01); });
+    bad.Add("layer overfull", [](std::vector<uint8_t>* b) { PutLE(b, 53, 11, 8); });
+    return bad.cases();
   }
   // The unpatched body (the patches above are judged against a body the parser accepts).
   static std::vector<testing_util::GoodBody<Filter>> GoodBodies() {
