@@ -10,32 +10,19 @@ namespace {
 
 inline uint32_t Rotl32(uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
 
-inline uint32_t Fmix32(uint32_t h) {
-  h ^= h >> 16;
-  h *= 0x85ebca6bu;
-  h ^= h >> 13;
-  h *= 0xc2b2ae35u;
-  h ^= h >> 16;
-  return h;
-}
+// The mix of a 32-bit word of key (a block's, or the tail's) before it is xored into h1.
+inline uint32_t MixK1(uint32_t k1) { return Rotl32(k1 * 0xcc9e2d51u, 15) * 0x1b873593u; }
 
 }  // namespace
 
 uint32_t MurmurHash3_x86_32(const void* key, size_t len, uint32_t seed) {
   const uint8_t* data = static_cast<const uint8_t*>(key);
   const size_t nblocks = len / 4;
-  constexpr uint32_t c1 = 0xcc9e2d51u;
-  constexpr uint32_t c2 = 0x1b873593u;
   uint32_t h1 = seed;
 
   for (size_t i = 0; i < nblocks; ++i) {
-    uint32_t k1 = static_cast<uint32_t>(murmur3_internal::Load32(data + 4 * i));
-    k1 *= c1;
-    k1 = Rotl32(k1, 15);
-    k1 *= c2;
-    h1 ^= k1;
-    h1 = Rotl32(h1, 13);
-    h1 = h1 * 5 + 0xe6546b64u;
+    h1 ^= MixK1(static_cast<uint32_t>(murmur3_internal::Load32(data + 4 * i)));
+    h1 = Rotl32(h1, 13) * 5 + 0xe6546b64u;
   }
 
   const uint8_t* tail = data + 4 * nblocks;
@@ -49,15 +36,12 @@ uint32_t MurmurHash3_x86_32(const void* key, size_t len, uint32_t seed) {
       [[fallthrough]];
     case 1:
       k1 ^= tail[0];
-      k1 *= c1;
-      k1 = Rotl32(k1, 15);
-      k1 *= c2;
-      h1 ^= k1;
+      h1 ^= MixK1(k1);
   }
 
-  // The reference mixes in the length as a 32-bit int.
+  // The reference mixes in the length as a 32-bit int, then finalizes with fmix32.
   h1 ^= static_cast<uint32_t>(len);
-  return Fmix32(h1);
+  return murmur3_internal::XorShiftMultiply<uint32_t>(h1, 16, 0x85ebca6bu, 13, 0xc2b2ae35u, 16);
 }
 
 void HashKeys(const KeyBatch& batch, size_t first, size_t n, uint32_t seed, Hash128* out) {

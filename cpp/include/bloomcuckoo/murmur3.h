@@ -20,15 +20,26 @@ struct Hash128 {
 // Writes the 16 bytes the reference writes to `out` (h1 LE, then h2 LE).
 void MurmurHash3_x64_128_Bytes(const void* key, size_t len, uint32_t seed, uint8_t out[16]);
 
+namespace murmur3_internal {
+
+// The shape of MurmurHash3's finalizers (fmix32, fmix64): xor-shift by s1, multiply by m1,
+// xor-shift by s2, multiply by m2, xor-shift by s3; a bijection on T.
+template <typename T>
+inline T XorShiftMultiply(T h, int s1, T m1, int s2, T m2, int s3) {
+  h ^= h >> s1;
+  h *= m1;
+  h ^= h >> s2;
+  h *= m2;
+  return h ^ (h >> s3);
+}
+
+}  // namespace murmur3_internal
+
 // MurmurHash3's 64-bit finalizer (fmix64): a bijection that mixes every input bit into every
 // output bit. Used by x64_128 and, as a remixer of 64-bit hashes, by the binary fuse filter.
 inline uint64_t MurmurHash3Fmix64(uint64_t k) {
-  k ^= k >> 33;
-  k *= 0xff51afd7ed558ccdull;
-  k ^= k >> 33;
-  k *= 0xc4ceb9fe1a85ec53ull;
-  k ^= k >> 33;
-  return k;
+  return murmur3_internal::XorShiftMultiply<uint64_t>(k, 33, 0xff51afd7ed558ccdull, 33,
+                                                      0xc4ceb9fe1a85ec53ull, 33);
 }
 
 namespace murmur3_internal {
@@ -50,6 +61,10 @@ inline uint64_t LoadTail(const uint8_t* p, size_t n) {
 inline uint64_t Rotl64(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
 inline constexpr uint64_t kC1 = 0x87c37b91114253d5ull;
 inline constexpr uint64_t kC2 = 0x4cf5ad432745937full;
+// The mix of a 64-bit word of key into lane 1 (k1, xored into h1) and lane 2 (k2, into h2): the
+// same for a block's words and the tail's.
+inline uint64_t MixK1(uint64_t k1) { return Rotl64(k1 * kC1, 31) * kC2; }
+inline uint64_t MixK2(uint64_t k2) { return Rotl64(k2 * kC2, 33) * kC1; }
 
 // MurmurHash3_x64_128's body, inlined wherever it is called: into MurmurHash3_x64_128 and into
 // HashKeys' loop (hashing.h), the one copy every batch runs.
@@ -59,41 +74,17 @@ __attribute__((always_inline)) inline Hash128 X64_128(const void* key, size_t le
   uint64_t h1 = seed;
   uint64_t h2 = seed;
   for (size_t i = 0; i < nblocks; ++i) {
-    uint64_t k1 = Load64(data + 16 * i);
-    uint64_t k2 = Load64(data + 16 * i + 8);
-    k1 *= kC1;
-    k1 = Rotl64(k1, 31);
-    k1 *= kC2;
-    h1 ^= k1;
-    h1 = Rotl64(h1, 27);
-    h1 += h2;
-    h1 = h1 * 5 + 0x52dce729u;
-    k2 *= kC2;
-    k2 = Rotl64(k2, 33);
-    k2 *= kC1;
-    h2 ^= k2;
-    h2 = Rotl64(h2, 31);
-    h2 += h1;
-    h2 = h2 * 5 + 0x38495ab5u;
+    h1 ^= MixK1(Load64(data + 16 * i));
+    h1 = (Rotl64(h1, 27) + h2) * 5 + 0x52dce729u;
+    h2 ^= MixK2(Load64(data + 16 * i + 8));
+    h2 = (Rotl64(h2, 31) + h1) * 5 + 0x38495ab5u;
   }
   // The tail (len % 16 bytes): bytes 0..7 little-endian into k1, bytes 8..14 into k2; each is
   // mixed in when it holds at least one byte, as the reference's fall-through switch does.
   const uint8_t* tail = data + 16 * nblocks;
   const size_t rest = len & 15;
-  if (rest > 8) {
-    uint64_t k2 = LoadTail(tail + 8, rest - 8);
-    k2 *= kC2;
-    k2 = Rotl64(k2, 33);
-    k2 *= kC1;
-    h2 ^= k2;
-  }
-  if (rest > 0) {
-    uint64_t k1 = rest >= 8 ? Load64(tail) : LoadTail(tail, rest);
-    k1 *= kC1;
-    k1 = Rotl64(k1, 31);
-    k1 *= kC2;
-    h1 ^= k1;
-  }
+  if (rest > 8) h2 ^= MixK2(LoadTail(tail + 8, rest - 8));
+  if (rest > 0) h1 ^= MixK1(rest >= 8 ? Load64(tail) : LoadTail(tail, rest));
   // The reference mixes in the length as a 32-bit int, widened to 64 bits.
   const uint64_t length = static_cast<uint32_t>(len);
   h1 ^= length;
