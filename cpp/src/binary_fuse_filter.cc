@@ -409,14 +409,11 @@ void BinaryFuseFilter::ContainsBatch(const KeyBatch& keys, uint8_t* out) const {
 }
 
 void BinaryFuseFilter::Clear() {
-  fp8_.Reset();
-  fp16_.Reset();
-  size_ = 0;
-  construction_seed_ = 0;
-  segment_length_ = 0;
-  segment_count_ = 0;
-  array_length_ = 0;
-  segment_count_length_ = 0;
+  // The default fields (no fingerprints, no layout) but this filter's width and seed.
+  internal::BinaryFuseFields empty;
+  empty.fingerprint_bits_ = fingerprint_bits_;
+  empty.seed_ = seed_;
+  static_cast<internal::BinaryFuseFields&>(*this) = std::move(empty);
 }
 
 double BinaryFuseFilter::bits_per_key() const {
