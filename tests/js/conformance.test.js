@@ -9,6 +9,35 @@ beforeAll(() => init());
 const keysOf = (prefix, n) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 const upperBound = (p, trials) => p + 5 * Math.sqrt((p * (1 - p)) / trials) + 2 / trials;
 
+// The classes that remove (counting Bloom, cuckoo, RedisBloom's cuckoo): one contract, whatever
+// add returns of a repeat (a counting filter's "certainly new" is false, a cuckoo filter stores a
+// second copy)
+const REMOVABLE = FILTERS.filter((F) => typeof F.Cls.prototype.remove === 'function');
+
+test('the removable classes are the three that remove', () => {
+  expect(REMOVABLE.map((F) => F.name)).toEqual(['CountingBloomFilter', 'CuckooFilter', 'RedisCuckooFilter']);
+});
+
+describe.each(REMOVABLE)('$name', (F) => {
+  test('remove: false for a key never added; one remove per add; absent after the last, size 0', () => {
+    const f = F.create([], 1000, 0.001);
+    try {
+      expect(f.remove('x')).toBe(false);
+      f.add('x');
+      f.add('x');
+      expect(f.count('x')).toBe(2);
+      expect(f.remove('x')).toBe(true);
+      expect(f.has('x')).toBe(true);
+      expect(f.count('x')).toBe(1);
+      expect(f.remove('x')).toBe(true);
+      expect(f.has('x')).toBe(false);
+      expect(f.size).toBe(0);
+    } finally {
+      f.free();
+    }
+  });
+});
+
 describe.each(FILTERS)('$name', (F) => {
   test.each([[1e4, 0.01], [1e5, 0.001], [1e6, 0.01]])('n=%d p=%d: no false negatives, FPR within bound, bits/key', (n, p) => {
     const keys = keysOf('key:', n);

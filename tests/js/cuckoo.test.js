@@ -58,15 +58,14 @@ test('capacity N with default options takes N distinct keys without growing; fil
   g.free();
 });
 
-test('addUnique, remove, count, info fields (CF.INFO)', () => {
+// remove's contract (false for a key never added, one remove per add): conformance.test.js
+test('addUnique, a repeated add stores a copy, info fields (CF.INFO)', () => {
   const f = new CuckooFilter({ capacity: 1000, fingerprintBits: 16 });
   expect(f.addUnique('a')).toBe(true);
   expect(f.addUnique('a')).toBe(false);
   expect(f.add('a')).toBe(true);
   expect(f.count('a')).toBe(2);
   expect(f.remove('a')).toBe(true);
-  expect(f.count('a')).toBe(1);
-  expect(f.remove('never added')).toBe(false);
   expect(f.info()).toMatchObject({ kind: 'cuckoo', size: 1, itemsInserted: 2, itemsDeleted: 1, bucketSize: 4,
     fingerprintBits: 16, expansion: 1, maxIterations: 500, filters: 1, capacity: 1000 });
   expect(f.info().buckets & (f.info().buckets - 1)).toBe(0); // a power of two
