@@ -50,6 +50,35 @@ export function watchConsole(page) {
   return errors;
 }
 
+/**
+ * A fresh page of the app at `url`, of `size` ({ width, height }; null: the context's 1280 x 900),
+ * once the page says it is ready. `errors` collects its console and page errors (watchConsole).
+ */
+export async function openReadyPage(browser, url, size = null) {
+  const page = await browser.context.newPage();
+  const errors = watchConsole(page);
+  try {
+    if (size) await page.setViewportSize({ width: size.width, height: size.height });
+    await page.goto(url);
+    await page.waitForSelector('#status:text("ready")', { timeout: 20000 });
+    return { page, errors };
+  } catch (err) {
+    await page.close();
+    throw err;
+  }
+}
+
+/** `fn(page)` on a fresh ready page (openReadyPage), closed after; a console error fails it. */
+export async function onReadyPage(browser, url, size, fn) {
+  const { page, errors } = await openReadyPage(browser, url, size);
+  try {
+    await fn(page);
+    assert(errors.length === 0, `console errors: ${errors.join(' | ').slice(0, 500)}`);
+  } finally {
+    await page.close();
+  }
+}
+
 /** A minimal test runner: named checks, printed as they go, and a final summary line. */
 export function makeRunner() {
   let passed = 0;

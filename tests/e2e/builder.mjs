@@ -1,6 +1,6 @@
 // "Build your own filter" (#builder): every class's options, keys, stats, canvas, growth,
 // FULL, the remove warning, capacity flags, keyboard.
-import { assert } from './browser.mjs';
+import { assert, openReadyPage } from './browser.mjs';
 import { CLASS_OF, KINDS, placeholdersCut, REMOVABLE, shots, tabThrough } from './helpers.mjs';
 import { checkCuckooGrowth } from './figures.mjs';
 
@@ -13,11 +13,8 @@ export async function run(t, c) {
   });
 
   await t.check('every input placeholder fits its field, for every filter class\'s options, at 1280 and 390 px', async () => {
-    const phone = await browser.context.newPage();
+    const { page: phone } = await openReadyPage(browser, server.url, { width: 390, height: 844 });
     try {
-      await phone.setViewportSize({ width: 390, height: 844 });
-      await phone.goto(server.url);
-      await phone.waitForSelector('#status:text("ready")', { timeout: 20000 });
       const cut = [];
       for (const [p, width] of [[page, 1280], [phone, 390]]) {
         for (const kind of KINDS) {

@@ -2,7 +2,8 @@
 // widens nothing, a 1 MB bad value gets a short message, 2,000,000 random keys go in with a
 // progress bar while the page keeps painting, controls big enough for a thumb, focus that stays
 // on Step, a real label on every field, measured contrast, a legend that covers no curve.
-import { assert, watchConsole } from './browser.mjs';
+import { assert, onReadyPage } from './browser.mjs';
+import { pageHelpers } from './helpers.mjs';
 import * as tinyDraw from '../../demo/tiny-draw.js';
 
 const { C } = tinyDraw;
@@ -21,21 +22,6 @@ export function contrast(a, b) {
   return (x + 0.05) / (y + 0.05);
 }
 const rgbOf = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
-
-/** A fresh page of `size`, ready; `fn(page)`; console errors fail the check. */
-async function onPage(browser, url, size, fn) {
-  const page = await browser.context.newPage();
-  const errors = watchConsole(page);
-  try {
-    await page.setViewportSize({ width: size.width, height: size.height });
-    await page.goto(url);
-    await page.waitForSelector('#status:text("ready")', { timeout: 20000 });
-    await fn(page);
-    assert(errors.length === 0, `console errors: ${errors.join(' | ').slice(0, 500)}`);
-  } finally {
-    await page.close({ runBeforeUnload: false });
-  }
-}
 
 /** The page's width against the viewport's. */
 const widths = (page) => page.evaluate(() => ({ vw: document.documentElement.clientWidth, sw: document.documentElement.scrollWidth }));
@@ -89,7 +75,7 @@ export async function checkRobustness(t, { browser, url, shots }) {
     const at = `(${size.width} px)`;
     const shot = (page, name, selector) => page.locator(selector).screenshot({ path: `${shots}${size.name}-${name}.png` });
 
-    await t.check(`${at} a 1 MB key answers within a second in every section that takes a key and widens nothing`, () => onPage(browser, url, size, async (page) => {
+    await t.check(`${at} a 1 MB key answers within a second in every section that takes a key and widens nothing`, () => onReadyPage(browser, url, size, async (page) => {
       const slow = [];
       for (const s of KEY_SECTIONS) {
         // in-page timing; 1 s is generous for what takes ~10-50 ms here (a 200-character URL took ~1 s
@@ -105,7 +91,7 @@ export async function checkRobustness(t, { browser, url, shots }) {
       assert(slow.length === 0, slow.join('; '));
     }));
 
-    await t.check(`${at} a 200-character URL keeps the verdict in its column`, () => onPage(browser, url, size, async (page) => {
+    await t.check(`${at} a 200-character URL keeps the verdict in its column`, () => onReadyPage(browser, url, size, async (page) => {
       const urlKey = `https://shop.example.com/${'category/'.repeat(18)}item?id=42`;
       await page.fill('#tiny-key', urlKey);
       await page.click('#tiny-check');
@@ -122,7 +108,7 @@ export async function checkRobustness(t, { browser, url, shots }) {
       await shot(page, 'url-key-tiny', '#tiny');
     }));
 
-    await t.check(`${at} a 1 MB bad value gets a short message and widens nothing`, () => onPage(browser, url, size, async (page) => {
+    await t.check(`${at} a 1 MB bad value gets a short message and widens nothing`, () => onReadyPage(browser, url, size, async (page) => {
       const junk = `x${'9'.repeat(1 << 20)}`;
       const cases = [['opt-errorRate', 'filter-create', 'builder-error'], ['fill-count', 'fill-btn', 'builder-error'], ['exp-n', 'exp-run', 'exp-error']];
       for (const [input, button, error] of cases) {
@@ -139,12 +125,8 @@ export async function checkRobustness(t, { browser, url, shots }) {
       }
     }));
 
-    await t.check(`${at} 2,000,000 random keys: a progress bar, the page keeps painting, all of them added`, () => onPage(browser, url, size, async (page) => {
-      await page.selectOption('#filter-kind', 'bloom');
-      await page.waitForFunction(() => document.getElementById('key-result').dataset.state === 'created');
-      await page.fill('#opt-capacity', '2000000');
-      await page.fill('#opt-errorRate', '0.01');
-      await page.click('#filter-create');
+    await t.check(`${at} 2,000,000 random keys: a progress bar, the page keeps painting, all of them added`, () => onReadyPage(browser, url, size, async (page) => {
+      await pageHelpers(page).createWith('bloom', { capacity: '2000000', errorRate: '0.01' });
       await page.fill('#fill-count', '2000000');
       const r = await within(page.evaluate(async () => {
         const el = (id) => document.getElementById(id);
@@ -180,7 +162,7 @@ export async function checkRobustness(t, { browser, url, shots }) {
       assert(Number(items) === 2_000_000, `items: ${items} (${await page.textContent('#stat-items')})`);
     }));
 
-    await t.check(`${at} every control is big enough to hit (44 px on the phone, 24 px on a desktop)`, () => onPage(browser, url, size, async (page) => {
+    await t.check(`${at} every control is big enough to hit (44 px on the phone, 24 px on a desktop)`, () => onReadyPage(browser, url, size, async (page) => {
       const min = size.width < 600 ? 44 : 24;
       // a checkbox, radio or file input is hit through its label: the label's box counts
       const small = await page.evaluate((min) => [...document.querySelectorAll('button, input, select, textarea, summary, a[href]')]
@@ -195,7 +177,7 @@ export async function checkRobustness(t, { browser, url, shots }) {
       assert(small.length === 0, `${small.length} controls under ${min} px: ${small.slice(0, 12).map((x) => `${x.id} ${x.w.toFixed(0)}×${x.h.toFixed(0)}`).join(', ')}`);
     }));
 
-    await t.check(`${at} Enter on Step keeps the focus on Step, and the next Enter plays the next move; the table and Step are on screen together`, () => onPage(browser, url, size, async (page) => {
+    await t.check(`${at} Enter on Step keeps the focus on Step, and the next Enter plays the next move; the table and Step are on screen together`, () => onReadyPage(browser, url, size, async (page) => {
       const move = () => page.$eval('#steps-status', (el) => ({ state: el.dataset.state, move: Number(el.dataset.move) }));
       await page.focus('#steps-speed');
       await page.keyboard.press('End');
@@ -229,7 +211,7 @@ export async function checkRobustness(t, { browser, url, shots }) {
       }
     }));
 
-    await t.check(`${at} every field has a real label (not a placeholder)`, () => onPage(browser, url, size, async (page) => {
+    await t.check(`${at} every field has a real label (not a placeholder)`, () => onReadyPage(browser, url, size, async (page) => {
       const kinds = await page.$$eval('#filter-kind option', (os) => os.map((o) => o.value));
       const bare = new Set();
       const scan = () => page.evaluate(() => [...document.querySelectorAll('input, select, textarea')]
@@ -248,7 +230,7 @@ export async function checkRobustness(t, { browser, url, shots }) {
       assert(bare.size === 0, `fields without a label: ${[...bare].join(', ')}`);
     }));
 
-    await t.check(`${at} contrast: text at least 4.5:1 (3:1 large), the marks that explain an answer at least 3:1, measured`, () => onPage(browser, url, size, async (page) => {
+    await t.check(`${at} contrast: text at least 4.5:1 (3:1 large), the marks that explain an answer at least 3:1, measured`, () => onReadyPage(browser, url, size, async (page) => {
       // text: each visible element with its own text, its colour against the first opaque background behind it
       const low = await page.evaluate(() => {
         const parse = (c) => (c.match(/[\d.]+/g) ?? []).map(Number);
@@ -312,7 +294,7 @@ export async function checkRobustness(t, { browser, url, shots }) {
       await shot(page, 'contrast-tiny', '#tiny');
     }));
 
-    await t.check(`${at} the FPR chart's legend covers no curve; the space chart's default classes use the height`, () => onPage(browser, url, size, async (page) => {
+    await t.check(`${at} the FPR chart's legend covers no curve; the space chart's default classes use the height`, () => onReadyPage(browser, url, size, async (page) => {
       await page.fill('#exp-n', '4000');
       await page.fill('#exp-m', '4000');
       await page.click('#exp-run');

@@ -2,7 +2,8 @@
 // compressed, and a 1,000,000-key add (a fuse filter's solve, a cuckoo filter that fills up)
 // never holds the main thread 200 ms or more (long tasks, PerformanceObserver 'longtask').
 import { get } from 'node:http';
-import { assert, watchConsole } from './browser.mjs';
+import { assert, onReadyPage } from './browser.mjs';
+import { pageHelpers } from './helpers.mjs';
 
 /** The raw response (status, headers, body bytes as sent) of `url` asking for `encoding`. */
 function raw(url, encoding) {
@@ -15,15 +16,6 @@ function raw(url, encoding) {
     req.on('error', reject);
     req.setTimeout(20000, () => req.destroy(new Error(`no answer from ${url} in 20 s`)));
   });
-}
-
-async function open(browser, url) {
-  const page = await browser.context.newPage();
-  const errors = watchConsole(page);
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.goto(url);
-  await page.waitForSelector('#status:text("ready")', { timeout: 20000 });
-  return { page, errors };
 }
 
 /** Longest long task (ms) while `fn` runs and until `done` (a page predicate) holds. */
@@ -42,64 +34,48 @@ async function longestTask(page, fn, done) {
 
 export async function run(t, c) {
   const { browser, server } = c;
-  await t.check('the wasm is served compressed (gzip or brotli) and unpacks to the same bytes', async () => {
-    const { page, errors } = await open(browser, server.url);
-    try {
-      const wasm = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).find((n) => /\.wasm(\?|$)/.test(n)));
-      assert(wasm, 'the page fetched no .wasm');
-      const plain = await raw(wasm, 'identity');
-      assert(plain.status === 200 && !plain.headers['content-encoding'], `identity: ${plain.status} ${plain.headers['content-encoding']}`);
-      const { brotliDecompressSync, gunzipSync } = await import('node:zlib');
-      for (const [ask, unpack] of [['gzip', gunzipSync], ['br', brotliDecompressSync]]) {
-        const r = await raw(wasm, ask);
-        assert(r.headers['content-encoding'] === ask, `asked for ${ask}: content-encoding ${r.headers['content-encoding']}`);
-        assert(/vary/i.test(Object.keys(r.headers).join(' ')) && /accept-encoding/i.test(r.headers.vary), `Vary: ${r.headers.vary}`);
-        assert(r.headers['content-type'] === 'application/wasm', `content-type ${r.headers['content-type']}`);
-        assert(r.body.length < plain.body.length * 0.6, `${ask}: ${r.body.length} bytes sent for ${plain.body.length}`);
-        assert(unpack(r.body).equals(plain.body), `${ask}: unpacks to other bytes`);
-        console.log(`       wasm: ${plain.body.length} bytes, ${ask} ${r.body.length}`);
-      }
-      const inPage = await page.evaluate((u) => performance.getEntriesByName(u)[0]?.encodedBodySize ?? -1, wasm);
-      assert(inPage > 0 && inPage < plain.body.length * 0.6, `the browser received ${inPage} bytes for ${plain.body.length}`);
-      assert(errors.length === 0, `console errors: ${errors.join(' | ')}`);
-    } finally {
-      await page.close();
+  await t.check('the wasm is served compressed (gzip or brotli) and unpacks to the same bytes', () => onReadyPage(browser, server.url, { width: 1280, height: 800 }, async (page) => {
+    const wasm = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).find((n) => /\.wasm(\?|$)/.test(n)));
+    assert(wasm, 'the page fetched no .wasm');
+    const plain = await raw(wasm, 'identity');
+    assert(plain.status === 200 && !plain.headers['content-encoding'], `identity: ${plain.status} ${plain.headers['content-encoding']}`);
+    const { brotliDecompressSync, gunzipSync } = await import('node:zlib');
+    for (const [ask, unpack] of [['gzip', gunzipSync], ['br', brotliDecompressSync]]) {
+      const r = await raw(wasm, ask);
+      assert(r.headers['content-encoding'] === ask, `asked for ${ask}: content-encoding ${r.headers['content-encoding']}`);
+      assert(/vary/i.test(Object.keys(r.headers).join(' ')) && /accept-encoding/i.test(r.headers.vary), `Vary: ${r.headers.vary}`);
+      assert(r.headers['content-type'] === 'application/wasm', `content-type ${r.headers['content-type']}`);
+      assert(r.body.length < plain.body.length * 0.6, `${ask}: ${r.body.length} bytes sent for ${plain.body.length}`);
+      assert(unpack(r.body).equals(plain.body), `${ask}: unpacks to other bytes`);
+      console.log(`       wasm: ${plain.body.length} bytes, ${ask} ${r.body.length}`);
     }
-  });
+    const inPage = await page.evaluate((u) => performance.getEntriesByName(u)[0]?.encodedBodySize ?? -1, wasm);
+    assert(inPage > 0 && inPage < plain.body.length * 0.6, `the browser received ${inPage} bytes for ${plain.body.length}`);
+  }));
 
-  await t.check('a 1,000,000-key add never holds the main thread 200 ms (a fuse filter\'s solve; a cuckoo filter that fills up)', async () => {
-    const { page, errors } = await open(browser, server.url);
-    try {
-      await page.selectOption('#filter-kind', 'fuse');
-      await page.waitForFunction(() => document.getElementById('key-result').dataset.state === 'created');
-      await page.fill('#fill-count', '1000000');
-      const fuse = await longestTask(page, () => page.click('#fill-btn'),
-        () => document.getElementById('key-result').dataset.state === 'added' && Number(document.getElementById('stat-items').dataset.value) >= 1000000);
-      const fuseMax = Math.max(0, ...fuse);
-      console.log(`       fuse 10^6: long tasks ${fuse.join(', ') || 'none'} ms`);
-      assert(fuseMax < 200, `a fuse add of 10^6 keys held the main thread ${fuseMax} ms (long tasks: ${fuse.join(', ')})`);
-      assert(await page.$eval('#builder-error', (el) => el.hidden), 'the fuse add left an error');
-      // one typed key more: the filter is solved again from 1,000,001 keys, in the worker too
-      await page.fill('#key-input', 'one-more');
-      const one = await longestTask(page, () => page.click('#key-add'),
-        () => document.getElementById('key-result').dataset.state === 'added' && Number(document.getElementById('stat-items').dataset.value) >= 1000001);
-      console.log(`       fuse, one key more: long tasks ${one.join(', ') || 'none'} ms`);
-      assert(Math.max(0, ...one) < 200, `adding one key to a fuse filter of 10^6 held the main thread ${Math.max(0, ...one)} ms`);
-      assert(await page.$eval('#key-result', (el) => el.dataset.state) === 'added' && await page.evaluate(() => document.getElementById('fill-btn').disabled === false), 'the builder is usable again');
-      // a cuckoo filter of 500,000 slots that may not grow: the chunk that fills it
-      await page.selectOption('#filter-kind', 'cuckoo');
-      await page.waitForFunction(() => document.getElementById('key-result').dataset.state === 'created');
-      await page.fill('#opt-capacity', '450000');
-      await page.fill('#opt-expansion', '0');
-      await page.click('#filter-create');
-      await page.fill('#fill-count', '1000000');
-      const cuckoo = await longestTask(page, () => page.click('#fill-btn'), () => document.getElementById('key-result').dataset.state === 'full');
-      const cuckooMax = Math.max(0, ...cuckoo);
-      console.log(`       cuckoo FULL: long tasks ${cuckoo.join(', ') || 'none'} ms`);
-      assert(cuckooMax < 200, `a cuckoo add that fills the table held the main thread ${cuckooMax} ms (long tasks: ${cuckoo.join(', ')})`);
-      assert(errors.length === 0, `console errors: ${errors.join(' | ')}`);
-    } finally {
-      await page.close();
-    }
-  });
+  await t.check('a 1,000,000-key add never holds the main thread 200 ms (a fuse filter\'s solve; a cuckoo filter that fills up)', () => onReadyPage(browser, server.url, { width: 1280, height: 800 }, async (page) => {
+    const { selectKind, createWith } = pageHelpers(page);
+    await selectKind('fuse');
+    await page.fill('#fill-count', '1000000');
+    const fuse = await longestTask(page, () => page.click('#fill-btn'),
+      () => document.getElementById('key-result').dataset.state === 'added' && Number(document.getElementById('stat-items').dataset.value) >= 1000000);
+    const fuseMax = Math.max(0, ...fuse);
+    console.log(`       fuse 10^6: long tasks ${fuse.join(', ') || 'none'} ms`);
+    assert(fuseMax < 200, `a fuse add of 10^6 keys held the main thread ${fuseMax} ms (long tasks: ${fuse.join(', ')})`);
+    assert(await page.$eval('#builder-error', (el) => el.hidden), 'the fuse add left an error');
+    // one typed key more: the filter is solved again from 1,000,001 keys, in the worker too
+    await page.fill('#key-input', 'one-more');
+    const one = await longestTask(page, () => page.click('#key-add'),
+      () => document.getElementById('key-result').dataset.state === 'added' && Number(document.getElementById('stat-items').dataset.value) >= 1000001);
+    console.log(`       fuse, one key more: long tasks ${one.join(', ') || 'none'} ms`);
+    assert(Math.max(0, ...one) < 200, `adding one key to a fuse filter of 10^6 held the main thread ${Math.max(0, ...one)} ms`);
+    assert(await page.$eval('#key-result', (el) => el.dataset.state) === 'added' && await page.evaluate(() => document.getElementById('fill-btn').disabled === false), 'the builder is usable again');
+    // a cuckoo filter of 500,000 slots that may not grow: the chunk that fills it
+    await createWith('cuckoo', { capacity: '450000', expansion: '0' });
+    await page.fill('#fill-count', '1000000');
+    const cuckoo = await longestTask(page, () => page.click('#fill-btn'), () => document.getElementById('key-result').dataset.state === 'full');
+    const cuckooMax = Math.max(0, ...cuckoo);
+    console.log(`       cuckoo FULL: long tasks ${cuckoo.join(', ') || 'none'} ms`);
+    assert(cuckooMax < 200, `a cuckoo add that fills the table held the main thread ${cuckooMax} ms (long tasks: ${cuckoo.join(', ')})`);
+  }));
 }
