@@ -63,10 +63,8 @@ emscripten::class_<F> BindRedis(const char* name) {
 // `server`: a row of kRedisServers (redis_server.h), which js/main/options.js names.
 int RBInit(RB& f, double capacity, double error_rate, uint32_t expansion, bool non_scaling,
            uint32_t server) {
-  RedisBloomOptions o;
+  auto o = Sized<RedisBloomOptions>(capacity, error_rate);
   o.server = static_cast<RedisServer>(server);
-  o.capacity = static_cast<uint64_t>(capacity);
-  o.error_rate = error_rate;
   o.expansion = expansion;
   o.non_scaling = non_scaling;
   return Report(f.Init(o));
@@ -81,15 +79,17 @@ int RBAdd(RB& f, uint32_t len) {
   return Report(s, added ? 1 : 0);
 }
 // The core writes 1/0 per key handled to `out`; their sum is the batch's added count.
-int ReportAdded(Status s, size_t handled, uintptr_t out) {
+size_t SumAdded(size_t handled, uintptr_t out) {
   size_t added = 0;
   for (size_t i = 0; i < handled; ++i) added += Ptr<uint8_t>(out)[i];
-  return ReportBatch(s, handled, added, out);
+  return added;
 }
 int RBAddBatch(RB& f, uintptr_t data, uintptr_t offsets, uint32_t count, uintptr_t out) {
-  size_t n = 0;
-  const Status s = f.AddBatch(Batch(data, offsets, count), Ptr<uint8_t>(out), &n);
-  return ReportAdded(s, n, out);
+  return OnReportingBatch(data, offsets, count, out, [&](const KeyBatch& b, size_t* n, size_t* a) {
+    const Status s = f.AddBatch(b, Ptr<uint8_t>(out), n);
+    *a = SumAdded(*n, out);
+    return s;
+  });
 }
 // The filter's values; returns the link count (RBLinkInfo reads each).
 uint32_t RBInfo(const RB& f, uintptr_t out) {
@@ -121,9 +121,11 @@ int RCAdd(RC& f, uint32_t len, bool unique) {
 // `first`: the command's first batch (where the sub-filter limit is checked).
 int RCAddBatch(RC& f, uintptr_t data, uintptr_t offsets, uint32_t count, uintptr_t out, bool unique,
                bool first) {
-  size_t n = 0;
-  const Status s = f.AddBatch(Batch(data, offsets, count), unique, first, Ptr<uint8_t>(out), &n);
-  return ReportAdded(s, n, out);
+  return OnReportingBatch(data, offsets, count, out, [&](const KeyBatch& b, size_t* n, size_t* a) {
+    const Status s = f.AddBatch(b, unique, first, Ptr<uint8_t>(out), n);
+    *a = SumAdded(*n, out);
+    return s;
+  });
 }
 double RCCount(const RC& f, uint32_t len) { return static_cast<double>(f.Count(KeyHash(f, len))); }
 bool RCDelete(RC& f, uint32_t len) { return f.Delete(KeyHash(f, len)); }
