@@ -94,7 +94,6 @@ const PER_KIND = {
   'js/shared/kind-table.js': 'the JS kind table',
   'cpp/include/bloomcuckoo/serialization.h': 'the C++ kind table',
   'js/main/index.d.ts': 'FilterKind and each class\'s kind; checked below',
-  'js/check/index.js': 'moduleUrl: literal URLs, so bundlers emit each module; checked by tests/js/check.test.js',
   'bin/lib/kinds.js': 'the CLI\'s flags per kind; checked above',
   'tests/format/reader.mjs': 'a body reader per kind, written from docs/FORMAT.md; checked by tests/js/format-spec.test.js',
 };
