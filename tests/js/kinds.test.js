@@ -41,17 +41,15 @@ test.each(KINDS.map(([n, name, Cls]) => [name, n, Cls]))('%s: exported, in the C
 });
 
 // What dispatches over the C++ table (the checker, the fuzz target, the kind-table, golden and
-// worst-header tests) includes the classes through one umbrella header.
-test('cpp/include/bloomcuckoo/bloomcuckoo.h includes every class of the C++ table', () => {
-  const umbrella = read('cpp/include/bloomcuckoo/bloomcuckoo.h');
+// worst-header tests) includes the classes through the umbrella header "bloomcuckoo/bloomcuckoo.h",
+// which the builds generate from every header of cpp/include/bloomcuckoo/ (CMakeLists.txt,
+// scripts/build-checker.mjs): a class is in it when its header is in that folder.
+test('every class of the C++ table is declared by a header in cpp/include/bloomcuckoo/, which the umbrella header includes', () => {
   const dir = new URL('../../cpp/include/bloomcuckoo/', import.meta.url);
   const headers = readdirSync(dir).filter((f) => f.endsWith('.h'));
-  const missing = [];
-  for (const [n, , cls] of cppRows()) {
-    const header = headers.find((h) => new RegExp(`^class ${cls}\\b(?!;)`, 'm').test(readFileSync(new URL(h, dir), 'utf8')));
-    if (!header) missing.push(`kind ${n}: no header in cpp/include/bloomcuckoo/ declares class ${cls}`);
-    else if (!umbrella.includes(`#include "bloomcuckoo/${header}"`)) missing.push(`kind ${n}: add #include "bloomcuckoo/${header}" to cpp/include/bloomcuckoo/bloomcuckoo.h`);
-  }
+  expect(headers).not.toContain('bloomcuckoo.h');   // generated, not kept beside the headers
+  const missing = cppRows().filter(([, , cls]) => !headers.some((h) => new RegExp(`^class ${cls}\\b(?!;)`, 'm').test(readFileSync(new URL(h, dir), 'utf8'))))
+    .map(([n, , cls]) => `kind ${n}: no header in cpp/include/bloomcuckoo/ declares class ${cls} (put the class's header there)`);
   expect(missing).toEqual([]);
 });
 
