@@ -127,3 +127,33 @@ test('every core the JS classes make is bound by the wasm module, or the fix is 
   // the one core no class has: how the message reads when a binding is forgotten
   expect(missing).toEqual(['the wasm module has no QuotientFilterCore: bind it (BindFilter<YourFilter>("QuotientFilterCore") in bindings/) and rebuild the wasm']);
 });
+
+// A binding that forgets a verb its class calls (init, info, a verb of its own): a message that
+// names the step instead of "core.init is not a function" at the first call. The verbs a file of
+// js/main/ calls on the cores it makes: its own calls (core.x(, this._core.x(, c.x(), and those
+// of the helpers it uses (readInfo: info; readPart(c, 'x'); positionsOf: positions; fillMapOf:
+// fillMap; extends AddableFilter: add, addBatch).
+test('every verb a class calls on its core is bound by the wasm module, or the fix is named', async () => {
+  await lib.init();
+  const { requireWasm } = await import('../../js/main/loader.js');
+  const m = requireWasm();
+  const dir = new URL('../../js/main/', import.meta.url);
+  const missing = [];
+  let checked = 0;
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.js'))) {
+    const src = readFileSync(new URL(file, dir), 'utf8');
+    const cores = [...new Set([...src.matchAll(/'(\w+FilterCore)'/g)].map((x) => x[1]))].filter((c) => typeof m[c] === 'function');
+    const verbs = new Set([...src.matchAll(/\b(?:core|this\._core|c)\.(\w+)\(/g)].map((x) => x[1]));
+    for (const [re, implied] of [[/\breadInfo\(/, ['info']], [/\bpositionsOf\(/, ['positions']], [/\bfillMapOf\(/, ['fillMap']],
+      [/\bextends AddableFilter\b/, ['add', 'addBatch']]]) if (re.test(src)) implied.forEach((v) => verbs.add(v));
+    for (const [, verb] of src.matchAll(/\breadPart\(\w+, '(\w+)'/g)) verbs.add(verb);
+    for (const core of cores) {
+      for (const verb of verbs) {
+        checked++;
+        if (typeof m[core].prototype[verb] !== 'function') missing.push(`js/main/${file} calls ${verb} on ${core}, which the wasm module does not bind: add .function("${verb}", …) to its binding in bindings/ and rebuild the wasm`);
+      }
+    }
+  }
+  expect(checked).toBeGreaterThan(40);
+  expect(missing).toEqual([]);
+});
