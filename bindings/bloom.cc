@@ -11,13 +11,9 @@ namespace bloomcuckoo {
 namespace bindings {
 namespace {
 
-// Verbs shared by BloomFilter and BlockedBloomFilter.
+// Verbs shared by BloomFilter and BlockedBloomFilter beyond BindFilter's.
 template <typename F>
 struct BloomLike {
-  static bool Add(F& f, uint32_t len) { return f.Add(KeyHash(f, len)); }
-  static uint32_t AddBatch(F& f, uintptr_t data, uintptr_t offsets, uint32_t count) {
-    return static_cast<uint32_t>(f.AddBatch(Batch(data, offsets, count)));
-  }
   static int Union(F& f, const F& other) { return Report(f.Union(other)); }
   static int Intersect(F& f, const F& other) { return Report(f.Intersect(other)); }
   // size, byteLength, seed, capacity, errorRate, setBits, fillRatio, estimatedSize,
@@ -29,36 +25,22 @@ struct BloomLike {
   }
 
   static emscripten::class_<F> Bind(const char* name) {
-    return BindFilter<F>(name)
-        .function("add", &Add)
-        .function("addBatch", &AddBatch)
-        .function("union", &Union)
-        .function("intersect", &Intersect)
-        .function("estimatedSize", &F::EstimatedSize)
-        .function("estimatedErrorRate", &F::EstimatedErrorRate)
-        .function("positions", &Inspect<F>::Positions)
-        .function("fillMap", &Inspect<F>::FillMap);
+    return BindFilter<F>(name).function("union", &Union).function("intersect", &Intersect);
   }
 };
 
 int BloomInit(BloomFilter& f, double capacity, double error_rate, double bits, uint32_t hashes,
               uint32_t seed) {
-  BloomOptions o;
-  o.capacity = static_cast<uint64_t>(capacity);
-  o.error_rate = error_rate;
+  auto o = Sized<BloomOptions>(capacity, error_rate, seed);
   o.bits = static_cast<uint64_t>(bits);
   o.hashes = hashes;
-  o.seed = seed;
   return Report(f.Init(o));
 }
 
 int BlockedInit(BlockedBloomFilter& f, double capacity, double error_rate, double blocks,
                 uint32_t seed) {
-  BlockedBloomOptions o;
-  o.capacity = static_cast<uint64_t>(capacity);
-  o.error_rate = error_rate;
+  auto o = Sized<BlockedBloomOptions>(capacity, error_rate, seed);
   o.blocks = static_cast<uint64_t>(blocks);
-  o.seed = seed;
   return Report(f.Init(o));
 }
 void BloomInfo(const BloomFilter& f, uintptr_t out) {
@@ -70,26 +52,10 @@ void BlockedInfo(const BlockedBloomFilter& f, uintptr_t out) {
 
 int CountingInit(CountingBloomFilter& f, double capacity, double error_rate, double counters,
                  uint32_t hashes, uint32_t seed) {
-  CountingBloomOptions o;
-  o.capacity = static_cast<uint64_t>(capacity);
-  o.error_rate = error_rate;
+  auto o = Sized<CountingBloomOptions>(capacity, error_rate, seed);
   o.counters = static_cast<uint64_t>(counters);
   o.hashes = hashes;
-  o.seed = seed;
   return Report(f.Init(o));
-}
-bool CountingAdd(CountingBloomFilter& f, uint32_t len) { return f.Add(KeyHash(f, len)); }
-uint32_t CountingAddBatch(CountingBloomFilter& f, uintptr_t data, uintptr_t offsets,
-                          uint32_t count) {
-  return static_cast<uint32_t>(f.AddBatch(Batch(data, offsets, count)));
-}
-bool CountingRemove(CountingBloomFilter& f, uint32_t len) { return f.Remove(KeyHash(f, len)); }
-uint32_t CountingRemoveBatch(CountingBloomFilter& f, uintptr_t data, uintptr_t offsets,
-                             uint32_t count) {
-  return static_cast<uint32_t>(f.RemoveBatch(Batch(data, offsets, count)));
-}
-uint32_t CountingCount(const CountingBloomFilter& f, uint32_t len) {
-  return f.Count(KeyHash(f, len));
 }
 void CountingInfo(const CountingBloomFilter& f, uintptr_t out) {
   WriteInfo(f, out, f.capacity(), f.error_rate(), f.counters(), f.hashes(), f.nonzero_counters(),
@@ -98,12 +64,9 @@ void CountingInfo(const CountingBloomFilter& f, uintptr_t out) {
 
 int ScalableInit(ScalableBloomFilter& f, double capacity, double error_rate, uint32_t expansion,
                  bool non_scaling, uint32_t seed) {
-  ScalableBloomOptions o;
-  o.capacity = static_cast<uint64_t>(capacity);
-  o.error_rate = error_rate;
+  auto o = Sized<ScalableBloomOptions>(capacity, error_rate, seed);
   o.expansion = expansion;
   o.non_scaling = non_scaling;
-  o.seed = seed;
   return Report(f.Init(o));
 }
 // 1 added, 0 may already be present, or -code.
@@ -114,9 +77,10 @@ int ScalableAdd(ScalableBloomFilter& f, uint32_t len) {
 }
 int ScalableAddBatch(ScalableBloomFilter& f, uintptr_t data, uintptr_t offsets, uint32_t count,
                      uintptr_t out) {
-  size_t added = 0, processed = 0;
-  const Status s = f.AddBatch(Batch(data, offsets, count), &added, &processed);
-  return ReportBatch(s, processed, added, out);
+  return OnReportingBatch(data, offsets, count, out,
+                          [&](const KeyBatch& b, size_t* handled, size_t* added) {
+                            return f.AddBatch(b, added, handled);
+                          });
 }
 // The filter's values, then per layer capacity, errorRate, size, bits, hashes (as many layers as
 // fit in the out area's 2,048 doubles; a layer has at least twice the last one's capacity, so
@@ -167,22 +131,11 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_bloom) {
       .function("info", &BlockedInfo);
   BindFilter<CountingBloomFilter>("CountingBloomFilterCore")
       .function("init", &CountingInit)
-      .function("add", &CountingAdd)
-      .function("addBatch", &CountingAddBatch)
-      .function("remove", &CountingRemove)
-      .function("removeBatch", &CountingRemoveBatch)
-      .function("count", &CountingCount)
-      .function("estimatedSize", &CountingBloomFilter::EstimatedSize)
-      .function("estimatedErrorRate", &CountingBloomFilter::EstimatedErrorRate)
-      .function("info", &CountingInfo)
-      .function("positions", &Inspect<CountingBloomFilter>::Positions)
-      .function("fillMap", &Inspect<CountingBloomFilter>::FillMap);
+      .function("info", &CountingInfo);
   BindFilter<ScalableBloomFilter>("ScalableBloomFilterCore")
       .function("init", &ScalableInit)
       .function("add", &ScalableAdd)
       .function("addBatch", &ScalableAddBatch)
-      .function("estimatedSize", &ScalableBloomFilter::EstimatedSize)
-      .function("estimatedErrorRate", &ScalableBloomFilter::EstimatedErrorRate)
       .function("info", &ScalableInfo);
 }
 

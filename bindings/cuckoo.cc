@@ -10,23 +10,18 @@ namespace {
 
 int CuckooInit(CuckooFilter& f, double capacity, double error_rate, uint32_t fingerprint_bits,
                uint32_t bucket_size, uint32_t max_iterations, uint32_t expansion, uint32_t seed) {
-  CuckooOptions o;
-  o.capacity = static_cast<uint64_t>(capacity);
-  o.error_rate = error_rate;
+  auto o = Sized<CuckooOptions>(capacity, error_rate, seed);
   o.fingerprint_bits = fingerprint_bits;
   o.bucket_size = bucket_size;
   o.max_iterations = max_iterations;
   o.expansion = expansion;
-  o.seed = seed;
   return Report(f.Init(o));
 }
-bool CuckooAdd(CuckooFilter& f, uint32_t len) { return f.Add(KeyHash(f, len)); }
 bool CuckooAddUnique(CuckooFilter& f, uint32_t len) { return f.AddUnique(KeyHash(f, len)); }
-bool CuckooRemove(CuckooFilter& f, uint32_t len) { return f.Remove(KeyHash(f, len)); }
-uint32_t CuckooCount(const CuckooFilter& f, uint32_t len) { return f.Count(KeyHash(f, len)); }
-uint32_t CuckooAddBatch(CuckooFilter& f, uintptr_t data, uintptr_t offsets, uint32_t count,
-                        uintptr_t results) {
-  return static_cast<uint32_t>(f.AddBatch(Batch(data, offsets, count), Ptr<uint8_t>(results)));
+int CuckooAddBatch(CuckooFilter& f, uintptr_t data, uintptr_t offsets, uint32_t count,
+                   uintptr_t results) {
+  return OnBatch(data, offsets, count,
+                 [&](const KeyBatch& b) { return f.AddBatch(b, Ptr<uint8_t>(results)); });
 }
 void CuckooInfo(const CuckooFilter& f, uintptr_t out) {
   WriteInfo(f, out, f.buckets(), f.filters(), f.items_inserted(), f.items_deleted(),
@@ -46,9 +41,7 @@ uint32_t CuckooLocate(const CuckooFilter& f, uint32_t len, uintptr_t out) {
 // returns Report(s).
 int CuckooShape(double capacity, double error_rate, uint32_t bucket_size, uint32_t fingerprint_bits,
                 uintptr_t out) {
-  CuckooOptions o;
-  o.capacity = static_cast<uint64_t>(capacity);
-  o.error_rate = error_rate;
+  auto o = Sized<CuckooOptions>(capacity, error_rate);
   o.bucket_size = bucket_size;
   o.fingerprint_bits = fingerprint_bits;
   uint64_t buckets = 0, bytes = 0;
@@ -64,18 +57,14 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_cuckoo) {
   emscripten::function("cuckooShape", &CuckooShape);
   BindFilter<CuckooFilter>("CuckooFilterCore")
       .function("init", &CuckooInit)
-      .function("add", &CuckooAdd)
       .function("addUnique", &CuckooAddUnique)
-      .function("remove", &CuckooRemove)
       .function("compact", &CuckooFilter::Compact)
-      .function("count", &CuckooCount)
       .function("addBatch", &CuckooAddBatch)
       .function("loadFactor", &CuckooFilter::LoadFactor)
       .function("estimatedErrorRate", &CuckooFilter::EstimatedFpr)
       .function("filters", &CuckooFilter::filters)
       .function("info", &CuckooInfo)
-      .function("locate", &CuckooLocate)
-      .function("fillMap", &Inspect<CuckooFilter>::FillMap);
+      .function("locate", &CuckooLocate);
 }
 
 }  // namespace bindings

@@ -11,11 +11,14 @@ namespace bindings {
 namespace {
 
 // Writes the 64-bit key hash BinaryFuseFilter::Build uses (Murmur3KeyHash(...).h1) of each key to
-// out[i].
-void HashKeysForFuse(uintptr_t data, uintptr_t offsets, uint32_t count, uint32_t seed,
-                     uintptr_t out) {
+// out[i]; 0, or minus the code of a refused batch.
+int HashKeysForFuse(uintptr_t data, uintptr_t offsets, uint32_t count, uint32_t seed,
+                    uintptr_t out) {
   uint64_t* hashes = Ptr<uint64_t>(out);
-  ForEachHash(Batch(data, offsets, count), seed, [&](size_t i, Hash128 h) { hashes[i] = h.h1; });
+  return OnBatch(data, offsets, count, [&](const KeyBatch& b) {
+    ForEachHash(b, seed, [&](size_t i, Hash128 h) { hashes[i] = h.h1; });
+    return 0;
+  });
 }
 int FuseBuild(BinaryFuseFilter& f, uintptr_t hashes, uint32_t n, uint32_t fingerprint_bits,
               uint32_t seed) {

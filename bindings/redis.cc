@@ -21,9 +21,18 @@ uint64_t PartBytes(const RB& f, uint32_t i) { return f.link_bytes(i); }
 uint64_t PartBytes(const RC& f, uint32_t i) { return f.filter_bytes(i); }
 const uint8_t* PartData(const RB& f, uint32_t i) { return f.link_data(i); }
 const uint8_t* PartData(const RC& f, uint32_t i) { return f.filter_data(i); }
+// info() of part i: capacity, errorRate, bits, hashes, items, bytes of a link; buckets, bytes of
+// a sub-filter.
+void PartInfo(const RB& f, uint32_t i, uintptr_t out) {
+  WriteInfoValues(out, f.link_entries(i), f.link_error(i), f.link_bits(i), f.link_hashes(i),
+                  f.link_size(i), f.link_bytes(i));
+}
+void PartInfo(const RC& f, uint32_t i, uintptr_t out) {
+  WriteInfoValues(out, f.filter_buckets(i), f.filter_bytes(i));
+}
 
 // What SCANDUMP and LOADCHUNK need of either class, by the same JS names (js/main/redis-core.js):
-// the header, the parts, and loading a dump chunk by chunk.
+// the header, the parts, and loading a dump chunk by chunk; and each part's info().
 template <typename F>
 struct Dump {
   static double HeaderSize(const F& f) { return static_cast<double>(f.DumpHeaderSize()); }
@@ -43,6 +52,7 @@ struct Dump {
     return ReportTarget(s, p);
   }
   static int Finish(F& f) { return Report(f.FinishDumpLoad()); }
+  static void Info(const F& f, uint32_t i, uintptr_t out) { PartInfo(f, i, out); }
 };
 
 // BindFilter plus the dump verbs.
@@ -57,16 +67,15 @@ emscripten::class_<F> BindRedis(const char* name) {
       .function("partData", &D::Data)
       .function("loadDumpHeader", &D::LoadHeader)
       .function("dumpChunkTarget", &D::ChunkTarget)
-      .function("finishDumpLoad", &D::Finish);
+      .function("finishDumpLoad", &D::Finish)
+      .function("partInfo", &D::Info);
 }
 
 // `server`: a row of kRedisServers (redis_server.h), which js/main/options.js names.
 int RBInit(RB& f, double capacity, double error_rate, uint32_t expansion, bool non_scaling,
            uint32_t server) {
-  RedisBloomOptions o;
+  auto o = Sized<RedisBloomOptions>(capacity, error_rate);
   o.server = static_cast<RedisServer>(server);
-  o.capacity = static_cast<uint64_t>(capacity);
-  o.error_rate = error_rate;
   o.expansion = expansion;
   o.non_scaling = non_scaling;
   return Report(f.Init(o));
@@ -81,25 +90,22 @@ int RBAdd(RB& f, uint32_t len) {
   return Report(s, added ? 1 : 0);
 }
 // The core writes 1/0 per key handled to `out`; their sum is the batch's added count.
-int ReportAdded(Status s, size_t handled, uintptr_t out) {
+size_t SumAdded(size_t handled, uintptr_t out) {
   size_t added = 0;
   for (size_t i = 0; i < handled; ++i) added += Ptr<uint8_t>(out)[i];
-  return ReportBatch(s, handled, added, out);
+  return added;
 }
 int RBAddBatch(RB& f, uintptr_t data, uintptr_t offsets, uint32_t count, uintptr_t out) {
-  size_t n = 0;
-  const Status s = f.AddBatch(Batch(data, offsets, count), Ptr<uint8_t>(out), &n);
-  return ReportAdded(s, n, out);
+  return OnReportingBatch(data, offsets, count, out, [&](const KeyBatch& b, size_t* n, size_t* a) {
+    const Status s = f.AddBatch(b, Ptr<uint8_t>(out), n);
+    *a = SumAdded(*n, out);
+    return s;
+  });
 }
-// The filter's values; returns the link count (RBLinkInfo reads each).
+// The filter's values; returns the link count (partInfo reads each).
 uint32_t RBInfo(const RB& f, uintptr_t out) {
   WriteInfo(f, out, f.capacity(), f.info_size(), f.num_links(), f.expansion(), f.non_scaling());
   return f.num_links();
-}
-// capacity, errorRate, bits, hashes, items, bytes of link i
-void RBLinkInfo(const RB& f, uint32_t i, uintptr_t out) {
-  WriteInfoValues(out, f.link_entries(i), f.link_error(i), f.link_bits(i), f.link_hashes(i),
-                  f.link_size(i), f.link_bytes(i));
 }
 
 int RCInit(RC& f, double capacity, uint32_t bucket_size, uint32_t max_iterations,
@@ -121,21 +127,19 @@ int RCAdd(RC& f, uint32_t len, bool unique) {
 // `first`: the command's first batch (where the sub-filter limit is checked).
 int RCAddBatch(RC& f, uintptr_t data, uintptr_t offsets, uint32_t count, uintptr_t out, bool unique,
                bool first) {
-  size_t n = 0;
-  const Status s = f.AddBatch(Batch(data, offsets, count), unique, first, Ptr<uint8_t>(out), &n);
-  return ReportAdded(s, n, out);
+  return OnReportingBatch(data, offsets, count, out, [&](const KeyBatch& b, size_t* n, size_t* a) {
+    const Status s = f.AddBatch(b, unique, first, Ptr<uint8_t>(out), n);
+    *a = SumAdded(*n, out);
+    return s;
+  });
 }
 double RCCount(const RC& f, uint32_t len) { return static_cast<double>(f.Count(KeyHash(f, len))); }
 bool RCDelete(RC& f, uint32_t len) { return f.Delete(KeyHash(f, len)); }
-// The filter's values; returns the sub-filter count (RCFilterInfo reads each).
+// The filter's values; returns the sub-filter count (partInfo reads each).
 uint32_t RCInfo(const RC& f, uintptr_t out) {
   WriteInfo(f, out, f.info_size(), f.num_buckets(), f.num_filters(), f.num_deletes(),
             f.bucket_size(), f.expansion(), f.max_iterations());
   return f.num_filters();
-}
-// buckets, bytes of sub-filter i
-void RCFilterInfo(const RC& f, uint32_t i, uintptr_t out) {
-  WriteInfoValues(out, f.filter_buckets(i), f.filter_bytes(i));
 }
 double RCFirstBuckets(double capacity, uint32_t bucket_size) {
   return static_cast<double>(
@@ -154,15 +158,13 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_redis) {
       .function("count", &RCCount)
       .function("remove", &RCDelete)
       .function("compact", &RCCompact)
-      .function("info", &RCInfo)
-      .function("filterInfo", &RCFilterInfo);
+      .function("info", &RCInfo);
   BindRedis<RB>("RedisBloomFilterCore")
       .function("init", &RBInit)
       .function("add", &RBAdd)
       .function("addBatch", &RBAddBatch)
       .function("setServer", &RBSetServer)
-      .function("info", &RBInfo)
-      .function("linkInfo", &RBLinkInfo);
+      .function("info", &RBInfo);
 }
 
 }  // namespace bindings

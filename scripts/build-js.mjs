@@ -28,6 +28,7 @@ import { rollup } from '@rollup/wasm-node';
 import { minify } from 'terser';
 import { KIND_NAMES } from '../js/shared/kind-table.js';
 
+
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 for (const f of ['bloomcuckoo.mjs', 'bloomcuckoo.noeval.mjs', 'bloomcuckoo.wasm']) {
@@ -42,12 +43,25 @@ const GLUE = './wasm/bloomcuckoo.mjs';
 // the sources find the wasm in dist/wasm/ from js/<entry>/; the outputs sit beside it
 const shippedUrls = (code) => code.replace(/new URL\((['"])(?:\.\.\/)+dist\/wasm\//g, "new URL($1./wasm/");
 
+// bloomcuckoo/check's moduleUrl (js/check/index.js names a kind's module by a template): a literal
+// URL per kind of the table, as bundlers need to emit each module
+const MODULE_URL = 'const moduleUrl = (kind) => new URL(`../../dist/wasm/check-${kind}.wasm`, import.meta.url);';
+const moduleUrls = {
+  name: 'check-module-urls',
+  transform(code, id) {
+    if (id !== `${root}js/check/index.js`) return null;
+    if (!code.includes(MODULE_URL)) throw new Error(`js/check/index.js has no line ${MODULE_URL}: scripts/build-js.mjs writes the literal URLs in its place`);
+    const cases = KIND_NAMES.map((kind) => `    case '${kind}': return new URL('../../dist/wasm/check-${kind}.wasm', import.meta.url);\n`);
+    return { code: code.replace(MODULE_URL, `function moduleUrl(kind) {\n  switch (kind) {\n${cases.join('')}  }\n}`), map: null };
+  },
+};
+
 async function build({ input, out, library, shipped, glue = GLUE }) {
   const bundle = await rollup({
     input: `${root}${input}`,
     // node:*, the CLI's optional 'redis': imports, not bundled
     external: (id) => !id.startsWith('.') && !id.startsWith('/'),
-    plugins: library ? [{
+    plugins: library ? [moduleUrls, {
       // the glue: an import of the file beside the output (the no-eval build swaps it)
       name: 'glue',
       resolveId: (id, from) => (from && resolve(dirname(from), id) === `${root}dist/wasm/bloomcuckoo.mjs` ? { id: glue, external: true } : null),
@@ -102,7 +116,7 @@ if (lib.includes('noeval') || (noeval.match(/bloomcuckoo\.noeval\.mjs/g) ?? []).
 const check = flat(await build({ input: 'js/check/index.js', out: 'dist/check.min.js', library: true }));
 for (const kind of KIND_NAMES) {
   if (!check.includes(`new URL("./wasm/check-${kind}.wasm",import.meta.url)`)) {
-    throw new Error(`dist/check.min.js has no URL of check-${kind}.wasm: add a case '${kind}' to moduleUrl in js/check/index.js`);
+    throw new Error(`dist/check.min.js has no URL of check-${kind}.wasm (the moduleUrls plugin of scripts/build-js.mjs writes one per kind)`);
   }
 }
 const cliCode = await build({ input: 'bin/bloomcuckoo.js', out: 'dist/bloomcuckoo.min.js', library: false, shipped: './index.min.js' });

@@ -32,21 +32,10 @@ const fail = (code, what) => {
   throw new FilterError(code, `bloomcuckoo/check: ${what}`);
 };
 
-// Literal URLs, so that bundlers emit each module as an asset (only the one opened is fetched):
-// one case per kind of js/shared/kind-table.js (scripts/build-js.mjs and tests/js/check.test.js check).
-function moduleUrl(kind) {
-  switch (kind) {
-    case 'bloom': return new URL('../../dist/wasm/check-bloom.wasm', import.meta.url);
-    case 'blocked': return new URL('../../dist/wasm/check-blocked.wasm', import.meta.url);
-    case 'counting': return new URL('../../dist/wasm/check-counting.wasm', import.meta.url);
-    case 'scalable': return new URL('../../dist/wasm/check-scalable.wasm', import.meta.url);
-    case 'cuckoo': return new URL('../../dist/wasm/check-cuckoo.wasm', import.meta.url);
-    case 'fuse': return new URL('../../dist/wasm/check-fuse.wasm', import.meta.url);
-    case 'redis-bloom': return new URL('../../dist/wasm/check-redis-bloom.wasm', import.meta.url);
-    case 'redis-cuckoo': return new URL('../../dist/wasm/check-redis-cuckoo.wasm', import.meta.url);
-    default: return fail('NOT_INITIALIZED', `no checker module for kind '${kind}' in this build (a new kind needs its case in moduleUrl, js/check/index.js)`);
-  }
-}
+// This kind's module, beside this file. Bundlers need a literal URL per module to emit each as an
+// asset (only the one opened is fetched): the shipped dist/check.min.js has them, one per kind of
+// js/shared/kind-table.js, written in place of this line by scripts/build-js.mjs.
+const moduleUrl = (kind) => new URL(`../../dist/wasm/check-${kind}.wasm`, import.meta.url);
 
 async function compile(kind, options) {
   if (options.module !== undefined) {

@@ -119,7 +119,7 @@ class BinaryFuseBuilder {
     const m = requireWasm();
     forEachChunk(keys, (data, offsets, count) => {
       this._reserve(m, this._count + count);
-      m.hashKeysForFuse(data, offsets, count, this._seed, this._ptr + 8 * this._count);
+      throwIfError(m.hashKeysForFuse(data, offsets, count, this._seed, this._ptr + 8 * this._count), 'BinaryFuseFilter.addAll');
       this._count += count;
     });
     return this;

@@ -386,16 +386,18 @@ export function fillMapOf(core, cells) {
 /**
  * @internal addAll() where a batch can stop part-way (a full scalable filter, BF.MADD, CF.INSERT):
  * `addBatch(data, offsets, count, out, start)` (`start`: the index of the chunk's first key)
- * returns 0 or -code and writes the counts out-struct at `out`: u32 keys handled, u32 added.
+ * returns the keys it added, or -code with the counts at `out` (u32 keys handled, u32 added).
  * Returns how many were added; on an error throws it after the keys before it, saying how far it got.
  */
 export function addAllReporting(keys, context, addBatch) {
   let added = 0;
   forEachChunk(keys, (data, offsets, count, out, start) => {
     const r = addBatch(data, offsets, count, out, start);
-    const [handled, n] = new Uint32Array(requireWasm().HEAPU8.buffer, out, 2);
-    added += n;
-    if (r < 0) throwIfError(r, context, `${start + handled} keys handled, ${added} added before it`);
+    if (r < 0) {
+      const [handled, n] = new Uint32Array(requireWasm().HEAPU8.buffer, out, 2);
+      throwIfError(r, context, `${start + handled} keys handled, ${added + n} added before it`);
+    }
+    added += r;
   });
   return added;
 }

@@ -3,7 +3,7 @@
 // else is a TypeError. Keys are written into one scratch region of wasm memory: single keys at
 // its start, batches as bytes back to back plus u32 offsets, so a batch crosses once per chunk.
 import { FilterError } from './errors.js';
-import { requireWasm } from './loader.js';
+import { requireWasm, throwIfError } from './loader.js';
 
 const encoder = new TextEncoder();
 const CHUNK_KEYS = 16384;            // keys per boundary crossing
@@ -178,10 +178,13 @@ export function forEachChunk(keys, fn) {
   return packChunks(list, fn);
 }
 
-/** forEachChunk, summing what `batch(data, offsets, count, out)` returns for each chunk. */
+/**
+ * forEachChunk, summing what `batch(data, offsets, count, out)` returns for each chunk: a count,
+ * or -code (a batch the core refused), thrown.
+ */
 export function sumChunks(keys, batch) {
   let n = 0;
-  forEachChunk(keys, (data, offsets, count, out) => { n += batch(data, offsets, count, out); });
+  forEachChunk(keys, (data, offsets, count, out) => { n += throwIfError(batch(data, offsets, count, out), 'bloomcuckoo'); });
   return n;
 }
 
@@ -396,7 +399,7 @@ export function queryAll(keys, fn) {
   const result = new Uint8Array(list.length);
   const pack = list instanceof PackedKeys ? forEachPackedChunk : packChunks;
   pack(list, (dataPtr, offsetsPtr, count, outPtr, start) => {
-    fn(dataPtr, offsetsPtr, count, outPtr);
+    throwIfError(fn(dataPtr, offsetsPtr, count, outPtr), 'bloomcuckoo');
     result.set(requireWasm().HEAPU8.subarray(outPtr, outPtr + count), start);
   });
   return result;

@@ -83,7 +83,7 @@ export class RedisBloomFilter extends AddableFilter {
     info.items = v[0];
     info.nonScaling = info.nonScaling !== 0;
     if (info.nonScaling) info.expansion = null;
-    info.links = infoParts(count, ['capacity', 'errorRate', 'bits', 'hashes', 'items', 'bytes'], (i) => readPart(c, 'linkInfo', i, 6));
+    info.links = infoParts(count, ['capacity', 'errorRate', 'bits', 'hashes', 'items', 'bytes'], (i) => readPart(c, 'partInfo', i, 6));
     return info;
   }
 

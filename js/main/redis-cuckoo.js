@@ -132,7 +132,7 @@ export class RedisCuckooFilter extends AddableFilter {
     const { info, count, v } = readInfo(c, 'redis-cuckoo', ['size', 'buckets', 'filters', 'itemsDeleted', 'bucketSize',
       'expansion', 'maxIterations']);
     info.items = v[0];
-    info.subFilters = infoParts(count, ['buckets', 'bytes'], (i) => readPart(c, 'filterInfo', i, 2));
+    info.subFilters = infoParts(count, ['buckets', 'bytes'], (i) => readPart(c, 'partInfo', i, 2));
     return info;
   }
 

@@ -31,3 +31,37 @@ test('no other JS source spells a code→name table', () => {
   expect(withTable).toEqual(['shared/status-codes.js']);
   for (const entry of ['js/main/loader.js', 'js/check/index.js']) expect([entry, read(entry)]).toEqual([entry, expect.stringContaining("from '../shared/status-codes.js'")]);
 });
+
+// Issue 37: a key batch outside the key region js/main/keys.js registered (only a bug there can
+// make one) was refused as an empty batch with no code: addAll answered 0 and hasAll all false.
+// Every batch now returns minus the code, which reaches the caller as a FilterError.
+test('a key batch outside the registered key region is a FilterError, for every batch verb', async () => {
+  const lib = await import('../../js/main/index.js');
+  const { requireWasm } = await import('../../js/main/loader.js');
+  await lib.init();
+  const filters = [
+    ...['BloomFilter', 'BlockedBloomFilter', 'CountingBloomFilter', 'ScalableBloomFilter', 'CuckooFilter', 'RedisBloomFilter']
+      .map((name) => new lib[name]({ capacity: 100, errorRate: 0.01 })),
+    new lib.RedisCuckooFilter({ capacity: 100 }),
+  ];
+  const builder = lib.BinaryFuseFilter.builder();
+  filters[0].has('warm');                               // makes (and registers) the key scratch
+  // the core now sees a region no batch lies in (a stale one, as a bug in keys.js would leave)
+  requireWasm().setKeyRegion(0, 0, 0, 0);
+  const keys = ['a', 'b', 'c'];
+  const calls = [
+    ...filters.map((f) => [`${f.constructor.name}.hasAll`, () => f.hasAll(keys)]),
+    ...filters.map((f) => [`${f.constructor.name}.addAll`, () => f.addAll(keys)]),
+    ['CountingBloomFilter.removeAll', () => filters[2].removeAll(keys)],
+    ['BinaryFuseFilter builder addAll', () => builder.addAll(keys)],
+  ];
+  const outcomes = calls.map(([what, call]) => {
+    try {
+      return [what, 'returned', call()];
+    } catch (err) {
+      return [what, err.constructor.name, err.code, /key batch outside the registered key region/.test(err.message)];
+    }
+  });
+  expect(outcomes).toEqual(calls.map(([what]) => [what, 'FilterError', 'INVALID_ARGUMENT', true]));
+  expect(builder.size).toBe(0);
+});

@@ -20,9 +20,9 @@ inline constexpr size_t kTrailerSize = 4;  // CRC-32
 // Every kind of filter, one row each: its number in the frame, its enumerator, its name (in
 // messages, the JS layer and docs/FORMAT.md), its class and the hash id its bytes carry (the
 // class's KeyHashing::kId). Everything in C++ that dispatches on a kind reads this table;
-// js/main/kinds.js is its JS twin. A kind needs more than its row: docs/CONTRIBUTING.md, "Adding a
-// filter kind", lists every file, and tests/cpp/kind_table_test.cc and tests/js/kinds.test.js
-// fail until each has it.
+// js/shared/kind-table.js is its JS twin. A kind needs more than its row: docs/CONTRIBUTING.md,
+// "Adding a filter kind", lists every file, and tests/cpp/kind_table_test.cc and
+// tests/js/kinds.test.js fail until each has it.
 #define BLOOMCUCKOO_FILTER_KINDS(X)                                          \
   X(1, kBloom, "bloom", BloomFilter, kHashMurmur3x64_128)                    \
   X(2, kBlockedBloom, "blocked", BlockedBloomFilter, kHashMurmur3x64_128)    \
