@@ -77,7 +77,7 @@ function sections(b) {
 const s = sections(named);
 const GROUPS = [
   ['Embind: class/function registration, invokers, wire types, our bindings/ wrappers', /__wasm_call_ctors|bindings::|emscripten::|embind|_emval|EmscriptenBindingInitializer|__getTypeName|type_info|__cxxabiv1/],
-  ['filter core (cpp/src: the eight filters, hashing, format)', /bloomcuckoo::/],
+  ['filter core (cpp/src: the filters, hashing, format)', /bloomcuckoo::/],
   ['libc, libc++ and emmalloc', /./],
 ];
 const groups = GROUPS.map(([name]) => ({ name, raw: 0, parts: [], top: [] }));

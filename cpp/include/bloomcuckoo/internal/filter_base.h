@@ -1,4 +1,4 @@
-// internal (not part of the API; every filter class derives from it): what the eight filter
+// internal (not part of the API; every filter class derives from it): what the filter
 // classes share in their shape, written once.
 //
 // Moves. A filter keeps its data members in a plain struct `Fields`, whose default member
