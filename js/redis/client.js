@@ -32,10 +32,49 @@ export function routingKeyOf(args) {
 }
 
 /**
+ * Drops every closed per-node client a node-redis cluster still holds (node.client of its
+ * masters and replicas), so that its next command to that node makes a new one, as for a node it
+ * has not connected yet; whether any was dropped. node-redis 4's createCluster, rediscovering
+ * after a MOVED from a node, sets that node client's reconnectStrategy to false (it writes into
+ * the client's own options): the next time that node closes the connection the client is closed
+ * for good while the slot table still routes to it, and every command for its slots rejects
+ * "The client is closed", which node-redis never takes as a reason to rediscover.
+ */
+function dropClosedNodes(cluster) {
+  let dropped = 0;
+  for (const node of [...(cluster.masters ?? []), ...(cluster.replicas ?? [])]) {
+    const c = node?.client;
+    if (c && typeof c.then !== 'function' && c.isOpen === false) {
+      node.client = undefined;
+      dropped++;
+    }
+  }
+  return dropped > 0;
+}
+
+/** node-redis's ClientClosedError: rejected before it was written (a closed client sends nothing). */
+const isClosedClient = (err) => err?.constructor?.name === 'ClientClosedError' || text(err?.message) === 'The client is closed';
+
+/**
+ * `args` through a node-redis cluster, routed by routingKeyOf(args). A command rejected because
+ * the per-node client it was routed to is closed (while the cluster is open) was never sent: the
+ * closed node clients are dropped (dropClosedNodes) and it is sent once more, to a new one.
+ */
+async function clusterSend(cluster, args, options) {
+  const key = routingKeyOf(args);
+  try {
+    return await cluster.sendCommand(key, false, args, options);
+  } catch (err) {
+    if (!isClosedClient(err) || !cluster.isOpen || !dropClosedNodes(cluster)) throw err;
+    return cluster.sendCommand(key, false, args, options);
+  }
+}
+
+/**
  * A `send(args)` for `client` that resolves binary replies as Buffers: node-redis 5+ (a type
  * mapping given with each command: 5.x's `withTypeMapping(...).sendCommand` ignores the view's
  * mapping), node-redis 4 (`returnBuffers`), a node-redis cluster of either (each command routed by
- * its key, routingKeyOf), ioredis 5 and 6 (`callBuffer`; an ioredis Cluster routes by the key
+ * its key, clusterSend), ioredis 5 and 6 (`callBuffer`; an ioredis Cluster routes by the key
  * itself). Anything else is FilterError INVALID_ARGUMENT.
  */
 export function commandsOf(client) {
@@ -43,7 +82,7 @@ export function commandsOf(client) {
   if (typeof client?.sendCommand === 'function') {                   // node-redis
     const options = typeof client.withTypeMapping === 'function'     // v5 and later
       ? { typeMapping: { [RESP_BLOB_STRING]: Buffer } } : { returnBuffers: true };   // v4
-    if (isNodeRedisCluster(client)) return (args) => client.sendCommand(routingKeyOf(args), false, args, options);
+    if (isNodeRedisCluster(client)) return (args) => clusterSend(client, args, options);
     return (args) => client.sendCommand(args, options);
   }
   throw new FilterError('INVALID_ARGUMENT', 'bloomcuckoo/redis: pass a connected node-redis client '
