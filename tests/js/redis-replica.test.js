@@ -7,7 +7,7 @@ import { FilterError, RedisBloomFilter, init } from '../../js/main/index.js';
 import { openReplica, pullFilter, pushFilter } from '../../js/redis/index.js';
 import { companionKey } from '../../js/redis/keyslot.js';
 import { CLIENTS as ALL_CLIENTS } from '../redis/clients.mjs';
-import { scanDump } from '../redis/helpers.mjs';
+import { replicaOpener, scanDump } from '../redis/helpers.mjs';
 import { oracleSkips, redisServerPath, startPlainRedis, startRedisBloom } from '../redis/server.mjs';
 
 beforeAll(() => init());
@@ -16,7 +16,7 @@ beforeAll(() => init());
 const SKIPS = await oracleSkips('tests/js/redis-replica.test.js');
 
 // every client of the peer range by exact version (tests/redis/clients.mjs), by name
-const CLIENTS = Object.fromEntries(ALL_CLIENTS.map((c) => [c.name, (port) => c.connect(port)]));
+const CLIENTS = Object.fromEntries(ALL_CLIENTS.map((c) => [c.name, c]));
 const NODE_REDIS = ALL_CLIENTS.find((c) => c.alias === 'redis').name;
 const IOREDIS = ALL_CLIENTS.find((c) => c.alias === 'ioredis').name;
 
@@ -58,17 +58,9 @@ for (const [oracle] of [['2.6', '2.6'], ['v8', '8']]) {
   describe(`openReplica on RedisBloom ${oracle}`, () => {
     let rb;
     let n = 0;
-    const open = [];
-    const connect = async (kind = NODE_REDIS) => {
-      const client = await CLIENTS[kind](rb.port);
-      open.push(client);
-      return client.c;
-    };
-    const replicaOf = async (c, key, options) => {
-      const r = await openReplica(c, key, { checkInterval: 100, ...options });
-      open.push({ close: () => r.close() });
-      return r;
-    };
+    const opener = replicaOpener(() => rb.port);
+    const connect = (kind = NODE_REDIS) => opener.connect(CLIENTS[kind]);
+    const { replicaOf } = opener;
     /** A new client's `reserve` command (BF.RESERVE / CF.RESERVE key ...) and a replica of that key. */
     const reserved = async (reserve) => {
       const c = await connect();
@@ -80,7 +72,6 @@ for (const [oracle] of [['2.6', '2.6'], ['v8', '8']]) {
       expect(hex(r.filter.toRedisDump())).toEqual(hex(await scanDump(rb.client, prefix, key)));
     };
     beforeAll(async () => { if (!skip) rb = await startRedisBloom({ oracle }); }, 30000);
-    afterEach(async () => { for (const o of open.splice(0).reverse()) await o.close(); });
     afterAll(async () => { await rb?.client.quit().catch(() => {}); await rb?.stop(); });
 
     for (const kind of Object.keys(CLIENTS)) {
