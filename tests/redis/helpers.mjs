@@ -191,9 +191,9 @@ export async function rejection(promise) {
  * What a describe block of live openReplica tests opens, closed after each test (an afterEach it
  * adds, newest first): connect(kind, auth) connects `kind` (a client of tests/redis/clients.mjs,
  * `client` by default; `auth` an ACL login) to the server on portOf() and gives its `.c`;
- * replicaOf(c, key, options) is openReplica with checkInterval 100 unless given.
+ * replicaOf(c, key, options) is openReplica with `defaults` (checkInterval 100) under `options`.
  */
-export function replicaOpener(portOf, client) {
+export function replicaOpener(portOf, client, defaults = { checkInterval: 100 }) {
   const open = [];
   afterEach(async () => { for (const o of open.splice(0).reverse()) await o.close(); });
   return {
@@ -203,7 +203,7 @@ export function replicaOpener(portOf, client) {
       return x.c;
     },
     replicaOf: async (c, key, options) => {
-      const r = await openReplica(c, key, { checkInterval: 100, ...options });
+      const r = await openReplica(c, key, { ...defaults, ...options });
       open.push({ close: () => r.close() });
       return r;
     },
