@@ -631,7 +631,7 @@ export class RedisReplica extends EventEmitter {
     // the timer's check while a snapshot is due compared the copy that snapshot replaces: nothing
     // more to conclude (the first check after it compares the new one; sync()'s conclude as ever)
     if (!strict && waiting) {
-      if (this.#tailId) run(this.#send, ['CLIENT', 'UNBLOCK', this.#tailId]).catch(() => {});
+      this.#unblock();
       return at;
     }
     this.#sameHistory(epoch, at, 'the check', sent);
@@ -648,7 +648,7 @@ export class RedisReplica extends EventEmitter {
     if (at < before) this.#due(`the server is at write ${at}, behind this copy's ${before} (restarted, or the log was replaced)`, sent);
     else if (at === this.#seq && !this.#resync) this.#compare(textOf(reply[2], what));
     else if (at > this.#seq) this.#pending = { seq: at, counts: textOf(reply[2], what) };
-    if (this.#resync && this.#tailId) run(this.#send, ['CLIENT', 'UNBLOCK', this.#tailId]).catch(() => {});
+    if (this.#resync) this.#unblock();
     return at;
   }
 
@@ -670,11 +670,16 @@ export class RedisReplica extends EventEmitter {
     if (this.#seq === 0 && this.#epoch === '0' && epoch === '0') return true;
     this.#due(`the server's log is another history than this copy's (${where} saw ${epoch}-${n}, this copy is at ${this.#epoch}-${this.#seq}): `
       + 'the key and its log were lost and re-created', seen);
-    if (this.#tailId) run(this.#send, ['CLIENT', 'UNBLOCK', this.#tailId]).catch(() => {});
+    this.#unblock();
     return false;
   }
 
   #prefix() { return this.#filter instanceof RedisCuckooFilter ? 'CF' : 'BF'; }
+
+  /** Ends the tail's XREAD BLOCK (a snapshot is due): CLIENT UNBLOCK on the node of the log's slot, where the tail reads. */
+  #unblock() {
+    if (this.#tailId) run((args) => this.#send(args, this.#log), ['CLIENT', 'UNBLOCK', this.#tailId]).catch(() => {});
+  }
 
   /**
    * Whether an entry n whose p (its predecessor's t) is `prev` follows the entry this copy has at
@@ -686,7 +691,7 @@ export class RedisReplica extends EventEmitter {
     if (prev === null || ours === null || this.#seq === 0 || prev === ours) return true;
     this.#due(`the log at this copy's position ${this.#epoch}-${this.#seq} is another history (writes lost in a failover, their IDs reused: `
       + `${where} saw ${epoch}-${n} follow an entry of time ${prev}, this copy's is of ${ours})`);
-    if (this.#tailId) run(this.#send, ['CLIENT', 'UNBLOCK', this.#tailId]).catch(() => {});
+    this.#unblock();
     return false;
   }
 
@@ -1007,7 +1012,7 @@ export class RedisReplica extends EventEmitter {
           await this.#snapshot();
           continue;
         }
-        this.#tailId ??= String(countOf(await this.#tail.send(['CLIENT', 'ID']), 'CLIENT ID'));
+        this.#tailId ??= String(countOf(await this.#tail.send(['CLIENT', 'ID'], this.#log), 'CLIENT ID'));
         const reply = await this.#tail.send(['XREAD', 'COUNT', String(this.#o.pageSize), 'BLOCK', String(this.#o.block),
           'STREAMS', this.#log, `${this.#epoch}-${this.#seq}`]);
         backoff = 50;

@@ -290,6 +290,32 @@ for (const oracle of ['2.6', 'v8']) {
       }, 120_000);
     }
 
+    // A snapshot made due ends the tail's XREAD BLOCK with CLIENT UNBLOCK of the tail's CLIENT ID.
+    // Neither names a key: a cluster client sent both to any node, so the ID was another node's (or
+    // another connection's) and the snapshot waited for the BLOCK to time out (ioredis: 19.5 s of
+    // a 20 s block, measured). Both now go to the node of the log's slot. With a block far longer
+    // than syncTimeout, a write around the library (BF.ADD on the node) must be in the copy when
+    // sync() resolves.
+    for (const c of CLIENTS) {
+      test(`${c.name}: a write around the library is snapshotted at once, not after the tail's BLOCK`, async () => {
+        const key = `unblock:${c.name.replace(/[^0-9a-z]+/gi, '-')}:${oracle}`;
+        const { client, close } = await c.make(cluster.seeds.slice(0, 3));
+        let r = null;
+        try {
+          r = await replicaOf(client, key, { create: { type: 'BF', errorRate: 0.01, capacity: 1000 }, block: 120_000, timeout: 5000, syncTimeout: 10_000 });
+          r.on('error', () => {});
+          expect(await withTimeout(r.add('mine'), 20_000, 'add')).toBe(true);
+          await sleep(300);   // the tail back in its XREAD BLOCK
+          await cluster.sendToOwner(key, ['BF.ADD', key, 'around']);
+          await withTimeout(r.sync(), 30_000, 'sync');
+          expect([r.has('mine'), r.has('around'), r.stats.writeArounds]).toEqual([true, true, 1]);
+        } finally {
+          if (r) await withTimeout(r.close(), 20_000, 'close').catch(() => {});
+          await withTimeout(Promise.resolve(close()), 10_000, 'close').catch(() => {});
+        }
+      }, 120_000);
+    }
+
     test('ioredis 5.11.1 Cluster: a replica loses no acknowledged add while its slot migrates and its primary fails over (one writer)', async () => {
       const a = await CLIENTS[0].make(cluster.seeds.slice(0, 3));
       const b = await CLIENTS[0].make(cluster.seeds.slice(3));
