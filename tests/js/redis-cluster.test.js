@@ -5,7 +5,9 @@
 // that serves the key) and pulls them back and pulls filters the server built (answers checked
 // against BF.MEXISTS / CF.MEXISTS); replicas (openReplica) follow another client's adds; a BF
 // survives a slot migration and a CLUSTER FAILOVER; 4 writer processes (tests/redis/cluster-writer.mjs)
-// with and without `wait` through a migration and a takeover by a lagging replica. Skipped (with a note) where no RedisBloom module, redis-server
+// with and without `wait` through a migration and a takeover by a lagging replica; with each client, a
+// slot moved away and back and then every connection of its node dropped (node-redis 4's closed node
+// client), and a write around the library snapshotted before the tail's BLOCK ends. Skipped (with a note) where no RedisBloom module, redis-server
 // or redis-cli is found.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
