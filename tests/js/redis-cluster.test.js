@@ -197,6 +197,21 @@ for (const oracle of ['2.6', 'v8']) {
     // in the key's slot). Its wait for `sync()` is bounded by syncTimeout; every other wait here by
     // withTimeout.
     const replicaOf = async (client, key, options) => withTimeout(openReplica(client, key, { syncTimeout: 15_000, ...options }), 60_000, 'openReplica');
+    // fn(r, key): r a replica of a new BF `<name>:<client>:<oracle>` opened with `c`'s client (on the
+    // first three nodes) and `options`; both closed after (bounded)
+    const withReplica = async (c, name, options, fn) => {
+      const key = `${name}:${c.name.replace(/[^0-9a-z]+/gi, '-')}:${oracle}`;
+      const { client, close } = await c.make(cluster.seeds.slice(0, 3));
+      let r = null;
+      try {
+        r = await replicaOf(client, key, { create: { type: 'BF', errorRate: 0.01, capacity: 1000 }, ...options });
+        r.on('error', () => {});
+        await fn(r, key);
+      } finally {
+        if (r) await withTimeout(r.close(), 20_000, 'close').catch(() => {});
+        await withTimeout(Promise.resolve(close()), 10_000, 'close').catch(() => {});
+      }
+    };
     const replicaTest = (key, second = CLIENTS[0], first = CLIENTS[0]) => async () => {
       const a = await first.make(cluster.seeds.slice(0, 3));
       const b = await second.make(cluster.seeds.slice(3));
@@ -231,12 +246,8 @@ for (const oracle of ['2.6', 'v8']) {
     // primary, whose connection wrote nothing, would confirm at once. With the key's replica
     // stopped, the write rejects saying the primary has it.
     for (const c of [CLIENTS[0], CLIENTS[1], ...CLIENTS.slice(2)]) {
-      test(`${c.name}: with wait, a write is confirmed by the key's replica; with that replica stopped it rejects REDIS`, async () => {
-        const key = `durable:${c.name.replace(/[^0-9a-z]+/gi, '-')}:${oracle}`;
-        const { client, close } = await c.make(cluster.seeds.slice(0, 3));
-        let r = null;
-        try {
-          r = await replicaOf(client, key, { create: { type: 'BF', errorRate: 0.01, capacity: 1000 }, wait: { replicas: 1, timeout: 500 } });
+      test(`${c.name}: with wait, a write is confirmed by the key's replica; with that replica stopped it rejects REDIS`,
+        () => withReplica(c, 'durable', { wait: { replicas: 1, timeout: 500 } }, async (r, key) => {
           expect(await withTimeout(r.add('a'), 20_000, 'add')).toBe(true);
           const primary = (await cluster.primaries()).find((p) => p.slots.some(([lo, hi]) => keySlot(key) >= lo && keySlot(key) <= hi));
           const replica = (await cluster.replicas()).find((x) => x.primary === primary.id);
@@ -249,11 +260,7 @@ for (const oracle of ['2.6', 'v8']) {
           expect(err?.code).toBe('REDIS');
           expect(err?.message).toMatch(/applied by the primary.*0 of 1 replicas confirmed/);
           expect(Number(await cluster.sendToOwner(key, ['BF.EXISTS', key, 'b']))).toBe(1);
-        } finally {
-          if (r) await withTimeout(r.close(), 20_000, 'close').catch(() => {});
-          await withTimeout(Promise.resolve(close()), 10_000, 'close').catch(() => {});
-        }
-      }, 120_000);
+        }), 120_000);
     }
 
     // node-redis 4's createCluster, on a MOVED from a node, rediscovers with that node's own client
@@ -265,13 +272,8 @@ for (const oracle of ['2.6', 'v8']) {
     // from each node), then the node closes every client connection: sync() and add must still
     // succeed, well within syncTimeout.
     for (const c of CLIENTS) {
-      test(`${c.name}: the key's slot moved away and back, then its node drops every connection: sync() and add succeed`, async () => {
-        const key = `bounce:${c.name.replace(/[^0-9a-z]+/gi, '-')}:${oracle}`;
-        const { client, close } = await c.make(cluster.seeds.slice(0, 3));
-        let r = null;
-        try {
-          r = await replicaOf(client, key, { create: { type: 'BF', errorRate: 0.01, capacity: 1000 }, timeout: 3000, syncTimeout: 8000 });
-          r.on('error', () => {});
+      test(`${c.name}: the key's slot moved away and back, then its node drops every connection: sync() and add succeed`,
+        () => withReplica(c, 'bounce', { timeout: 3000, syncTimeout: 8000 }, async (r, key) => {
           expect(await withTimeout(r.add('a'), 20_000, 'add')).toBe(true);
           const slot = keySlot(key);
           const home = await cluster.portOfSlot(slot);
@@ -285,11 +287,7 @@ for (const oracle of ['2.6', 'v8']) {
           expect(await withTimeout(r.add('d'), 20_000, 'add')).toBe(true);
           expect(['a', 'b', 'c', 'd'].filter((k) => !r.has(k))).toEqual([]);
           expect(Number(await cluster.sendToOwner(key, ['BF.EXISTS', key, 'd']))).toBe(1);
-        } finally {
-          if (r) await withTimeout(r.close(), 20_000, 'close').catch(() => {});
-          await withTimeout(Promise.resolve(close()), 10_000, 'close').catch(() => {});
-        }
-      }, 120_000);
+        }), 120_000);
     }
 
     // A snapshot made due ends the tail's XREAD BLOCK with CLIENT UNBLOCK of the tail's CLIENT ID.
@@ -299,23 +297,14 @@ for (const oracle of ['2.6', 'v8']) {
     // than syncTimeout, a write around the library (BF.ADD on the node) must be in the copy when
     // sync() resolves.
     for (const c of CLIENTS) {
-      test(`${c.name}: a write around the library is snapshotted at once, not after the tail's BLOCK`, async () => {
-        const key = `unblock:${c.name.replace(/[^0-9a-z]+/gi, '-')}:${oracle}`;
-        const { client, close } = await c.make(cluster.seeds.slice(0, 3));
-        let r = null;
-        try {
-          r = await replicaOf(client, key, { create: { type: 'BF', errorRate: 0.01, capacity: 1000 }, block: 120_000, timeout: 5000, syncTimeout: 10_000 });
-          r.on('error', () => {});
+      test(`${c.name}: a write around the library is snapshotted at once, not after the tail's BLOCK`,
+        () => withReplica(c, 'unblock', { block: 120_000, timeout: 5000, syncTimeout: 10_000 }, async (r, key) => {
           expect(await withTimeout(r.add('mine'), 20_000, 'add')).toBe(true);
           await sleep(300);   // the tail back in its XREAD BLOCK
           await cluster.sendToOwner(key, ['BF.ADD', key, 'around']);
           await withTimeout(r.sync(), 30_000, 'sync');
           expect([r.has('mine'), r.has('around'), r.stats.writeArounds]).toEqual([true, true, 1]);
-        } finally {
-          if (r) await withTimeout(r.close(), 20_000, 'close').catch(() => {});
-          await withTimeout(Promise.resolve(close()), 10_000, 'close').catch(() => {});
-        }
-      }, 120_000);
+        }), 120_000);
     }
 
     test('ioredis 5.11.1 Cluster: a replica loses no acknowledged add while its slot migrates and its primary fails over (one writer)', async () => {
