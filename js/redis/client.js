@@ -12,6 +12,9 @@ export const TYPES = { 'MBbloom--': 'BF', MBbloomCF: 'CF' };
 
 const isIoredis = (client) => typeof client?.callBuffer === 'function';
 
+/** An ioredis Cluster: its slot table (`slots`: slot → node keys, the primary's first) and a connection per node. */
+const isIoredisCluster = (client) => Array.isArray(client.slots) && typeof client.connectionPool?.getInstanceByKey === 'function';
+
 /** A node-redis cluster (createCluster of 4.x, 5.x, 6.x): its sendCommand routes by a key given first. */
 const isNodeRedisCluster = (client) => typeof client?.getSlotMaster === 'function' && typeof client.sendCommand === 'function';
 
@@ -32,18 +35,67 @@ export function routingKeyOf(args) {
 }
 
 /**
- * A `send(args)` for `client` that resolves binary replies as Buffers: node-redis 5+ (a type
+ * Drops every closed per-node client a node-redis cluster still holds (node.client of its
+ * masters and replicas), so that its next command to that node makes a new one, as for a node it
+ * has not connected yet; whether any was dropped. node-redis 4's createCluster, rediscovering
+ * after a MOVED from a node, sets that node client's reconnectStrategy to false (it writes into
+ * the client's own options): the next time that node closes the connection the client is closed
+ * for good while the slot table still routes to it, and every command for its slots rejects
+ * "The client is closed", which node-redis never takes as a reason to rediscover.
+ */
+function dropClosedNodes(cluster) {
+  let dropped = 0;
+  for (const node of [...(cluster.masters ?? []), ...(cluster.replicas ?? [])]) {
+    const c = node?.client;
+    if (c && typeof c.then !== 'function' && c.isOpen === false) {
+      node.client = undefined;
+      dropped++;
+    }
+  }
+  return dropped > 0;
+}
+
+/** node-redis's ClientClosedError: rejected before it was written (a closed client sends nothing). */
+const isClosedClient = (err) => err?.constructor?.name === 'ClientClosedError' || text(err?.message) === 'The client is closed';
+
+/**
+ * `args` through a node-redis cluster, routed by routingKeyOf(args), or to the primary of the slot
+ * of `route` (a key) when given. A command rejected because the per-node client it was routed to
+ * is closed (while the cluster is open) was never sent: the closed node clients are dropped
+ * (dropClosedNodes) and it is sent once more, to a new one.
+ */
+async function clusterSend(cluster, args, options, route) {
+  // a command with a route names no key: node-redis 6 routes such a one by its command table (to any
+  // node), whatever key is given, so it goes to the client of the route's slot's primary itself
+  const viaNode = async () => (await cluster.nodeClient(cluster.getSlotMaster(keySlot(route)))).sendCommand(args, options);
+  const send = () => (route === undefined ? cluster.sendCommand(routingKeyOf(args), false, args, options) : viaNode());
+  try {
+    return await send();
+  } catch (err) {
+    if (!isClosedClient(err) || !cluster.isOpen || !dropClosedNodes(cluster)) throw err;
+    return send();
+  }
+}
+
+/**
+ * A `send(args, route)` for `client` that resolves binary replies as Buffers: node-redis 5+ (a type
  * mapping given with each command: 5.x's `withTypeMapping(...).sendCommand` ignores the view's
  * mapping), node-redis 4 (`returnBuffers`), a node-redis cluster of either (each command routed by
- * its key, routingKeyOf), ioredis 5 and 6 (`callBuffer`; an ioredis Cluster routes by the key
- * itself). Anything else is FilterError INVALID_ARGUMENT.
+ * its key, clusterSend), ioredis 5 and 6 (`callBuffer`; an ioredis Cluster routes by the key
+ * itself). `route`, a key, sends a command that names none (CLIENT ID, CLIENT UNBLOCK) to the node
+ * of that key's slot, on the connection the cluster sends that key's commands through (a single
+ * client has one). Anything else is FilterError INVALID_ARGUMENT.
  */
 export function commandsOf(client) {
-  if (isIoredis(client)) return (args) => client.callBuffer(args[0], ...args.slice(1));
+  if (isIoredis(client)) {
+    const node = (route) => (route === undefined || !isIoredisCluster(client) ? client
+      : client.connectionPool.getInstanceByKey(client.slots[keySlot(route)]?.[0]) ?? client);
+    return (args, route) => node(route).callBuffer(args[0], ...args.slice(1));
+  }
   if (typeof client?.sendCommand === 'function') {                   // node-redis
     const options = typeof client.withTypeMapping === 'function'     // v5 and later
       ? { typeMapping: { [RESP_BLOB_STRING]: Buffer } } : { returnBuffers: true };   // v4
-    if (isNodeRedisCluster(client)) return (args) => client.sendCommand(routingKeyOf(args), false, args, options);
+    if (isNodeRedisCluster(client)) return (args, route) => clusterSend(client, args, options, route);
     return (args) => client.sendCommand(args, options);
   }
   throw new FilterError('INVALID_ARGUMENT', 'bloomcuckoo/redis: pass a connected node-redis client '
@@ -76,7 +128,7 @@ export function waitOf(value, where) {
 export function waiterOf(client) {
   const send = commandsOf(client);
   let waitOn;
-  if (isIoredis(client) && Array.isArray(client.slots) && typeof client.connectionPool?.getInstanceByKey === 'function') {
+  if (isIoredis(client) && isIoredisCluster(client)) {
     waitOn = async (key, args) => {
       const nodeKey = client.slots[keySlot(key)]?.[0];
       const node = nodeKey === undefined ? undefined : client.connectionPool.getInstanceByKey(nodeKey);
@@ -122,9 +174,9 @@ export function timed(promise, ms, message) {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-/** `send` with each command bounded by `ms` (a NoReply saying which command and how long). */
+/** `send` with each command bounded by `ms` (a NoReply saying which command and how long); `route` passed on. */
 export function bounded(send, ms) {
-  return (args) => timed(Promise.resolve().then(() => send(args)), ms, `no reply to ${args[0]} within ${ms} ms`);
+  return (args, route) => timed(Promise.resolve().then(() => send(args, route)), ms, `no reply to ${args[0]} within ${ms} ms`);
 }
 
 /**
@@ -173,7 +225,7 @@ export class ConnectionGone extends Error {}
  */
 export function writerOf(client, onError) {
   if (!isIoredis(client)) return { send: commandsOf(client), close: () => {}, client };
-  const cluster = Array.isArray(client.slots) && typeof client.connectionPool?.getInstanceByKey === 'function';
+  const cluster = isIoredisCluster(client);
   const dup = cluster
     ? client.duplicate([], { retryDelayOnFailover: 0, redisOptions: { ...client.options.redisOptions, autoResendUnfulfilledCommands: false } })
     : client.duplicate({ autoResendUnfulfilledCommands: false });

@@ -261,7 +261,10 @@ export class RedisReplica extends EventEmitter {
   // the identity of the log entry at this copy's position (identityOf: a string, the entry's fields
   // not yet hashed, or null when not known) and how many snapshots were installed
   #ident = null; #gen = 0;
-  #dues = 0;   // how many times a snapshot was made due (#due): one that began before the last is stale
+  // stamps in the order this replica sends on its connection (a check's send, a snapshot's start:
+  // Redis runs one connection's commands in that order): the newest due's, and the installed
+  // snapshot's start (a check sent before it saw an older server than the copy holds)
+  #stamp = 0; #dueAt = 0; #readAt = 0;
   #waiters = []; #timer = null; #loop = null; #warned = new Set(); #tailId = null;
   // checkpoints: their keys, whether the next snapshot must not use one, a write of one under way,
   // the position a refused one was written at (not written again there), the position openReplica waits for
@@ -595,8 +598,9 @@ export class RedisReplica extends EventEmitter {
     const before = this.#seq;
     const mine = { epoch: this.#epoch, ident: this.#ident, gen: this.#gen };
     let reply;
+    let sent = 0;
     try {
-      reply = await this.#eval(this.#send, 'CHECK', [this.#key, this.#log], [`${this.#epoch}-${before}`]);
+      reply = await this.#eval((args) => { sent = ++this.#stamp; return this.#send(args); }, 'CHECK', [this.#key, this.#log], [`${this.#epoch}-${before}`]);
     } catch (err) {
       const e = serverError(err, `the check of '${this.#key}'`);
       if (!(err instanceof FilterError) && !isReply(err)) unanswered.add(e);
@@ -613,14 +617,24 @@ export class RedisReplica extends EventEmitter {
       this.#report(err);
       return before;
     }
-    if (this.#lost || TYPES[type] !== this.#prefix()) {
-      this.#lost = false;
-      this.#due(`'${this.#key}' is a filter again`);
-    }
     if (reply.length !== 3 && reply.length !== 4) throw badReply(what, `an array of ${reply.length}, not { type, position, counts, identity }`);
     const { n: at, epoch } = posOf(reply[1], what);
     const theirs = identOf(reply[3], what);
-    this.#sameHistory(epoch, at, 'the check');
+    // a snapshot read after this check was sent replaced the copy it compared: nothing to conclude
+    // (the next check compares the new copy; a snapshot under way meets a due of what this one saw)
+    if (sent < this.#readAt) return at;
+    const waiting = this.#resync !== null;
+    if (this.#lost || TYPES[type] !== this.#prefix()) {
+      this.#lost = false;
+      this.#due(`'${this.#key}' is a filter again`, sent);
+    }
+    // the timer's check while a snapshot is due compared the copy that snapshot replaces: nothing
+    // more to conclude (the first check after it compares the new one; sync()'s conclude as ever)
+    if (!strict && waiting) {
+      this.#unblock();
+      return at;
+    }
+    this.#sameHistory(epoch, at, 'the check', sent);
     if (at >= before && !this.#resync && mine.gen === this.#gen && epoch === mine.epoch && before > 0 && theirs !== null) {
       // the entry at this copy's position must be the one it applied: another one under the same
       // ID is another history (a failover lost the entries up to here and the new primary logged
@@ -628,13 +642,13 @@ export class RedisReplica extends EventEmitter {
       // ('gone': no entry at that ID any more, while the log has earlier ones)
       const ours = this.#identity(mine.ident);
       if (ours !== null && ours !== theirs) {
-        this.#due(`the log at this copy's position ${epoch}-${before} is another history (writes lost in a failover, their IDs reused)`);
+        this.#due(`the log at this copy's position ${epoch}-${before} is another history (writes lost in a failover, their IDs reused)`, sent);
       } else if (ours === null && theirs !== 'gone' && this.#seq === before && this.#ident === mine.ident) this.#ident = theirs;   // not known here: learnt
     }
-    if (at < before) this.#due(`the server is at write ${at}, behind this copy's ${before} (restarted, or the log was replaced)`);
+    if (at < before) this.#due(`the server is at write ${at}, behind this copy's ${before} (restarted, or the log was replaced)`, sent);
     else if (at === this.#seq && !this.#resync) this.#compare(textOf(reply[2], what));
     else if (at > this.#seq) this.#pending = { seq: at, counts: textOf(reply[2], what) };
-    if (this.#resync && this.#tailId) run(this.#send, ['CLIENT', 'UNBLOCK', this.#tailId]).catch(() => {});
+    if (this.#resync) this.#unblock();
     return at;
   }
 
@@ -644,7 +658,7 @@ export class RedisReplica extends EventEmitter {
    * Otherwise the log was re-created (the key and its log lost: FLUSHALL, a restart without
    * persistence, a DEL) and a snapshot is due, whatever the counts say.
    */
-  #sameHistory(epoch, n, where) {
+  #sameHistory(epoch, n, where, seen) {
     if (epoch === this.#epoch) return true;
     if (this.#seq === 0 && this.#epoch === '0' && n >= 1 && !this.#resync) {
       if (where === 'the check') return true;   // the tail will bring entry 1 and take the epoch
@@ -655,12 +669,17 @@ export class RedisReplica extends EventEmitter {
     }
     if (this.#seq === 0 && this.#epoch === '0' && epoch === '0') return true;
     this.#due(`the server's log is another history than this copy's (${where} saw ${epoch}-${n}, this copy is at ${this.#epoch}-${this.#seq}): `
-      + 'the key and its log were lost and re-created');
-    if (this.#tailId) run(this.#send, ['CLIENT', 'UNBLOCK', this.#tailId]).catch(() => {});
+      + 'the key and its log were lost and re-created', seen);
+    this.#unblock();
     return false;
   }
 
   #prefix() { return this.#filter instanceof RedisCuckooFilter ? 'CF' : 'BF'; }
+
+  /** Ends the tail's XREAD BLOCK (a snapshot is due): CLIENT UNBLOCK on the node of the log's slot, where the tail reads. */
+  #unblock() {
+    if (this.#tailId) run((args) => this.#send(args, this.#log), ['CLIENT', 'UNBLOCK', this.#tailId]).catch(() => {});
+  }
 
   /**
    * Whether an entry n whose p (its predecessor's t) is `prev` follows the entry this copy has at
@@ -672,7 +691,7 @@ export class RedisReplica extends EventEmitter {
     if (prev === null || ours === null || this.#seq === 0 || prev === ours) return true;
     this.#due(`the log at this copy's position ${this.#epoch}-${this.#seq} is another history (writes lost in a failover, their IDs reused: `
       + `${where} saw ${epoch}-${n} follow an entry of time ${prev}, this copy's is of ${ours})`);
-    if (this.#tailId) run(this.#send, ['CLIENT', 'UNBLOCK', this.#tailId]).catch(() => {});
+    this.#unblock();
     return false;
   }
 
@@ -693,10 +712,13 @@ export class RedisReplica extends EventEmitter {
     return s;
   }
 
-  /** Makes a snapshot due, for `reason` (a snapshot already under way does not clear it). */
-  #due(reason) {
+  /**
+   * Makes a snapshot due, for `reason`, seen by what was sent at stamp `seen` (default: now): a
+   * snapshot under way clears it only when it began after that.
+   */
+  #due(reason, seen = ++this.#stamp) {
     this.#resync = reason;
-    this.#dues++;
+    this.#dueAt = Math.max(this.#dueAt, seen);
   }
 
   /**
@@ -732,7 +754,7 @@ export class RedisReplica extends EventEmitter {
    * this replica writes the checkpoint the others wait for.
    */
   async #snapshot() {
-    const dues = this.#dues;
+    const start = ++this.#stamp;
     const atomic = this.#atomic;
     this.#atomic = false;
     let s;
@@ -757,8 +779,9 @@ export class RedisReplica extends EventEmitter {
     this.#pending = null;
     this.#lost = false;
     this.#target = Math.max(s.n, s.target ?? 0);
-    // made due again while this one was read (a write or check saw another history): another one
-    if (this.#dues === dues) this.#resync = null;
+    // made due by what was seen after this one began (a write or check saw another history): another one
+    this.#readAt = start;
+    if (this.#dueAt < start) this.#resync = null;
     old?.free();
     if (!first) this.#stats.resyncs++;
     this.#stats.lastSync = Date.now();
@@ -989,7 +1012,7 @@ export class RedisReplica extends EventEmitter {
           await this.#snapshot();
           continue;
         }
-        this.#tailId ??= String(countOf(await this.#tail.send(['CLIENT', 'ID']), 'CLIENT ID'));
+        this.#tailId ??= String(countOf(await this.#tail.send(['CLIENT', 'ID'], this.#log), 'CLIENT ID'));
         const reply = await this.#tail.send(['XREAD', 'COUNT', String(this.#o.pageSize), 'BLOCK', String(this.#o.block),
           'STREAMS', this.#log, `${this.#epoch}-${this.#seq}`]);
         backoff = 50;

@@ -7,20 +7,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fromRedisDump, init, RedisBloomFilter, RedisCuckooFilter } from '../../js/main/index.js';
-import { startRedisBloom, skipReason } from '../redis/server.mjs';
+import { benchRedisBloom } from '../redis/server.mjs';
 import { median, publishSection, stringKeys, table } from './lib.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const quick = process.argv.includes('--quick');
 const REPS = quick ? 1 : 3;
-const log = (s) => process.stderr.write(`[redis-bench] ${s}\n`);
 
 await init();
-const rb = await startRedisBloom();
-if (!rb) {
-  log(`SKIP: no RedisBloom (${skipReason() ?? 'module not found'})`);
-  process.exit(0);
-}
+const rb = await benchRedisBloom('redis-bench');
 const client = rb.client;
 const cmd = (args) => client.sendCommand(args);
 

@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { RedisBloomFilter, init } from '../../js/main/index.js';
 import { openReplica, pushFilter } from '../../js/redis/index.js';
-import { skipReason, startRedisBloom } from '../redis/server.mjs';
+import { benchRedisBloom } from '../redis/server.mjs';
 import { median, publishSection, stringKeys, table } from './lib.mjs';
 
 const quick = process.argv.includes('--quick');
@@ -21,11 +21,7 @@ const REPS = 3;   // the SCANDUMP, the old script and the open from the checkpoi
 const log = (s) => process.stderr.write(`[snapshot-bench] ${s}\n`);
 
 await init();
-const rb = await startRedisBloom();
-if (!rb) {
-  log(`SKIP: no RedisBloom (${skipReason() ?? 'module not found'})`);
-  process.exit(0);
-}
+const rb = await benchRedisBloom('snapshot-bench');
 const admin = rb.client;
 const extra = [];
 const extraClient = async () => {

@@ -9,7 +9,7 @@ import { FilterError, RedisBloomFilter, init } from '../../js/main/index.js';
 import { openReplica, pullFilter, pushFilter } from '../../js/redis/index.js';
 import { CLIENTS } from '../redis/clients.mjs';
 import { startFakeRedis } from '../redis/fake-resp.mjs';
-import { rejection } from '../redis/helpers.mjs';
+import { rejection, replicaOpener } from '../redis/helpers.mjs';
 import { oracleSkips, startRedisBloom } from '../redis/server.mjs';
 
 beforeAll(() => init());
@@ -27,9 +27,8 @@ for (const oracle of ['2.6', 'v8']) {
   (SKIPS[oracle] ? describe.skip : describe)(`ACL users on RedisBloom ${oracle}`, () => {
     let rb;
     let n = 0;
-    const open = [];
+    const { connect, replicaOf } = replicaOpener(() => rb.port, CLIENTS[0]);
     beforeAll(async () => { rb = await startRedisBloom({ oracle }); }, 30000);
-    afterEach(async () => { for (const o of open.splice(0).reverse()) await o.close(); });
     afterAll(async () => { await rb?.stop(); });
 
     const admin = (args) => rb.client.sendCommand(args);
@@ -37,14 +36,7 @@ for (const oracle of ['2.6', 'v8']) {
     const userOf = async (kind, rules) => {
       const username = `u${n++}`;
       await admin(['ACL', 'SETUSER', username, 'reset', 'on', '>pw', ...rules]);
-      const client = await kind.connect(rb.port, { username, password: 'pw' });
-      open.push(client);
-      return { c: client.c, username };
-    };
-    const replicaOf = async (c, key, options) => {
-      const r = await openReplica(c, key, { checkInterval: 100, ...options });
-      open.push({ close: () => r.close() });
-      return r;
+      return { c: await connect(kind, { username, password: 'pw' }), username };
     };
     const logOf = (key) => `{${key}}:bloomcuckoo-log`;   // besideKey of a key with no braces
 

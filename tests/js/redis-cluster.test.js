@@ -5,7 +5,9 @@
 // that serves the key) and pulls them back and pulls filters the server built (answers checked
 // against BF.MEXISTS / CF.MEXISTS); replicas (openReplica) follow another client's adds; a BF
 // survives a slot migration and a CLUSTER FAILOVER; 4 writer processes (tests/redis/cluster-writer.mjs)
-// with and without `wait` through a migration and a takeover by a lagging replica. Skipped (with a note) where no RedisBloom module, redis-server
+// with and without `wait` through a migration and a takeover by a lagging replica; with each client, a
+// slot moved away and back and then every connection of its node dropped (node-redis 4's closed node
+// client), and a write around the library snapshotted before the tail's BLOCK ends. Skipped (with a note) where no RedisBloom module, redis-server
 // or redis-cli is found.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +37,7 @@ class Writer {
         if (m.ready) { resolve(); return; }
         const w = this.waiting.get(m.id);
         this.waiting.delete(m.id);
-        if (m.ok) w?.resolve(m.value); else w?.reject(new Error(m.message));
+        if (m.ok) w?.resolve(m.value); else w?.reject(new Error(`writer ${pkg}: ${m.message}`));
       });
       this.exited.then(({ code, signal }) => {
         const err = new Error(`writer ${pkg} exited (${code ?? signal})`);
@@ -195,6 +197,21 @@ for (const oracle of ['2.6', 'v8']) {
     // in the key's slot). Its wait for `sync()` is bounded by syncTimeout; every other wait here by
     // withTimeout.
     const replicaOf = async (client, key, options) => withTimeout(openReplica(client, key, { syncTimeout: 15_000, ...options }), 60_000, 'openReplica');
+    // fn(r, key): r a replica of a new BF `<name>:<client>:<oracle>` opened with `c`'s client (on the
+    // first three nodes) and `options`; both closed after (bounded)
+    const withReplica = async (c, name, options, fn) => {
+      const key = `${name}:${c.name.replace(/[^0-9a-z]+/gi, '-')}:${oracle}`;
+      const { client, close } = await c.make(cluster.seeds.slice(0, 3));
+      let r = null;
+      try {
+        r = await replicaOf(client, key, { create: { type: 'BF', errorRate: 0.01, capacity: 1000 }, ...options });
+        r.on('error', () => {});
+        await fn(r, key);
+      } finally {
+        if (r) await withTimeout(r.close(), 20_000, 'close').catch(() => {});
+        await withTimeout(Promise.resolve(close()), 10_000, 'close').catch(() => {});
+      }
+    };
     const replicaTest = (key, second = CLIENTS[0], first = CLIENTS[0]) => async () => {
       const a = await first.make(cluster.seeds.slice(0, 3));
       const b = await second.make(cluster.seeds.slice(3));
@@ -229,12 +246,8 @@ for (const oracle of ['2.6', 'v8']) {
     // primary, whose connection wrote nothing, would confirm at once. With the key's replica
     // stopped, the write rejects saying the primary has it.
     for (const c of [CLIENTS[0], CLIENTS[1], ...CLIENTS.slice(2)]) {
-      test(`${c.name}: with wait, a write is confirmed by the key's replica; with that replica stopped it rejects REDIS`, async () => {
-        const key = `durable:${c.name.replace(/[^0-9a-z]+/gi, '-')}:${oracle}`;
-        const { client, close } = await c.make(cluster.seeds.slice(0, 3));
-        let r = null;
-        try {
-          r = await replicaOf(client, key, { create: { type: 'BF', errorRate: 0.01, capacity: 1000 }, wait: { replicas: 1, timeout: 500 } });
+      test(`${c.name}: with wait, a write is confirmed by the key's replica; with that replica stopped it rejects REDIS`,
+        () => withReplica(c, 'durable', { wait: { replicas: 1, timeout: 500 } }, async (r, key) => {
           expect(await withTimeout(r.add('a'), 20_000, 'add')).toBe(true);
           const primary = (await cluster.primaries()).find((p) => p.slots.some(([lo, hi]) => keySlot(key) >= lo && keySlot(key) <= hi));
           const replica = (await cluster.replicas()).find((x) => x.primary === primary.id);
@@ -247,11 +260,51 @@ for (const oracle of ['2.6', 'v8']) {
           expect(err?.code).toBe('REDIS');
           expect(err?.message).toMatch(/applied by the primary.*0 of 1 replicas confirmed/);
           expect(Number(await cluster.sendToOwner(key, ['BF.EXISTS', key, 'b']))).toBe(1);
-        } finally {
-          if (r) await withTimeout(r.close(), 20_000, 'close').catch(() => {});
-          await withTimeout(Promise.resolve(close()), 10_000, 'close').catch(() => {});
-        }
-      }, 120_000);
+        }), 120_000);
+    }
+
+    // node-redis 4's createCluster, on a MOVED from a node, rediscovers with that node's own client
+    // options and sets their reconnectStrategy to false (cluster-slots.js #clientOptionsDefaults
+    // writes into the object it is given): once that node serves the slot again and drops the
+    // connection, its node client is closed for good, and every command for its slots rejects
+    // "The client is closed" (not MOVED or ASK, so node-redis never rediscovers). Seen as a writer's
+    // sync() failing after 20 s in the 4-writer run below. The slot moves away and back (a MOVED
+    // from each node), then the node closes every client connection: sync() and add must still
+    // succeed, well within syncTimeout.
+    for (const c of CLIENTS) {
+      test(`${c.name}: the key's slot moved away and back, then its node drops every connection: sync() and add succeed`,
+        () => withReplica(c, 'bounce', { timeout: 3000, syncTimeout: 8000 }, async (r, key) => {
+          expect(await withTimeout(r.add('a'), 20_000, 'add')).toBe(true);
+          const slot = keySlot(key);
+          const home = await cluster.portOfSlot(slot);
+          const away = (await cluster.primaries()).find((p) => p.port !== home);
+          await cluster.migrateSlot(slot, away.port);
+          expect(await withTimeout(r.add('b'), 20_000, 'add')).toBe(true);
+          await cluster.migrateSlot(slot, home);
+          expect(await withTimeout(r.add('c'), 20_000, 'add')).toBe(true);
+          expect(await cluster.dropClients(home)).toBeGreaterThan(0);
+          await withTimeout(r.sync(), 20_000, 'sync');
+          expect(await withTimeout(r.add('d'), 20_000, 'add')).toBe(true);
+          expect(['a', 'b', 'c', 'd'].filter((k) => !r.has(k))).toEqual([]);
+          expect(Number(await cluster.sendToOwner(key, ['BF.EXISTS', key, 'd']))).toBe(1);
+        }), 120_000);
+    }
+
+    // A snapshot made due ends the tail's XREAD BLOCK with CLIENT UNBLOCK of the tail's CLIENT ID.
+    // Neither names a key: a cluster client sent both to any node, so the ID was another node's (or
+    // another connection's) and the snapshot waited for the BLOCK to time out (ioredis: 19.5 s of
+    // a 20 s block, measured). Both now go to the node of the log's slot. With a block far longer
+    // than syncTimeout, a write around the library (BF.ADD on the node) must be in the copy when
+    // sync() resolves.
+    for (const c of CLIENTS) {
+      test(`${c.name}: a write around the library is snapshotted at once, not after the tail's BLOCK`,
+        () => withReplica(c, 'unblock', { block: 120_000, timeout: 5000, syncTimeout: 10_000 }, async (r, key) => {
+          expect(await withTimeout(r.add('mine'), 20_000, 'add')).toBe(true);
+          await sleep(300);   // the tail back in its XREAD BLOCK
+          await cluster.sendToOwner(key, ['BF.ADD', key, 'around']);
+          await withTimeout(r.sync(), 30_000, 'sync');
+          expect([r.has('mine'), r.has('around'), r.stats.writeArounds]).toEqual([true, true, 1]);
+        }), 120_000);
     }
 
     test('ioredis 5.11.1 Cluster: a replica loses no acknowledged add while its slot migrates and its primary fails over (one writer)', async () => {

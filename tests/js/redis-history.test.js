@@ -7,9 +7,8 @@
 import { init } from '../../js/main/index.js';
 import { checkpointKeys } from '../../js/redis/checkpoint.js';
 import { besideKey } from '../../js/redis/client.js';
-import { openReplica } from '../../js/redis/index.js';
 import { CLIENTS } from '../redis/clients.mjs';
-import { scanDump } from '../redis/helpers.mjs';
+import { replicaOpener, scanDump } from '../redis/helpers.mjs';
 import { oracleSkips, startRedisBloom } from '../redis/server.mjs';
 
 beforeAll(() => init());
@@ -30,21 +29,9 @@ for (const oracle of ['2.6', 'v8']) {
   const live = SKIPS[oracle] ? test.skip : test;
   describe(`a failover that lost entries whose IDs were reused, on RedisBloom ${oracle}`, () => {
     let rb;
-    const open = [];
     beforeAll(async () => { rb = SKIPS[oracle] ? null : await startRedisBloom({ oracle }); });
-    afterEach(async () => { for (const o of open.splice(0).reverse()) await o.close(); });
     afterAll(async () => { await rb?.stop(); });
-
-    const connect = async () => {
-      const client = await NODE_REDIS.connect(rb.port);
-      open.push(client);
-      return client.c;
-    };
-    const replicaOf = async (c, key, options) => {
-      const r = await openReplica(c, key, { checkInterval: 100, ...options });
-      open.push({ close: () => r.close() });
-      return r;
-    };
+    const { connect, replicaOf } = replicaOpener(() => rb.port, NODE_REDIS);
 
     for (const prefix of ['BF', 'CF']) {
       for (const extra of [0, 2]) {

@@ -6,9 +6,9 @@
 // BF and CF, writes going on while replicas open; 16 replicas opening at once.
 import { RedisBloomFilter, RedisCuckooFilter, init } from '../../js/main/index.js';
 import { fieldsOf } from '../../js/redis/client.js';
-import { openReplica, pushFilter } from '../../js/redis/index.js';
+import { pushFilter } from '../../js/redis/index.js';
 import { CLIENTS } from '../redis/clients.mjs';
-import { scanDump } from '../redis/helpers.mjs';
+import { replicaOpener, scanDump } from '../redis/helpers.mjs';
 import { oracleSkips, startRedisBloom } from '../redis/server.mjs';
 
 beforeAll(() => init());
@@ -55,19 +55,8 @@ for (const oracle of ['2.6', 'v8']) {
   const live = SKIPS[oracle] ? test.skip : test;
   describe(`replica snapshots on RedisBloom ${oracle}`, () => {
     let rb;
-    const open = [];
-    const connect = async (client = NODE_REDIS) => {
-      const x = await client.connect(rb.port);
-      open.push(x);
-      return x.c;
-    };
-    const replicaOf = async (c, key, options) => {
-      const r = await openReplica(c, key, { checkInterval: 100, ...options });
-      open.push({ close: () => r.close() });
-      return r;
-    };
+    const { connect, replicaOf } = replicaOpener(() => rb.port, NODE_REDIS);
     beforeAll(async () => { if (!SKIPS[oracle]) rb = await startRedisBloom({ oracle }); }, 30000);
-    afterEach(async () => { for (const o of open.splice(0).reverse()) await o.close(); });
     afterAll(async () => { await rb?.stop(); });
 
     for (const type of ['BF', 'CF']) {

@@ -8,7 +8,7 @@
 import { FilterError, RedisBloomFilter, init } from '../../js/main/index.js';
 import { openReplica, pushFilter } from '../../js/redis/index.js';
 import { CLIENTS } from '../redis/clients.mjs';
-import { rejection } from '../redis/helpers.mjs';
+import { rejection, replicaOpener } from '../redis/helpers.mjs';
 import { oracleSkips, replicate, startRedisBloom } from '../redis/server.mjs';
 
 beforeAll(() => init());
@@ -22,7 +22,6 @@ for (const oracle of ['2.6', 'v8']) {
     let primary = null;
     let replica = null;
     let n = 0;
-    const open = [];
 
     const follow = () => replicate(primary, replica);
 
@@ -32,26 +31,23 @@ for (const oracle of ['2.6', 'v8']) {
       replica = await startRedisBloom({ oracle });
       await follow();
     }, 60_000);
-    afterEach(async () => { for (const o of open.splice(0).reverse()) await o.close(); });
     afterAll(async () => {
       if (replica) { try { process.kill(replica.pid, 'SIGCONT'); } catch { /* gone */ } await replica.stop(); }
       await primary?.stop();
     });
 
-    const connect = async (kind) => {
-      const client = await kind.connect(primary.port);
-      open.push(client);
-      return client.c;
+    const { connect, replicaOf } = replicaOpener(() => primary.port, CLIENTS[0], {});
+    /** A new BF key (of `capacity`) and a replica of it opened with `kind`'s client and `wait`: { key, r }. */
+    const writer = async (kind, wait, capacity = 100) => {
+      const key = `w${n++}`;
+      return { key, r: await replicaOf(await connect(kind), key, { create: { type: 'BF', errorRate: 0.01, capacity }, wait }) };
     };
     const onReplica = async (key, ks) => (await replica.client.sendCommand(['BF.MEXISTS', key, ...ks])).map(Number);
     const onPrimary = async (key, ks) => (await primary.client.sendCommand(['BF.MEXISTS', key, ...ks])).map(Number);
 
     for (const kind of CLIENTS) {
       test(`${kind.name}: with wait, an acknowledged add is on the replica server when it resolves; with the replica stopped it rejects saying the primary has it`, async () => {
-        const c = await connect(kind);
-        const key = `w${n++}`;
-        const r = await openReplica(c, key, { create: { type: 'BF', errorRate: 0.01, capacity: 5000 }, wait: { replicas: 1, timeout: 1000 } });
-        open.push({ close: () => r.close() });
+        const { key, r } = await writer(kind, { replicas: 1, timeout: 1000 }, 5000);
         expect(await r.add('a')).toBe(true);
         expect(await onReplica(key, ['a'])).toEqual([1]);   // read on the replica right after: no waiting
         expect(await r.addAll(keys('k', 2500))).toBe(2500);
@@ -97,10 +93,7 @@ for (const oracle of ['2.6', 'v8']) {
     }, 60_000);
 
     test('wait asks for more replicas than there are: rejects REDIS, the write applied', async () => {
-      const c = await connect(CLIENTS[2]);
-      const key = `two${n++}`;
-      const r = await openReplica(c, key, { create: { type: 'BF', errorRate: 0.01, capacity: 100 }, wait: { replicas: 2, timeout: 300 } });
-      open.push({ close: () => r.close() });
+      const { key, r } = await writer(CLIENTS[2], { replicas: 2, timeout: 300 });
       const err = await rejection(r.add('x'));
       expect(err.code).toBe('REDIS');
       expect(err.message).toMatch(/1 of 2 replicas confirmed/);
@@ -120,10 +113,7 @@ for (const oracle of ['2.6', 'v8']) {
 
     // last: it kills the replica server
     test('with the replica killed, a write rejects REDIS within its WAIT timeout and the primary has it', async () => {
-      const c = await connect(CLIENTS[3]);
-      const key = `k${n++}`;
-      const r = await openReplica(c, key, { create: { type: 'BF', errorRate: 0.01, capacity: 100 }, wait: { replicas: 1, timeout: 500 } });
-      open.push({ close: () => r.close() });
+      const { key, r } = await writer(CLIENTS[3], { replicas: 1, timeout: 500 });
       expect(await r.add('a')).toBe(true);
       await replica.stop();
       replica = null;

@@ -23,14 +23,22 @@ const USED = CLIENTS.filter((c) => c.alias === 'redis' || c.alias === 'ioredis')
 
 const errorOf = async (p) => { try { await p; } catch (e) { return e; } return null; };
 
-/** A real BF's SCANDUMP chunks, [[1, header], [it, data]...], holding `keys`. */
-function bfDump(keys = ['a', 'b', 'c']) {
+/**
+ * A real BF holding `keys`: its SCANDUMP chunks, [[1, header], [it, data]...], and its counts as the
+ * check script joins BF.INFO's (capacity, size, filters, items).
+ */
+function bfState(keys = ['a', 'b', 'c']) {
   const f = new RedisBloomFilter({ errorRate: 0.01, capacity: 100 });
   f.addAll(keys);
   const chunks = f.toRedisDump().map(([it, d]) => [it, Buffer.from(d)]);
+  const i = f.info();
   f.free();
-  return chunks;
+  return { chunks, counts: [i.capacity, i.size, i.filters, i.items].join(',') };
 }
+const bfDump = (keys) => bfState(keys).chunks;
+
+/** The reply to SCANDUMP key `it` of a one-chunk dump `chunks` (bfDump's): header, data, then the end. */
+const stepOf = (chunks, it) => (it === 0 ? chunks[0] : it === 1 ? chunks[1] : [0, '']);
 
 /** A replica of 'k' opened with `client` on a fake playing `script`; fn(replica), then all closed. */
 async function withFakeReplica(client, script, fn) {
@@ -45,6 +53,13 @@ async function withFakeReplica(client, script, fn) {
     await close();
     await fake.stop();
   }
+}
+
+/** Read-your-writes: the copy lacks `key`, add(key) resolves `added` (the server's answer), then the copy has it. */
+async function readsItsWrite(r, key, added) {
+  expect(r.has(key)).toBe(false);
+  expect(await r.add(key)).toBe(added);
+  expect(r.has(key)).toBe(true);
 }
 
 /** A BF header of one link declaring `bytes` of bitmap (the rest of the record as a real one). */
@@ -185,7 +200,7 @@ describe.each(USED.map((c) => [c.name, c]))('%s against a fake server', (_, clie
 
   test('snapshot and write script replies of the wrong shape, bad stream IDs, error replies: FilterError, no NaN position', async () => {
     const dump = bfDump();
-    const scandump = (it) => (it === 0 ? dump[0] : it === 1 ? dump[1] : [0, '']);
+    const scandump = (it) => stepOf(dump, it);
     for (const snapshot of [() => null, () => 5, () => [['x']], () => ['MBbloom--', 'not-an-id'], () => ['MBbloom--', '0-x'],
       () => ['MBbloom--', -3], () => ['MBbloom--'], () => ({ error: 'ERR script failed' })]) {
       const c = await connect(replicaServer({ snapshot, scandump }));
@@ -251,7 +266,7 @@ describe.each(STALLING.map((c) => [c.name, c]))('%s against a server that stalls
     return { ms: Date.now() - t0, err };
   };
   const dump = bfDump();
-  const scandump = (it) => (it === 0 ? dump[0] : it === 1 ? dump[1] : [0, '']);
+  const scandump = (it) => stepOf(dump, it);
 
   test('pullFilter: no answer at TYPE, or mid-SCANDUMP: REDIS within the timeout; unknown options refused', async () => {
     for (const stallAt of ['TYPE', 'BF.SCANDUMP']) {
@@ -360,7 +375,7 @@ describe.each(USED.map((c) => [c.name, c]))('%s: read-your-writes', (_, client) 
         if (args.length > 5) return [null, [0], null, '0-1'];   // the server had it: write 1, by someone else
         return ['MBbloom--', '0-1', 'x'];
       }
-      if (args[0] === 'BF.SCANDUMP') return Number(args[2]) === 0 ? dump[0] : Number(args[2]) === 1 ? dump[1] : [0, ''];
+      if (args[0] === 'BF.SCANDUMP') return stepOf(dump, Number(args[2]));
       if (args[0] === 'XREAD') {
         // the tail brings write 1 late, once
         return new Promise((res) => {
@@ -374,9 +389,7 @@ describe.each(USED.map((c) => [c.name, c]))('%s: read-your-writes', (_, client) 
       if (args[0] === 'DEL') return 1;
       return undefined;
     }, async (r) => {
-      expect(r.has('theirs')).toBe(false);
-      expect(await r.add('theirs')).toBe(false);
-      expect(r.has('theirs')).toBe(true);
+      await readsItsWrite(r, 'theirs', false);
     });
   });
 });
@@ -400,14 +413,12 @@ describe.each(USED.map((c) => [c.name, c]))('%s: the server\'s log went back', (
         if (args.length > 5) return ['7-3', [1], null];
         return ['MBbloom--', '7-5', 'x'];
       }
-      if (args[0] === 'BF.SCANDUMP') { const it = Number(args[2]); return it === 0 ? dump[0] : it === 1 ? dump[1] : [0, '']; }
+      if (args[0] === 'BF.SCANDUMP') return stepOf(dump, Number(args[2]));
       if (args[0] === 'XREAD') return new Promise((res) => setTimeout(() => res(null), 100));
       if (args[0] === 'DEL') return 1;
       return undefined;
     }, async (r) => {
-      expect(r.has('mine')).toBe(false);
-      expect(await r.add('mine')).toBe(true);
-      expect(r.has('mine')).toBe(true);
+      await readsItsWrite(r, 'mine', true);
       expect(taken).toBe(2);
     });
   });
@@ -438,7 +449,7 @@ describe.each(USED.map((c) => [c.name, c]))('%s: a snapshot under way when the h
       }
       if (args[0] === 'BF.SCANDUMP') {
         const it = Number(args[2]);
-        const reply = it === 0 ? dump[0] : it === 1 ? dump[1] : [0, ''];
+        const reply = stepOf(dump, it);
         // the second snapshot's header comes late, so the write is answered while it is read
         return taken === 2 && it === 0 ? new Promise((res) => setTimeout(() => res(reply), 300)) : reply;
       }
@@ -464,14 +475,7 @@ describe.each(USED.map((c) => [c.name, c]))('%s: a snapshot under way when the h
 
 describe.each(USED.map((c) => [c.name, c]))('%s: checkpoints from a fake server', (_, client) => {
   // the key holds a, b, c; its log is at 5-3 (5-1 the first entry kept); write 5-3 added 'c'
-  const whole = bfDump(['a', 'b', 'c']);
-  const counts = (() => {
-    const f = new RedisBloomFilter({ errorRate: 0.01, capacity: 100 });
-    f.addAll(['a', 'b', 'c']);
-    const i = f.info();
-    f.free();
-    return [i.capacity, i.size, i.filters, i.items].join(',');
-  })();
+  const { chunks: whole, counts } = bfState(['a', 'b', 'c']);
   /** A checkpoint's hash fields holding `chunks` (its SCANDUMP steps), of type t and id. */
   const fieldsFor = (chunks, { t = 'BF', id = '0123456789abcdef' } = {}) => {
     const fields = { t, id, at: '5-2' };
@@ -508,7 +512,7 @@ describe.each(USED.map((c) => [c.name, c]))('%s: checkpoints from a fake server'
         const f = seen.hmget++ > 0 && replace ? replace(fields) : fields;
         return args.slice(2).map((name) => f[name] ?? null);
       }
-      if (cmd === 'BF.SCANDUMP') { const it = Number(args[2]); return it === 0 ? whole[0] : it === 1 ? whole[1] : [0, '']; }
+      if (cmd === 'BF.SCANDUMP') return stepOf(whole, Number(args[2]));
       if (cmd === 'XREAD') {
         if (args.at(-1) === '5-2' && !delivered) {
           delivered = true;
@@ -598,14 +602,7 @@ describe.each(USED.map((c) => [c.name, c]))('%s: the log at the copy\'s position
   const other = ['o', 'bi', 't', '2', 'k', 'd'];     // another write logged as 5-3 after a failover
 
   test('the check says so, counts and position alike: a new snapshot before sync() resolves', async () => {
-    const whole = bfDump(['a', 'b', 'c']);
-    const counts = (() => {
-      const f = new RedisBloomFilter({ errorRate: 0.01, capacity: 100 });
-      f.addAll(['a', 'b', 'c']);
-      const i = f.info();
-      f.free();
-      return [i.capacity, i.size, i.filters, i.items].join(',');
-    })();
+    const { chunks: whole, counts } = bfState(['a', 'b', 'c']);
     let snapshots = 0;
     let there = applied;   // the entry the server has at 5-3
     const fake = await startFakeRedis((args) => {
@@ -614,7 +611,7 @@ describe.each(USED.map((c) => [c.name, c]))('%s: the log at the copy\'s position
         if (args[2] === '3') { snapshots++; return ['MBbloom--', '5-3', identity(there)]; }
         if (args[2] === '2') return ['MBbloom--', '5-3', counts, args.at(-1) === '5-3' ? identity(there) : ''];   // the check
       }
-      if (cmd === 'BF.SCANDUMP') { const it = Number(args[2]); return it === 0 ? whole[0] : it === 1 ? whole[1] : [0, '']; }
+      if (cmd === 'BF.SCANDUMP') return stepOf(whole, Number(args[2]));
       if (cmd === 'XREAD') return new Promise((res) => { setTimeout(() => res(null), 50); });
       if (cmd === 'DEL') return 1;
       return undefined;

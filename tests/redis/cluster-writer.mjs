@@ -14,19 +14,22 @@ const seeds = JSON.parse(seedsJson);
 const bounded = (p, ms, what) => Promise.race([p, new Promise((_, reject) => { setTimeout(() => reject(new Error(`${what}: no answer in ${ms} ms`)), ms).unref(); })]);
 
 await init();
+// with BLOOMCUCKOO_WAIT_VERBOSE set, the client's errors (a node's connection closed, ...) on stderr
+const onError = process.env.BLOOMCUCKOO_WAIT_VERBOSE
+  ? (e) => process.stderr.write(`[writer ${id} ${pkg}] ${e?.constructor?.name}: ${e?.message}\n`) : () => {};
 let client;
 let closeClient;
 if (pkg.startsWith('ioredis')) {
   const mod = await import(pkg);
   const Cluster = mod.Cluster ?? mod.default.Cluster;
   client = new Cluster(seeds, { enableReadyCheck: true });
-  client.on('error', () => {});
+  client.on('error', onError);
   await bounded(new Promise((resolve) => { client.once('ready', resolve); }), 30_000, 'Cluster ready');
   closeClient = () => client.disconnect();
 } else {
   const { createCluster } = await import(pkg);
   client = createCluster({ rootNodes: seeds.map((socket) => ({ socket: { ...socket, connectTimeout: 10_000 } })) });
-  client.on('error', () => {});
+  client.on('error', onError);
   await bounded(client.connect(), 30_000, 'createCluster connect');
   closeClient = () => (typeof client.destroy === 'function' ? client.destroy() : client.disconnect());
 }

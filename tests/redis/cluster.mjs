@@ -8,6 +8,7 @@
 //   cl.seeds                    // [{ host, port }] of every node, for ioredis Cluster / node-redis createCluster
 //   await cl.migrateSlot(slot, toPort)   // moves a slot (and its keys) to another primary
 //   await cl.failover(replicaPort)       // CLUSTER FAILOVER on a replica; resolves when it is a primary everywhere
+//   await cl.dropClients(port)           // the node closes every client connection but the helpers'
 //   await cl.stop();
 //
 // oracle '2.6': Debian's redis-server 7.0 + RedisBloom 2.6.12 (findModule() of server.mjs);
@@ -261,6 +262,12 @@ function methods(cluster) {
     if (port === null) throw new Error(`no primary serves slot ${keySlot(key)}`);
     return cluster.sendTo(port, args, ms);
   };
+
+  /**
+   * The node on `port` closes every normal client connection but the helpers' own (CLIENT KILL
+   * TYPE normal SKIPME yes), as a restarted proxy or a client-timeout would; resolves how many.
+   */
+  cluster.dropClients = async (port) => Number(await cmd(port, ['CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes']));
 
   /**
    * Waits (at most `ms`) until every running node says cluster_state:ok with all 16384 slots

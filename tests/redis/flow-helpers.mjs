@@ -107,6 +107,14 @@ export function byteStream(seed) {
 }
 
 const bytesOf = (chunks) => chunks.filter(([it]) => it !== 0);
+/**
+ * Runs `steps` on twin `t` in order, each [verb, key, reply]: t[verb](key) (which checks the
+ * server's reply against ours) must give `reply`; a step that does not is named in the failure.
+ */
+export async function replies(t, steps) {
+  for (const [verb, key, reply] of steps) expect([verb, key, await t[verb](key)]).toEqual([verb, key, reply]);
+}
+
 /** A server error as send() gives it: 'E <message>'. */
 export const isError = (r) => typeof r === 'string' && r.startsWith('E ');
 

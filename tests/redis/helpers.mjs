@@ -2,6 +2,7 @@
 // SCANDUMP / LOADCHUNK in the shape fromRedisDump / toRedisDump use.
 import { readdirSync, readFileSync } from 'node:fs';
 import { FilterError, deserialize, fromRedisDump, kindOf } from '../../js/main/index.js';
+import { openReplica } from '../../js/redis/index.js';
 import { skipReason, startRedisBloom } from './server.mjs';
 
 /** Hex as written in the fixtures ('-' is empty) → Uint8Array. */
@@ -184,4 +185,27 @@ export async function rejection(promise) {
     return err;
   }
   throw new Error('resolved, expected a rejection');
+}
+
+/**
+ * What a describe block of live openReplica tests opens, closed after each test (an afterEach it
+ * adds, newest first): connect(kind, auth) connects `kind` (a client of tests/redis/clients.mjs,
+ * `client` by default; `auth` an ACL login) to the server on portOf() and gives its `.c`;
+ * replicaOf(c, key, options) is openReplica with `defaults` (checkInterval 100) under `options`.
+ */
+export function replicaOpener(portOf, client, defaults = { checkInterval: 100 }) {
+  const open = [];
+  afterEach(async () => { for (const o of open.splice(0).reverse()) await o.close(); });
+  return {
+    connect: async (kind = client, auth = undefined) => {
+      const x = await kind.connect(portOf(), auth);
+      open.push(x);
+      return x.c;
+    },
+    replicaOf: async (c, key, options) => {
+      const r = await openReplica(c, key, { ...defaults, ...options });
+      open.push({ close: () => r.close() });
+      return r;
+    },
+  };
 }

@@ -200,3 +200,16 @@ export async function startRedisBloom({ oracle = '2.6', aof = false } = {}) {
     throw err;
   }
 }
+
+/**
+ * A benchmark's RedisBloom (startRedisBloom(options)); when none can start, a SKIP line on stderr
+ * tagged `bench`, saying why, and the process exits 0 (a bench with no server is not a failure).
+ */
+export async function benchRedisBloom(bench, options) {
+  const rb = await startRedisBloom(options);
+  if (!rb) {
+    process.stderr.write(`[${bench}] SKIP: no RedisBloom (${skipReason() ?? 'module not found'})\n`);
+    process.exit(0);
+  }
+  return rb;
+}
