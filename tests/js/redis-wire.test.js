@@ -508,7 +508,11 @@ describe.each(USED.map((c) => [c.name, c]))('%s: checkpoints from a fake server'
         const f = seen.hmget++ > 0 && replace ? replace(fields) : fields;
         return args.slice(2).map((name) => f[name] ?? null);
       }
-      if (cmd === 'BF.SCANDUMP') { const it = Number(args[2]); return it === 0 ? whole[0] : it === 1 ? whole[1] : [0, '']; }
+      if (cmd === 'BF.SCANDUMP') {
+        const it = Number(args[2]);
+        if (args[1] === 'k' && it === 0) seen.snapshots++;   // a snapshot read from the key itself, as the snapshot script's
+        return it === 0 ? whole[0] : it === 1 ? whole[1] : [0, ''];
+      }
       if (cmd === 'XREAD') {
         if (args.at(-1) === '5-2' && !delivered) {
           delivered = true;
