@@ -193,6 +193,16 @@ return newLog(KEYS[2], KEYS[3], KEYS[4], KEYS[5])`;
 // else '' (nothing made beside a key no replica follows).
 const LOAD = `${NEW_LOG}if ARGV[1] == 'nx' and redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 local followed = redis.call('EXISTS', KEYS[3]) == 1 or redis.call('EXISTS', KEYS[4]) == 1
+-- all or nothing: the rights to the new log's commands checked before the rename (Redis 7)
+if followed and redis.acl_check_cmd then
+  local no = {}
+  local function need(key, ...) if not redis.acl_check_cmd(...) then no[#no + 1] = (...) .. " on '" .. key .. "'" end end
+  need(KEYS[3], 'DEL', KEYS[3])
+  need(KEYS[4], 'UNLINK', KEYS[4], KEYS[5], KEYS[6])
+  need(KEYS[3], 'XADD', KEYS[3], 'MAXLEN', '0', '1-0', 'o', 'new')
+  if not redis.acl_check_cmd('TIME') then no[#no + 1] = 'TIME' end
+  if #no > 0 then return redis.error_reply('NOPERM bloomcuckoo: this user may not run ' .. table.concat(no, ', ') .. '; nothing was loaded') end
+end
 redis.call('RENAME', KEYS[1], KEYS[2])
 if not followed then return '' end
 return newLog(KEYS[3], KEYS[4], KEYS[5], KEYS[6])`;
@@ -1220,7 +1230,9 @@ export async function loadInto(send, tmp, key, filter, chunks, replace, ms) {
   try {
     epoch = await evalOf(send, 'LOAD', [tmp, key, log, ck.pointer, ck.a, ck.b], [replace ? 'replace' : 'nx']);
   } catch (err) {
-    if (!/NOPERM/.test(reasonOf(err)) || !/'eval(sha)?' command/i.test(reasonOf(err))) throw err;
+    if (!/NOPERM/.test(reasonOf(err)) || !/'eval(sha)?' command/i.test(reasonOf(err))) {
+      throw err instanceof FilterError ? err : new FilterError('REDIS', `bloomcuckoo/redis: loading '${key}' (renaming it over the key) failed: ${reasonOf(err)}`);
+    }
     if (replace) await run(send, ['RENAME', tmp, key]);
     else return Number(await run(send, ['RENAMENX', tmp, key])) === 1;
     return true;

@@ -159,6 +159,31 @@ for j = 1, #i, 2 do if i[j] == 'last-generated-id' then return i[j + 1] end end`
       }, 30000);
     }
 
+    live('pushFilter over a followed key by a user who may not run XADD: refused naming it, nothing loaded; by one who may not run EVAL: the plain rename', async () => {
+      const key = `acl${n++}`;
+      await cmd(['BF.RESERVE', key, '0.01', '1000']);
+      const r = await replicaOf(await connect(), key);
+      await r.add('old');
+      await until(() => exists(beside(key).pointer));
+      const before = await tipOf(key);
+      const userOf = async (name, rules) => {
+        await cmd(['ACL', 'SETUSER', name, 'reset', 'on', '>pw', '~*', '+@all', ...rules]);
+        const x = await NODE_REDIS.connect(rb.port, { username: name, password: 'pw' });
+        open.push(x);
+        return x.c;
+      };
+      const f = new RedisBloomFilter({ errorRate: 0.01, capacity: 1000, server: await serverOf(rb.client) });
+      f.add('new');
+      const err = await pushFilter(await userOf(`noxadd${n}`, ['-xadd']), key, f, { replace: true }).then(() => null, (e) => e);
+      expect([err?.constructor.name, err?.code]).toEqual(['FilterError', 'REDIS']);
+      expect(err.message).toMatch(/XADD on '\{acl\d+\}:bloomcuckoo-log'.*nothing was loaded/);
+      expect([Number(await cmd(['BF.EXISTS', key, 'new'])), Number(await cmd(['BF.EXISTS', key, 'old'])), await tipOf(key)]).toEqual([0, 1, before]);
+      expect((await cmd(['KEYS', `*${key}*push*`])).length).toBe(0);
+      await pushFilter(await userOf(`noeval${n}`, ['-eval', '-evalsha']), key, f, { replace: true });
+      f.free();
+      expect([Number(await cmd(['BF.EXISTS', key, 'new'])), await tipOf(key)]).toEqual([1, before]);
+    });
+
     live('pushFilter onto a key no replica follows makes nothing beside it (no log, no checkpoint)', async () => {
       const key = `plain${n++}`;
       const c = await connect();
