@@ -817,18 +817,27 @@ export class RedisReplica extends EventEmitter {
     if (s.lock) this.#publish(s.lock);
   }
 
-  /** The OPEN script's reply: the key's type and log, and its checkpoint pointer and lock. */
-  async #openInfo() {
+  /**
+   * Runs script `name` (OPEN or SNAPSHOT, called `label` in messages), whose reply starts with the
+   * key's type: { reply, what, prefix }. A key that is no filter marks the copy lost and is
+   * FilterError INVALID_ARGUMENT (prefixFor); a failure to run it is REDIS.
+   */
+  async #snapshotScript(name, label, keys, args) {
     let reply;
     try {
-      reply = await this.#eval(this.#send, 'OPEN', [this.#key, this.#log, this.#ck.pointer, this.#ck.lock], []);
+      reply = await this.#eval(this.#send, name, keys, args);
     } catch (err) {
       throw serverError(err, `the snapshot of '${this.#key}'`);
     }
-    const what = `the open script of '${this.#key}'`;
+    const what = `the ${label} script of '${this.#key}'`;
     arrayOf(reply, what, 1);
     if (reply.length === 1) this.#lost = this.#filter !== null;
-    const prefix = prefixFor(this.#key, textOf(reply[0], what));
+    return { reply, what, prefix: prefixFor(this.#key, textOf(reply[0], what)) };
+  }
+
+  /** The OPEN script's reply: the key's type and log, and its checkpoint pointer and lock. */
+  async #openInfo() {
+    const { reply, what, prefix } = await this.#snapshotScript('OPEN', 'open', [this.#key, this.#log, this.#ck.pointer, this.#ck.lock], []);
     if (reply.length !== 8 && reply.length !== 10) {
       throw badReply(what, `an array of ${reply.length}, not { type, last, first, checkpoint, position, id, lock, counts, identities }`);
     }
@@ -1020,16 +1029,7 @@ export class RedisReplica extends EventEmitter {
    */
   async #atomicSnapshot() {
     const snap = besideKey(this.#key, `:bloomcuckoo-snap-${process.pid}-${Math.random().toString(36).slice(2)}`);
-    let reply;
-    try {
-      reply = await this.#eval(this.#send, 'SNAPSHOT', [this.#key, this.#log, snap], ['600000']);
-    } catch (err) {
-      throw serverError(err, `the snapshot of '${this.#key}'`);
-    }
-    const what = `the snapshot script of '${this.#key}'`;
-    arrayOf(reply, what, 1);
-    if (reply.length === 1) this.#lost = this.#filter !== null;
-    const prefix = prefixFor(this.#key, textOf(reply[0], what));
+    const { reply, what, prefix } = await this.#snapshotScript('SNAPSHOT', 'snapshot', [this.#key, this.#log, snap], ['600000']);
     if (reply.length !== 2 && reply.length !== 3) throw badReply(what, `an array of ${reply.length}, not { type, position, identity }`);
     const { n, epoch } = posOf(reply[1], what);
     const ident = identOf(reply[2], what);

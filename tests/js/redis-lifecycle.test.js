@@ -9,10 +9,10 @@
 //     new log identity, and the first checkpoint written from the empty filter it made (no read of
 //     the key, no DUMP / RESTORE), which the next replicas open from;
 //   - pushFilter onto a key no replica follows costs nothing beside it (no log, no checkpoint).
-import { FilterError, RedisBloomFilter, RedisCuckooFilter, init } from '../../js/main/index.js';
+import { RedisBloomFilter, RedisCuckooFilter, init } from '../../js/main/index.js';
 import { openReplica, pushFilter, serverOf } from '../../js/redis/index.js';
 import { CLIENTS } from '../redis/clients.mjs';
-import { scanDump } from '../redis/helpers.mjs';
+import { rejection, scanDump } from '../redis/helpers.mjs';
 import { oracleSkips, startRedisBloom } from '../redis/server.mjs';
 
 beforeAll(() => init());
@@ -24,7 +24,6 @@ const IOREDIS = CLIENTS.find((c) => c.alias === 'ioredis');
 const hex = (chunks) => chunks.filter(([it]) => it !== 0).map(([it, d]) => [it, Buffer.from(d).toString('hex')]);
 const keys = (p, n) => Array.from({ length: n }, (_, i) => `${p}:${i}`);
 const sleep = (ms) => new Promise((r) => { setTimeout(r, ms).unref(); });
-const codeOf = async (p) => { try { await p; } catch (e) { return e instanceof FilterError ? e.code : `${e.name}: ${e.message}`; } return 'no error'; };
 async function until(cond, ms = 5000) {
   for (const end = Date.now() + ms; !(await cond());) {
     if (Date.now() > end) throw new Error(`not within ${ms} ms: ${cond}`);
@@ -87,7 +86,7 @@ for j = 1, #i, 2 do if i[j] == 'last-generated-id' then return i[j + 1] end end`
         await until(() => errors.length > 0);
         await until(async () => (await exists(...Object.values(beside(key)))) === 0, 3000);
         expect(r.has('g:1')).toBe(true);   // the copy still answers as it was
-        expect(await codeOf(r.sync())).toBe('REDIS');
+        expect((await rejection(r.sync())).code).toBe('REDIS');
       }, 30000);
     }
 
@@ -174,7 +173,7 @@ for j = 1, #i, 2 do if i[j] == 'last-generated-id' then return i[j + 1] end end`
       };
       const f = new RedisBloomFilter({ errorRate: 0.01, capacity: 1000, server: await serverOf(rb.client) });
       f.add('new');
-      const err = await pushFilter(await userOf(`noxadd${n}`, ['-xadd']), key, f, { replace: true }).then(() => null, (e) => e);
+      const err = await rejection(pushFilter(await userOf(`noxadd${n}`, ['-xadd']), key, f, { replace: true }));
       expect([err?.constructor.name, err?.code]).toEqual(['FilterError', 'REDIS']);
       expect(err.message).toMatch(/XADD on '\{acl\d+\}:bloomcuckoo-log'.*nothing was loaded/);
       expect([Number(await cmd(['BF.EXISTS', key, 'new'])), Number(await cmd(['BF.EXISTS', key, 'old'])), await tipOf(key)]).toEqual([0, 1, before]);
