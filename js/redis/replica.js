@@ -894,7 +894,7 @@ export class RedisReplica extends EventEmitter {
           if (!(err instanceof Unusable) && err?.code !== 'CORRUPT_DATA') throw err;
           if (!(err instanceof Unusable)) this.#report(err);   // a checkpoint not to trust: another snapshot
           tried.add(o.id);
-          continue;
+          if (Date.now() <= deadline) continue;   // bounded: a server that keeps naming new ones ends at the deadline below
         }
       }
       if (!atomic && of && !asked) await ask();   // stale: ask the live replicas for a new one
