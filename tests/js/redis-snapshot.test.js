@@ -145,6 +145,26 @@ for (const oracle of ['2.6', 'v8']) {
       }
     }, 120000);
 
+    live('writes going on and no replica answering the request for a checkpoint (its checkInterval too long): the one-script snapshot after two spoilt reads, exact', async () => {
+      const key = 'unanswered';
+      await load(key, 'CF', 100_000, 4_000_000);
+      const writer = await replicaOf(await connect(), key, { checkInterval: 100000 });
+      while (writer.stats.checkpoints === 0) await new Promise((r) => { setTimeout(r, 10); });
+      await admin.sendCommand(['DEL', `{${key}}:bloomcuckoo-ckpt`]);   // the checkpoint it wrote on opening
+      let writing = true;
+      let written = 0;
+      const busy = (async () => { for (let i = 0; writing; i++) { await writer.addAll(keys(`u${i}`, 20)); written++; } })();
+      while (written < 3) await new Promise((r) => { setTimeout(r, 5); });
+      await resetStats(admin);
+      const r = await replicaOf(await connect(IOREDIS), key);
+      writing = false;
+      await busy;
+      expect([await callsOf(admin, 'dump'), await callsOf(admin, 'restore'), r.stats.fromCheckpoint]).toEqual([1, 1, 0]);
+      expect(await callsOf(admin, 'cf.scandump')).toBeGreaterThan(2);   // its two reads of the key, then the snapshot's
+      await r.sync();
+      expect(hex(r.filter.toRedisDump())).toEqual(hex(await scanDump(admin, 'CF', key)));
+    }, 60000);
+
     live('a checkpoint lock left by a process that died holding it: a replica opens within syncTimeout without DUMP / RESTORE, and exact', async () => {
       const key = 'deadlock';
       await load(key, 'BF', 100_000, 1_000_000);
