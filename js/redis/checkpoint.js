@@ -160,6 +160,22 @@ export function emptyCf(header, server, what) {
 }
 
 /**
+ * A BF with no items from its header chunk (SCANDUMP's first step; docs/FORMAT.md kind 7) and
+ * zeroed bitmaps: what the server holds while its header counts no item (a BF sets bits only when
+ * it counts an item). Checked (declaredBytes) before anything is allocated; null when the header
+ * counts items.
+ */
+export function emptyBf(header, server, what) {
+  const h = Buffer.from(header.buffer, header.byteOffset, header.byteLength);
+  declaredBytes('BF', h, what);
+  if (h.readBigUInt64LE(0) !== 0n) return null;
+  const links = h.readUInt32LE(8);
+  zeros ??= new Uint8Array(MAX_CHUNK_BYTES);
+  const chunks = dataChunks(links, (k) => Number(h.readBigUInt64LE(20 + 53 * k)), (k, at, len) => zeros.subarray(0, len));
+  return fromRedisDump([[1, h], ...chunks], { server });
+}
+
+/**
  * The checkpoint `name` (a key) of id `id` as a filter of type `prefix`: its SCANDUMP steps read
  * with HMGET, each checked as scanDumpVia checks a real SCANDUMP's. Unusable when it is gone or
  * another checkpoint (its id changed: replaced while read); FilterError CORRUPT_DATA for a reply
@@ -189,15 +205,15 @@ export async function readCheckpoint(send, name, id, prefix, server, onBytes) {
 }
 
 /**
- * Writes `filter`'s bytes (serialized now, so they are exact at `at`) as a checkpoint into a new
- * temporary key beside `key`, step by step, then publishes it with `publish(tmp, id)` (the
- * PUBLISH script): resolves what it replied ('ok' or why not). The temporary key expires after
- * `ttl` ms if this process dies before the end.
+ * Writes `filter`'s bytes (serialized now, so they are exact at `at`; or `chunks`, its dump as
+ * taken earlier) as a checkpoint into a new temporary key beside `key`, step by step, then
+ * publishes it with `publish(tmp, id)` (the PUBLISH script): resolves what it replied ('ok' or why
+ * not). The temporary key expires after `ttl` ms if this process dies before the end.
  */
-export async function writeCheckpoint(send, key, filter, at, ttl, publish) {
+export async function writeCheckpoint(send, key, filter, at, ttl, publish, chunks = filter.toRedisDump()) {
+  // toRedisDump copies: the copy may change once this awaits
   const cf = filter instanceof RedisCuckooFilter;
   const prefix = cf ? 'CF' : 'BF';
-  const chunks = filter.toRedisDump();   // copies: the copy may change once this awaits
   const id = token();
   const tmp = besideKey(key, `:bloomcuckoo-ckpt-tmp-${id}`);
   try {

@@ -53,7 +53,9 @@ export function pullFilter(client: RedisClient, key: string, options?: { server?
  * Loads `filter` into `key`: LOADCHUNK into a temporary key in the same hash slot, then a rename
  * over `key`, so no reader sees a half-loaded filter. A CF is re-written with DUMP + RESTORE first,
  * so replicas and the AOF get its data (RedisBloom before 8.9.80 replicates only the header chunk
- * of CF.LOADCHUNK). Resolves to the bytes sent.
+ * of CF.LOADCHUNK). Over a key replicas follow (a log or a checkpoint beside it) the rename also
+ * starts a new log identity and `filter` is written as its checkpoint: the replicas resync at
+ * their next check, whatever the counts say. Resolves to the bytes sent.
  * @param options.replace overwrite an existing `key` (default: refuse it).
  * @param options.timeout ms each command waits for its reply (default 10000), then FilterError `REDIS`.
  * @param options.wait WAIT after the rename: fewer than `replicas` confirmations within `timeout` ms reject with `REDIS` (the key is loaded on the primary).

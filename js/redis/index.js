@@ -10,6 +10,8 @@ import {
   besideKey, bounded, commandsOf, prefixFor, reasonOf, run, scanDumpVia, serverVia, textOf, timeoutOf, waitOf, waiterOf,
 } from './client.js';
 
+import { loadInto } from './replica.js';
+
 export { commandsOf } from './client.js';
 export { openReplica } from './replica.js';
 
@@ -50,7 +52,9 @@ export async function pullFilter(client, key, options) {
  * key in the same hash slot, then RENAME (with `replace`) or RENAMENX over `key`. An existing key
  * is kept unless `replace`. A CF is re-written with DUMP + RESTORE before the rename: RedisBloom
  * before 8.9.80 replicates only the header chunk of CF.LOADCHUNK, which left replicas and the AOF
- * with an empty filter. Resolves to the bytes sent.
+ * with an empty filter. Over a key replicas follow (a log or a checkpoint beside it) the rename
+ * starts a new log identity and `filter` is written as its checkpoint (loadInto in replica.js).
+ * Resolves to the bytes sent.
  */
 export async function pushFilter(client, key, filter, options) {
   const { replace = false, timeout, wait: waitOption } = knownOptions('pushFilter', options, ['replace', 'timeout', 'wait']);
@@ -77,9 +81,7 @@ export async function pushFilter(client, key, filter, options) {
       const dump = await run(send, ['DUMP', tmp]);
       await run(send, ['RESTORE', tmp, '0', dump, 'REPLACE']);
     }
-    if (replace) {
-      await run(send, ['RENAME', tmp, key]);
-    } else if (Number(await run(send, ['RENAMENX', tmp, key])) !== 1) {
+    if (!(await loadInto(send, tmp, key, filter, chunks, replace, ms))) {
       throw new FilterError('INVALID_ARGUMENT', `bloomcuckoo/redis: '${key}' was created while loading; pass { replace: true } to overwrite it`);
     }
   } catch (err) {

@@ -23,7 +23,7 @@ import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { FilterError, RedisCuckooFilter, fromRedisDump, init } from '../main/index.js';
 import {
-  RELEASE, STEP_BYTES, Unusable, checkpointKeys, emptyCf, emptyCfHeader, openScript, publishScript, readCheckpoint, takeLock, token, writeCheckpoint,
+  RELEASE, Unusable, checkpointKeys, emptyBf, emptyCf, emptyCfHeader, openScript, publishScript, readCheckpoint, takeLock, token, writeCheckpoint,
 } from './checkpoint.js';
 import {
   NoReply, TYPES, arrayOf, badReply, besideKey, bounded, cfSlots, commandsOf, countOf, duplicateOf, fieldsOf, prefixFor,
@@ -42,8 +42,16 @@ end
 local t = redis.call('TYPE', KEYS[1])['ok']
 `;
 // a key that is no filter any more: its log describes a history that is gone, so it is dropped
-// (the next write starts a new one, with a new epoch)
-const IS_FILTER = "if t ~= 'MBbloom--' and t ~= 'MBbloomCF' then redis.call('DEL', KEYS[2]); return { t } end\n";
+// (the next write starts a new one, with a new epoch), and so are its checkpoints (up to twice the
+// filter's memory, of a history no replica can use): their names are the log's with ckpt, -a, -b
+// for log (besideKey: the same prefix, so the same hash slot)
+const IS_FILTER = `if t ~= 'MBbloom--' and t ~= 'MBbloomCF' then
+  local p = string.sub(KEYS[2], 1, #KEYS[2] - ${':bloomcuckoo-log'.length}) .. ':bloomcuckoo-ckpt'
+  redis.call('DEL', KEYS[2])
+  redis.call('UNLINK', p, p .. '-a', p .. '-b')
+  return { t }
+end
+`;
 
 // KEYS: key, log. ARGV: op (bi, ci, cn, cd), stream length, items. Logs under IDs <epoch>-<n> the
 // fields o (op), t (the server's time in ms), p (the previous entry's t: a chain, so a copy that
@@ -158,18 +166,51 @@ while i < #ARGV do
 end
 return no`;
 
-// KEYS: key, log. ARGV: BF.RESERVE / CF.RESERVE and its words. Makes the key unless it exists, and
-// then drops a log an earlier key left beside it (deleted alone): the next write starts a new
-// epoch, so no replica takes the old history for this key's. Replies 1 when made, 0 when it existed.
-const CREATE = `if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+// A new log identity for `log` beside a key made or loaded anew: an empty stream whose last ID is
+// <epoch>-0, the epoch the server's time in µs (so the next write logs <epoch>-1), and none of the
+// checkpoints (pointer, a, b) of an earlier history. Replicas of the old history see another epoch
+// at their next check, whatever the counts say. Returns the epoch.
+const NEW_LOG = `local function newLog(log, pointer, a, b)
+  redis.call('DEL', log)
+  redis.call('UNLINK', pointer, a, b)
+  local now = redis.call('TIME')
+  local epoch = now[1] .. string.format('%06d', tonumber(now[2]))
+  redis.call('XADD', log, 'MAXLEN', '0', epoch .. '-0', 'o', 'new')
+  return epoch
+end
+`;
+
+// KEYS: key, log, pointer, a, b. ARGV: BF.RESERVE / CF.RESERVE and its words. Makes the key unless
+// it exists, with a new log identity (NEW_LOG: a log and checkpoints an earlier key left beside it,
+// deleted alone, are dropped). Replies the new log's epoch when made, 0 when the key existed.
+const CREATE = `${NEW_LOG}if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call(unpack(ARGV))
-redis.call('DEL', KEYS[2])
-return 1`;
+return newLog(KEYS[2], KEYS[3], KEYS[4], KEYS[5])`;
+
+// KEYS: loaded (a temporary key), key, log, pointer, a, b. ARGV: 'nx' (RENAMENX) or 'replace'.
+// pushFilter's rename: 0 when 'nx' finds the key; else the key replaced, and, when a log or a
+// checkpoint was beside it (replicas follow it), a new log identity (NEW_LOG: its epoch replied),
+// else '' (nothing made beside a key no replica follows).
+const LOAD = `${NEW_LOG}if ARGV[1] == 'nx' and redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+local followed = redis.call('EXISTS', KEYS[3]) == 1 or redis.call('EXISTS', KEYS[4]) == 1
+-- all or nothing: the rights to the new log's commands checked before the rename (Redis 7)
+if followed and redis.acl_check_cmd then
+  local no = {}
+  local function need(key, ...) if not redis.acl_check_cmd(...) then no[#no + 1] = (...) .. " on '" .. key .. "'" end end
+  need(KEYS[3], 'DEL', KEYS[3])
+  need(KEYS[4], 'UNLINK', KEYS[4], KEYS[5], KEYS[6])
+  need(KEYS[3], 'XADD', KEYS[3], 'MAXLEN', '0', '1-0', 'o', 'new')
+  if not redis.acl_check_cmd('TIME') then no[#no + 1] = 'TIME' end
+  if #no > 0 then return redis.error_reply('NOPERM bloomcuckoo: this user may not run ' .. table.concat(no, ', ') .. '; nothing was loaded') end
+end
+redis.call('RENAME', KEYS[1], KEYS[2])
+if not followed then return '' end
+return newLog(KEYS[3], KEYS[4], KEYS[5], KEYS[6])`;
 
 const sha = (script) => createHash('sha1').update(script).digest('hex');
 const OPEN = openScript(`${LAST_ID}${IDENT}${IS_FILTER}`);
 const PUBLISH = publishScript(`${LAST_ID}${IDENT}`);
-const SCRIPTS = Object.fromEntries(Object.entries({ WRITE, SNAPSHOT, CHECK, RIGHTS, CREATE, OPEN, PUBLISH, RELEASE }).map(([k, s]) => [k, { s, sha: sha(s) }]));
+const SCRIPTS = Object.fromEntries(Object.entries({ WRITE, SNAPSHOT, CHECK, RIGHTS, CREATE, LOAD, OPEN, PUBLISH, RELEASE }).map(([k, s]) => [k, { s, sha: sha(s) }]));
 
 /** Runs script `name` with EVALSHA, or EVAL when the server does not have it (NOSCRIPT). */
 async function evalOf(send, name, keys, args) {
@@ -252,6 +293,9 @@ function listOf(keys) {
   }
   return Array.from(keys, bytesOf);
 }
+
+/** Whether the open script's reply `o` has the BF.INFO / CF.INFO counts that a read of the key is checked by. */
+const readable = (o) => o.counts.split(',').length === (o.prefix === 'CF' ? 5 : 4);
 
 const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms).unref(); });
 
@@ -788,7 +832,7 @@ export class RedisReplica extends EventEmitter {
     if (s.counts !== undefined) {
       // a checkpoint: the server's counts when it was read are checked once the log brings the copy
       // there (a write around the library since the checkpoint shows as a difference)
-      this.#stats.fromCheckpoint++;
+      if (s.checkpoint) this.#stats.fromCheckpoint++;
       if (s.target > s.n) this.#pending = { seq: s.target, counts: s.counts };
       else if (!this.#resync) this.#compare(s.counts);
     }
@@ -796,18 +840,27 @@ export class RedisReplica extends EventEmitter {
     if (s.lock) this.#publish(s.lock);
   }
 
-  /** The OPEN script's reply: the key's type and log, and its checkpoint pointer and lock. */
-  async #openInfo() {
+  /**
+   * Runs script `name` (OPEN or SNAPSHOT, called `label` in messages), whose reply starts with the
+   * key's type: { reply, what, prefix }. A key that is no filter marks the copy lost and is
+   * FilterError INVALID_ARGUMENT (prefixFor); a failure to run it is REDIS.
+   */
+  async #snapshotScript(name, label, keys, args) {
     let reply;
     try {
-      reply = await this.#eval(this.#send, 'OPEN', [this.#key, this.#log, this.#ck.pointer, this.#ck.lock], []);
+      reply = await this.#eval(this.#send, name, keys, args);
     } catch (err) {
       throw serverError(err, `the snapshot of '${this.#key}'`);
     }
-    const what = `the open script of '${this.#key}'`;
+    const what = `the ${label} script of '${this.#key}'`;
     arrayOf(reply, what, 1);
     if (reply.length === 1) this.#lost = this.#filter !== null;
-    const prefix = prefixFor(this.#key, textOf(reply[0], what));
+    return { reply, what, prefix: prefixFor(this.#key, textOf(reply[0], what)) };
+  }
+
+  /** The OPEN script's reply: the key's type and log, and its checkpoint pointer and lock. */
+  async #openInfo() {
+    const { reply, what, prefix } = await this.#snapshotScript('OPEN', 'open', [this.#key, this.#log, this.#ck.pointer, this.#ck.lock], []);
     if (reply.length !== 8 && reply.length !== 10) {
       throw badReply(what, `an array of ${reply.length}, not { type, last, first, checkpoint, position, id, lock, counts, identities }`);
     }
@@ -824,9 +877,16 @@ export class RedisReplica extends EventEmitter {
 
   /**
    * The snapshot #snapshot installs: { filter, n, epoch } and, read from a checkpoint, the server's
-   * position and counts when it was read (target, counts), or, from an atomic snapshot, the lock
-   * this replica holds to write the checkpoint. Waits (polling, bounded by half of `syncTimeout`)
-   * while another process writes a checkpoint; past that, one atomic snapshot without the lock.
+   * position and counts when it was read (target, counts), or, read by this replica itself, the
+   * lock it holds to write the checkpoint. Waits (polling, bounded by half of `syncTimeout`) while
+   * another process writes a checkpoint. The key itself is read (#read: built from its header when
+   * it has no items, else SCANDUMP kept when nothing changed it meanwhile) under the lock; when
+   * writes went on during that read, the replicas that made them hold exact copies: it asks them
+   * for a checkpoint (the request key) and waits for one, reading once more after that wait. The
+   * one-script snapshot runs only when none of that gave a copy: a write around the library (which
+   * no checkpoint has) with writes going on during the read; two reads spoilt by writes with no
+   * replica answering the request; or, past half of `syncTimeout` (the lock held all along, as by
+   * a process that died holding it), one more read without the lock spoilt too.
    */
   async #take(atomic) {
     const ck = this.#ck;
@@ -835,9 +895,15 @@ export class RedisReplica extends EventEmitter {
     // in a sync()'s syncTimeout
     const deadline = Date.now() + this.#o.syncTimeout / 2;
     // how long a stale checkpoint waits for a live replica to write a new one (they look every checkInterval)
-    const grace = Date.now() + 2 * this.#o.checkInterval + 500;
+    const patience = () => Date.now() + 2 * this.#o.checkInterval + 500;
+    let grace = patience();
     const tried = new Set();
     let asked = false;
+    let spoilt = 0;   // reads of the key that writes spoilt
+    const ask = async () => {
+      asked = true;
+      await run(this.#send, ['SET', ck.want, '1', 'PX', String(this.#o.syncTimeout)]);
+    };
     for (;;) {
       const o = await this.#openInfo();
       // of this history: its epoch, and the entry at its position the one it was written at
@@ -846,32 +912,70 @@ export class RedisReplica extends EventEmitter {
       if (!atomic && of && o.at.n <= o.last.n && (o.at.n === o.last.n || o.first.n <= o.at.n + 1)) {
         try {
           const filter = await readCheckpoint(this.#send, o.cur === 'a' ? ck.a : ck.b, o.id, o.prefix, this.#server, (bytes) => { this.#stats.bytesPulled += bytes; });
-          return { filter, n: o.at.n, epoch: o.at.epoch, ident: o.atIdent, target: o.last.n, counts: o.counts };
+          return { filter, n: o.at.n, epoch: o.at.epoch, ident: o.atIdent, target: o.last.n, counts: o.counts, checkpoint: true };
         } catch (err) {
           if (!(err instanceof Unusable) && err?.code !== 'CORRUPT_DATA') throw err;
           if (!(err instanceof Unusable)) this.#report(err);   // a checkpoint not to trust: another snapshot
           tried.add(o.id);
-          continue;
+          if (Date.now() <= deadline) continue;   // bounded: a server that keeps naming new ones ends at the deadline below
         }
       }
-      if (!atomic && of && !asked) {   // stale: ask the live replicas for a new one
-        asked = true;
-        await run(this.#send, ['SET', ck.want, '1', 'PX', String(this.#o.syncTimeout)]);
-      }
-      if ((atomic || !of || Date.now() > grace) && !o.locked) {
+      if (!atomic && of && !asked) await ask();   // stale: ask the live replicas for a new one
+      if ((atomic || (!of && spoilt === 0) || Date.now() > grace) && !o.locked) {
         const lock = token();
         if (await takeLock(this.#send, ck.lock, lock, this.#o.syncTimeout)) {
           try {
-            return { ...(await this.#quietRead(o) ?? await this.#atomicSnapshot()), lock };
+            const s = await this.#read(o);
+            if (s) return { ...s, lock };
+            spoilt++;
+            if (atomic || spoilt > 1 || !readable(o)) return { ...(await this.#atomicSnapshot()), lock };
           } catch (err) {
             this.#release(lock);
             throw err;
           }
+          // writes went on during the read: the replicas writing have exact copies; one writes a
+          // checkpoint when asked (at its next check), this one waits for it, then reads once more
+          this.#release(lock);
+          await ask();
+          grace = patience();
         }
       }
-      if (Date.now() > deadline) return this.#atomicSnapshot();
+      if (Date.now() > deadline) return (await this.#read(await this.#openInfo())) ?? this.#atomicSnapshot();
       await sleep(100);
     }
+  }
+
+  /**
+   * The key read by this replica as it is, exact at the open script's reply `o` (#empty,
+   * #quietRead); null when writes spoilt the read, or when `o` has no counts to check a read by
+   * (a server that does not reply them; then only the one-script snapshot is exact).
+   */
+  async #read(o) {
+    if (!readable(o)) return null;
+    return (await this.#empty(o)) ?? this.#quietRead(o);
+  }
+
+  /**
+   * A key with no items (BF.INFO / CF.INFO count none at the position `o`) built here from its
+   * header (a BF: SCANDUMP's first step; a CF: CF.INFO) and zeros, with no read of its data: as
+   * made by BF.RESERVE / CF.RESERVE (openReplica's create), or a CF whose items were all deleted.
+   * Exact at `o` when the copy has `o`'s counts (a BF's items only grow, a CF's inserts and
+   * deletions only grow, and a BF with no item has no bit set, a CF with none no slot). Else null.
+   */
+  async #empty(o) {
+    if (o.counts.split(',')[3] !== '0') return null;
+    let filter;
+    if (o.prefix === 'CF') filter = await this.#emptyCf(this.#key);
+    else {
+      const what = `BF.SCANDUMP of '${this.#key}' (its header)`;
+      const [it, header] = arrayOf(await run(this.#send, ['BF.SCANDUMP', this.#key, '0']), what, 2);
+      if (countOf(it, what) !== 1 || !(header instanceof Uint8Array)) throw badReply(what, 'no header chunk');
+      this.#stats.bytesPulled += header.length;
+      filter = emptyBf(header, this.#server, what);
+    }
+    if (filter && countsOf(filter) === o.counts) return { filter, n: o.last.n, epoch: o.last.epoch, ident: o.lastIdent };
+    filter?.free();
+    return null;
   }
 
   /**
@@ -879,14 +983,9 @@ export class RedisReplica extends EventEmitter {
    * nothing changed it meanwhile: the open script after the read replies the same position and the
    * same BF.INFO / CF.INFO counts, and the copy has those counts. A write through the library
    * logs an entry (the position moves); one around it changes the counts (a BF's items only grow;
-   * a CF's deletions only grow and its items move with every change). Else null (then the one
-   * script snapshot). Only for filters over one checkpoint step (1 MiB): for smaller ones that
-   * script holds the server about as long as a SCANDUMP chunk of it does.
+   * a CF's deletions only grow and its items move with every change). Else null.
    */
   async #quietRead(o) {
-    const sig = o.counts.split(',');
-    const bytes = Number(o.prefix === 'BF' ? sig[1] : sig[0]);
-    if (!(bytes > STEP_BYTES)) return null;
     let filter = null;
     try {
       const chunks = await scanDumpVia(this.#send, o.prefix, this.#key);
@@ -953,16 +1052,7 @@ export class RedisReplica extends EventEmitter {
    */
   async #atomicSnapshot() {
     const snap = besideKey(this.#key, `:bloomcuckoo-snap-${process.pid}-${Math.random().toString(36).slice(2)}`);
-    let reply;
-    try {
-      reply = await this.#eval(this.#send, 'SNAPSHOT', [this.#key, this.#log, snap], ['600000']);
-    } catch (err) {
-      throw serverError(err, `the snapshot of '${this.#key}'`);
-    }
-    const what = `the snapshot script of '${this.#key}'`;
-    arrayOf(reply, what, 1);
-    if (reply.length === 1) this.#lost = this.#filter !== null;
-    const prefix = prefixFor(this.#key, textOf(reply[0], what));
+    const { reply, what, prefix } = await this.#snapshotScript('SNAPSHOT', 'snapshot', [this.#key, this.#log, snap], ['600000']);
     if (reply.length !== 2 && reply.length !== 3) throw badReply(what, `an array of ${reply.length}, not { type, position, identity }`);
     const { n, epoch } = posOf(reply[1], what);
     const ident = identOf(reply[2], what);
@@ -1137,11 +1227,58 @@ function reserveArgs(key, spec) {
  * log), in one script that drops a log left by an earlier key (CREATE).
  */
 async function create(send, key, args) {
+  const ck = checkpointKeys(key);
   try {
-    await evalOf(send, 'CREATE', [key, besideKey(key, ':bloomcuckoo-log')], args);
+    await evalOf(send, 'CREATE', [key, besideKey(key, ':bloomcuckoo-log'), ck.pointer, ck.a, ck.b], args);
   } catch (err) {
     throw serverError(err, `${args[0]} '${key}'`);
   }
+}
+
+/** The checkpoint lock's TTL while pushFilter writes one (the replicas' default syncTimeout). */
+const LOAD_LOCK_MS = 30000;
+
+/**
+ * pushFilter's last step: renames the loaded temporary key `tmp` over `key` (RENAMENX unless
+ * `replace`) in one script that, when replicas follow the key (a log or a checkpoint beside it),
+ * starts a new log identity; then writes `filter` (`chunks`, its dump as loaded) as the checkpoint at its
+ * position 0, so replicas open from it rather than read the key. Resolves false when the key
+ * exists and not `replace`. A user who may not run EVAL / EVALSHA gets the plain RENAME / RENAMENX
+ * (nothing beside the key changed: replicas see the new filter by its counts only).
+ */
+export async function loadInto(send, tmp, key, filter, chunks, replace, ms) {
+  const ck = checkpointKeys(key);
+  const log = besideKey(key, ':bloomcuckoo-log');
+  let epoch;
+  try {
+    epoch = await evalOf(send, 'LOAD', [tmp, key, log, ck.pointer, ck.a, ck.b], [replace ? 'replace' : 'nx']);
+  } catch (err) {
+    if (!/NOPERM/.test(reasonOf(err)) || !/'eval(sha)?' command/i.test(reasonOf(err))) {
+      throw err instanceof FilterError ? err : new FilterError('REDIS', `bloomcuckoo/redis: loading '${key}' (renaming it over the key) failed: ${reasonOf(err)}`);
+    }
+    if (replace) await run(send, ['RENAME', tmp, key]);
+    else return Number(await run(send, ['RENAMENX', tmp, key])) === 1;
+    return true;
+  }
+  if (typeof epoch === 'number') return false;   // 0: RENAMENX found the key
+  const e = text(epoch);
+  if (e === '') return true;
+  if (!/^[0-9]{1,20}$/.test(e)) throw badReply(`the load script of '${key}'`, `'${e.slice(0, 40)}', not an epoch`);
+  // the loaded key is exact at <epoch>-0: its checkpoint, under the lock when it is free (replicas
+  // opening meanwhile wait for it), published only while that position is still in the log
+  const lock = token();
+  const locked = await takeLock(send, ck.lock, lock, Math.max(LOAD_LOCK_MS, 2 * ms));
+  try {
+    const at = `${e}-0`;
+    await writeCheckpoint(send, key, filter, at, Math.max(LOAD_LOCK_MS, 2 * ms), (t, id) => evalOf(send, 'PUBLISH',
+      [key, log, ck.pointer, t, ck.a, ck.b, ck.want], [at, id, '']), chunks);
+  } catch {
+    // the key is loaded, with its new log: without this checkpoint a replica reads the key itself
+    // (the checkpoint saves that read, it decides nothing), so the push does not fail for it
+  } finally {
+    if (locked) await evalOf(send, 'RELEASE', [ck.lock], [lock]).catch(() => {});
+  }
+  return true;
 }
 
 /**
@@ -1176,6 +1313,8 @@ function replicaCommands(key, prefix, options, reserve) {
     named(ckpt, 'SET', ck.want, '1', 'PX', '1'), named(ckpt, 'GET', ck.want), named(ckpt, 'DEL', ck.want),
     named(ckpt, 'HSET', tmp, 'n', 'x'), named(ckpt, 'PEXPIRE', tmp, '1'), named(ckpt, 'EXISTS', tmp), named(ckpt, 'UNLINK', tmp),
     named(ckpt, 'RENAME', tmp, ck.a), named(ckpt, 'PERSIST', ck.a), named(ckpt, 'UNLINK', ck.a),
+    // a key found gone or of another type, or made anew (create): its checkpoints dropped
+    named(ckpt, 'UNLINK', ck.pointer, ck.a, ck.b),
   ];
   if (prefix) {
     c.push(named(pattern, `${prefix}.SCANDUMP`, snap, '0'), named(key, `${prefix}.SCANDUMP`, key, '0'), named(key, `${prefix}.INFO`, key));

@@ -512,7 +512,11 @@ describe.each(USED.map((c) => [c.name, c]))('%s: checkpoints from a fake server'
         const f = seen.hmget++ > 0 && replace ? replace(fields) : fields;
         return args.slice(2).map((name) => f[name] ?? null);
       }
-      if (cmd === 'BF.SCANDUMP') return stepOf(whole, Number(args[2]));
+      if (cmd === 'BF.SCANDUMP') {
+        const it = Number(args[2]);
+        if (args[1] === 'k' && it === 0) seen.snapshots++;   // a snapshot read from the key itself, as the snapshot script's
+        return stepOf(whole, it);
+      }
       if (cmd === 'XREAD') {
         if (args.at(-1) === '5-2' && !delivered) {
           delivered = true;
