@@ -119,34 +119,50 @@ export function waitOf(value, where) {
 }
 
 /**
- * A `wait(key, replicas, ms)` for `client`: WAIT replicas ms on the connection that writes `key`,
- * resolving how many replicas confirmed. A single client: its connection. A node-redis cluster:
- * the client of the key's slot's primary (getSlotMaster, nodeClient: the one its writes go
- * through); an ioredis Cluster: the connection of the node its slot table names for the key
- * (`slots`, `connectionPool`). WAIT with no key would go to any node, or to all of them.
+ * The WAIT of the `wait` option for `client`, on the connection that writes `key`: a single client,
+ * its connection; a node-redis cluster, the client of the key's slot's primary (getSlotMaster,
+ * nodeClient: the one its writes go through); an ioredis Cluster, the connection of the node its
+ * slot table names for the key (`slots`, `connectionPool`). WAIT with no key would go to any node,
+ * or to all of them.
+ *
+ * Redis's WAIT counts the replicas that have every write *of the connection it runs on*: on a
+ * connection that made no write (the client reconnected after the write's reply, or a cluster
+ * re-created its node client) it answers at once with every connected replica, confirming
+ * nothing. So the connection is identified: `id(key, ms)` is the CLIENT ID of that connection,
+ * asked (and awaited) before the write is sent; `wait(key, replicas, ms, bound, id)` sends WAIT
+ * and CLIENT ID again, together on the same client, and resolves { confirmed, same }: `same` only
+ * when the id is unchanged. Redis hands out increasing ids, never twice while it runs, so the same
+ * id before the write and after the WAIT means no reconnect in between: the write and its WAIT
+ * ran on one connection. Each bounded: `ms`, and WAIT's own timeout + `bound`.
  */
 export function waiterOf(client) {
   const send = commandsOf(client);
-  let waitOn;
+  let on;   // (key) → a send on the connection that writes `key`, queueing commands in call order
   if (isIoredis(client) && isIoredisCluster(client)) {
-    waitOn = async (key, args) => {
+    on = async (key) => {
       const nodeKey = client.slots[keySlot(key)]?.[0];
       const node = nodeKey === undefined ? undefined : client.connectionPool.getInstanceByKey(nodeKey);
       if (!node) throw new FilterError('REDIS', `bloomcuckoo/redis: no known primary for the slot of '${key}' to send WAIT to`);
-      return node.callBuffer(args[0], ...args.slice(1));
+      return (args) => node.callBuffer(args[0], ...args.slice(1));
     };
   } else if (isNodeRedisCluster(client)) {
-    waitOn = async (key, args) => {
+    on = async (key) => {
       const master = client.getSlotMaster(keySlot(key));
       if (!master) throw new FilterError('REDIS', `bloomcuckoo/redis: no known primary for the slot of '${key}' to send WAIT to`);
       const node = await client.nodeClient(master);
-      return node.sendCommand(args);
+      return (args) => node.sendCommand(args);
     };
   } else {
-    waitOn = (key, args) => send(args);
+    on = async () => send;
   }
-  return async (key, replicas, ms, bound) => countOf(await timed(Promise.resolve().then(() => waitOn(key, ['WAIT', String(replicas), String(ms)])),
-    ms + bound, `no reply to WAIT within ${ms + bound} ms`), 'WAIT');
+  return {
+    id: async (key, ms) => countOf(await timed(on(key).then((s) => s(['CLIENT', 'ID'])), ms, `no reply to CLIENT ID within ${ms} ms`), 'CLIENT ID'),
+    wait: async (key, replicas, ms, bound, id) => {
+      const [count, now] = await timed(on(key).then((s) => Promise.all([s(['WAIT', String(replicas), String(ms)]), s(['CLIENT', 'ID'])])),
+        ms + bound, `no reply to WAIT within ${ms + bound} ms`);
+      return { confirmed: countOf(count, 'WAIT'), same: countOf(now, 'CLIENT ID') === id };
+    },
+  };
 }
 
 /** Default ms any one command waits for its reply (`timeout` of pullFilter, pushFilter, openReplica). */
