@@ -133,10 +133,11 @@ export function waitOf(value, where) {
  * and CLIENT ID again, together on the same client, and resolves { confirmed, same }: `same` only
  * when the id is unchanged. Redis hands out increasing ids, never twice while it runs, so the same
  * id before the write and after the WAIT means no reconnect in between: the write and its WAIT
- * ran on one connection. Each bounded: `ms`, and WAIT's own timeout + `bound`.
+ * ran on one connection. Each bounded: `ms`, and WAIT's own timeout + `bound`. `send` (a single
+ * client's; default commandsOf) may be a writerOf's, which rejects what is pending when its
+ * connection closes (ioredis would drop it unsettled).
  */
-export function waiterOf(client) {
-  const send = commandsOf(client);
+export function waiterOf(client, send = commandsOf(client)) {
   let on;   // (key) → a send on the connection that writes `key`, queueing commands in call order
   if (isIoredis(client) && isIoredisCluster(client)) {
     on = async (key) => {
@@ -231,7 +232,7 @@ export class ConnectionGone extends Error {}
 
 /**
  * The connection a replica sends its writes (and their WAIT) through, sending each at most once:
- * `{ send, close, client }`, `client` the one to give waiterOf. node-redis never sends a command
+ * `{ send, close, client }`, `client` and `send` the ones to give waiterOf. node-redis never sends a command
  * again after a reconnect (it rejects it): the client itself, nothing to close. ioredis does,
  * by default (autoResendUnfulfilledCommands: a write the server applied whose reply was lost
  * would be applied twice), and an ioredis Cluster re-sends a command whose node connection

@@ -278,7 +278,7 @@ export class RedisReplica extends EventEmitter {
     // writes (and their WAIT) through a connection that sends each at most once (writerOf)
     this.#writer = writerOf(client, (err) => this.#report(serverError(err, 'the replica\'s write connection')));
     this.#write1 = bounded(this.#writer.send, options.timeout);
-    if (options.wait) this.#waiter = waiterOf(this.#writer.client);
+    if (options.wait) this.#waiter = waiterOf(this.#writer.client, this.#writer.send);
     this.#key = key;
     this.#log = besideKey(key, ':bloomcuckoo-log');
     this.#ck = checkpointKeys(key);

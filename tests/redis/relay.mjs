@@ -8,6 +8,8 @@
 // transparent reconnect of the client library (or of a proxy between it and Redis).
 //   const relay = await startRelay(redisPort);  relay.port;  const swapped = relay.newConnectionAfter('k');
 //   await swapped;  // resolves once the connection was replaced;  await relay.close();
+// closeAfter(marker) closes the client's socket instead, right after the reply: the client library
+// reconnects by itself (whether its WAIT then goes on the old socket or the new one is its timing).
 import { connect, createServer } from 'node:net';
 
 export async function startRelay(targetPort) {
@@ -27,10 +29,15 @@ export async function startRelay(targetPort) {
         if (pair.up !== up) return;
         down.write(d);
         if (pair.swapping) {
-          const { resolve } = pair.swapping;
+          const { resolve, close } = pair.swapping;
           pair.swapping = null;
-          open();          // the next bytes go to a new server connection
-          up.destroy();    // the old one, which made the write, is gone
+          if (close) {     // the client's own socket closed too, once the reply is flushed: it reconnects
+            down.end();
+            up.destroy();
+          } else {
+            open();        // the next bytes go to a new server connection
+            up.destroy();  // the old one, which made the write, is gone
+          }
           resolve();
         }
       });
@@ -55,6 +62,10 @@ export async function startRelay(targetPort) {
     /** Resolves once a client connection sent `marker`, got the reply, and its server connection was replaced. */
     newConnectionAfter(marker) {
       return new Promise((resolve) => { armed = { marker, resolve }; });
+    },
+    /** The same, but the client's socket is closed (after the reply), so the client library reconnects itself. */
+    closeAfter(marker) {
+      return new Promise((resolve) => { armed = { marker, resolve, close: true }; });
     },
     async close() {
       for (const p of pairs) { p.down.destroy(); p.up?.destroy(); }
