@@ -129,7 +129,9 @@ export function waitOf(value, where) {
  * connection that made no write (the client reconnected after the write's reply, or a cluster
  * re-created its node client) it answers at once with every connected replica, confirming
  * nothing. So the connection is identified: `id(key, ms)` is the CLIENT ID of that connection,
- * asked (and awaited) before the write is sent; `wait(key, replicas, ms, bound, id)` sends WAIT
+ * asked before the write is sent (a single client: sent at once, so it is queued ahead of the
+ * write on the same client, no extra round trip; a cluster, `pipelined` false: to be awaited
+ * before the write, which the cluster routes on its own); `wait(key, replicas, ms, bound, id)` sends WAIT
  * and CLIENT ID again, together on the same client, and resolves { confirmed, same }: `same` only
  * when the id is unchanged. Redis hands out increasing ids, never twice while it runs, so the same
  * id before the write and after the WAIT means no reconnect in between: the write and its WAIT
@@ -138,6 +140,7 @@ export function waitOf(value, where) {
  * connection closes (ioredis would drop it unsettled).
  */
 export function waiterOf(client, send = commandsOf(client)) {
+  const cluster = isIoredis(client) ? isIoredisCluster(client) : isNodeRedisCluster(client);
   let on;   // (key) → a send on the connection that writes `key`, queueing commands in call order
   if (isIoredis(client) && isIoredisCluster(client)) {
     on = async (key) => {
@@ -156,8 +159,11 @@ export function waiterOf(client, send = commandsOf(client)) {
   } else {
     on = async () => send;
   }
+  const ask = (s) => s(['CLIENT', 'ID']);
   return {
-    id: async (key, ms) => countOf(await timed(on(key).then((s) => s(['CLIENT', 'ID'])), ms, `no reply to CLIENT ID within ${ms} ms`), 'CLIENT ID'),
+    pipelined: !cluster,
+    id: async (key, ms) => countOf(await timed(cluster ? on(key).then(ask) : new Promise((resolve) => { resolve(ask(send)); }),
+      ms, `no reply to CLIENT ID within ${ms} ms`), 'CLIENT ID'),
     wait: async (key, replicas, ms, bound, id) => {
       const [count, now] = await timed(on(key).then((s) => Promise.all([s(['WAIT', String(replicas), String(ms)]), s(['CLIENT', 'ID'])])),
         ms + bound, `no reply to WAIT within ${ms + bound} ms`);

@@ -487,13 +487,18 @@ export class RedisReplica extends EventEmitter {
   /** One write script; applies what changed here; resolves the reply (all of it with `all`). */
   async #write(op, items, all = false) {
     this.#live();
-    // with `wait`: the id of the connection the write goes through, for its WAIT to be on the same one
+    // with `wait`: the id of the connection the write goes through, for its WAIT to be on the same
+    // one; asked first (queued ahead of the write on a single client; awaited on a cluster)
     let conn = null;
     if (this.#waiter) {
-      try {
-        conn = await this.#waiter.id(this.#key, this.#o.timeout);
-      } catch (err) {
-        throw new FilterError('REDIS', `bloomcuckoo/redis: a write to '${this.#key}' was not sent: the CLIENT ID before it (for its WAIT) failed: ${reasonOf(err)}`);
+      conn = this.#waiter.id(this.#key, this.#o.timeout);
+      conn.catch(() => {});   // awaited by #confirm, unless the write fails first
+      if (!this.#waiter.pipelined) {
+        try {
+          await conn;
+        } catch (err) {
+          throw new FilterError('REDIS', `bloomcuckoo/redis: a write to '${this.#key}' was not sent: the CLIENT ID before it (for its WAIT) failed: ${reasonOf(err)}`);
+        }
       }
     }
     let reply;
@@ -549,7 +554,7 @@ export class RedisReplica extends EventEmitter {
 
   /**
    * WAIT after a write (the `wait` option): resolves once `replicas` replicas confirmed every write
-   * of this connection so far, the write's connection (CLIENT ID `conn`) still, else rejects REDIS
+   * of this connection so far, the write's connection (CLIENT ID `conn`, a promise) still, else rejects REDIS
    * saying the primary has the write (`done`).
    */
   async #confirm(done, conn) {
@@ -557,7 +562,7 @@ export class RedisReplica extends EventEmitter {
     let confirmed;
     let same;
     try {
-      ({ confirmed, same } = await this.#waiter.wait(this.#key, replicas, timeout, this.#o.timeout, conn));
+      ({ confirmed, same } = await this.#waiter.wait(this.#key, replicas, timeout, this.#o.timeout, await conn));
     } catch (err) {
       throw new FilterError('REDIS', `bloomcuckoo/redis: a write to '${this.#key}' ${done}, but its WAIT failed: ${reasonOf(err)}`);
     }
