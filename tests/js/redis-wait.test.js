@@ -117,9 +117,10 @@ for (const oracle of ['2.6', 'v8']) {
       }
     }
 
-    test('pushFilter with wait: the WAIT on another server connection than the RENAME (reconnected in between) rejects REDIS, not confirmed', async () => {
+    for (const kind of CLIENTS) {
+    test(`${kind.name}: pushFilter with wait: the WAIT on another server connection than the RENAME (reconnected in between) rejects REDIS, not confirmed`, async () => {
       const relay = await startRelay(primary.port);
-      const c = await CLIENTS[0].connect(relay.port);
+      const c = await kind.connect(relay.port);
       const bf = new RedisBloomFilter({ errorRate: 0.01, capacity: 100, server: oracle === 'v8' ? '8' : '2.6' });
       try {
         bf.addAll(keys('p', 50));
@@ -139,6 +140,7 @@ for (const oracle of ['2.6', 'v8']) {
         await relay.close();
       }
     }, 60_000);
+    }
 
     test('pushFilter with wait: resolves once the replica server has the filter; rejects REDIS with the replica stopped', async () => {
       const c = await connect(CLIENTS[0]);
