@@ -119,34 +119,62 @@ export function waitOf(value, where) {
 }
 
 /**
- * A `wait(key, replicas, ms)` for `client`: WAIT replicas ms on the connection that writes `key`,
- * resolving how many replicas confirmed. A single client: its connection. A node-redis cluster:
- * the client of the key's slot's primary (getSlotMaster, nodeClient: the one its writes go
- * through); an ioredis Cluster: the connection of the node its slot table names for the key
- * (`slots`, `connectionPool`). WAIT with no key would go to any node, or to all of them.
+ * The WAIT of the `wait` option for `client`, on the connection that writes `key`: a single client,
+ * its connection; a node-redis cluster, the client of the key's slot's primary (getSlotMaster,
+ * nodeClient: the one its writes go through); an ioredis Cluster, the connection of the node its
+ * slot table names for the key (`slots`, `connectionPool`). WAIT with no key would go to any node,
+ * or to all of them.
+ *
+ * Redis's WAIT counts the replicas that have every write *of the connection it runs on*: on a
+ * connection that made no write (the client reconnected after the write's reply, or a cluster
+ * re-created its node client) it answers at once with every connected replica, confirming
+ * nothing. So the connection is identified: `id(key, ms)` is the CLIENT ID of that connection,
+ * asked before the write is sent (a single client: sent at once, so it is queued ahead of the
+ * write on the same client, no extra round trip; a cluster, `pipelined` false: to be awaited
+ * before the write, which the cluster routes on its own); `wait(key, replicas, ms, bound, id)` sends WAIT
+ * and CLIENT ID again, together on the same client, and resolves { confirmed, same }: `same` only
+ * when the id is unchanged. Redis hands out increasing ids, never twice while it runs, so the same
+ * id before the write and after the WAIT means no reconnect in between: the write and its WAIT
+ * ran on one connection. Each bounded: `ms`, and WAIT's own timeout + `bound`. `send` (a single
+ * client's; default commandsOf) may be a writerOf's, which rejects what is pending when its
+ * connection closes (ioredis would drop it unsettled).
  */
-export function waiterOf(client) {
-  const send = commandsOf(client);
-  let waitOn;
+export function waiterOf(client, send = commandsOf(client)) {
+  const cluster = isIoredis(client) ? isIoredisCluster(client) : isNodeRedisCluster(client);
+  let on;   // (key) → a send on the connection that writes `key`, queueing commands in call order
   if (isIoredis(client) && isIoredisCluster(client)) {
-    waitOn = async (key, args) => {
+    const nodeOf = (key) => {
       const nodeKey = client.slots[keySlot(key)]?.[0];
-      const node = nodeKey === undefined ? undefined : client.connectionPool.getInstanceByKey(nodeKey);
+      return nodeKey === undefined ? undefined : client.connectionPool.getInstanceByKey(nodeKey);
+    };
+    on = async (key) => {
+      // a slot table being refreshed (after a MOVED or a lost node) names no node for a moment: one
+      // refresh of it, awaited (the caller's timed bounds it), then the answer stands
+      const node = nodeOf(key) ?? (await new Promise((resolve) => { client.refreshSlotsCache(() => resolve(nodeOf(key))); }));
       if (!node) throw new FilterError('REDIS', `bloomcuckoo/redis: no known primary for the slot of '${key}' to send WAIT to`);
-      return node.callBuffer(args[0], ...args.slice(1));
+      return (args) => node.callBuffer(args[0], ...args.slice(1));
     };
   } else if (isNodeRedisCluster(client)) {
-    waitOn = async (key, args) => {
+    on = async (key) => {
       const master = client.getSlotMaster(keySlot(key));
       if (!master) throw new FilterError('REDIS', `bloomcuckoo/redis: no known primary for the slot of '${key}' to send WAIT to`);
       const node = await client.nodeClient(master);
-      return node.sendCommand(args);
+      return (args) => node.sendCommand(args);
     };
   } else {
-    waitOn = (key, args) => send(args);
+    on = async () => send;
   }
-  return async (key, replicas, ms, bound) => countOf(await timed(Promise.resolve().then(() => waitOn(key, ['WAIT', String(replicas), String(ms)])),
-    ms + bound, `no reply to WAIT within ${ms + bound} ms`), 'WAIT');
+  const ask = (s) => s(['CLIENT', 'ID']);
+  return {
+    pipelined: !cluster,
+    id: async (key, ms) => countOf(await timed(cluster ? on(key).then(ask) : new Promise((resolve) => { resolve(ask(send)); }),
+      ms, `no reply to CLIENT ID within ${ms} ms`), 'CLIENT ID'),
+    wait: async (key, replicas, ms, bound, id) => {
+      const [count, now] = await timed(on(key).then((s) => Promise.all([s(['WAIT', String(replicas), String(ms)]), s(['CLIENT', 'ID'])])),
+        ms + bound, `no reply to WAIT within ${ms + bound} ms`);
+      return { confirmed: countOf(count, 'WAIT'), same: countOf(now, 'CLIENT ID') === id };
+    },
+  };
 }
 
 /** Default ms any one command waits for its reply (`timeout` of pullFilter, pushFilter, openReplica). */
@@ -215,7 +243,7 @@ export class ConnectionGone extends Error {}
 
 /**
  * The connection a replica sends its writes (and their WAIT) through, sending each at most once:
- * `{ send, close, client }`, `client` the one to give waiterOf. node-redis never sends a command
+ * `{ send, close, client }`, `client` and `send` the ones to give waiterOf. node-redis never sends a command
  * again after a reconnect (it rejects it): the client itself, nothing to close. ioredis does,
  * by default (autoResendUnfulfilledCommands: a write the server applied whose reply was lost
  * would be applied twice), and an ioredis Cluster re-sends a command whose node connection

@@ -72,6 +72,8 @@ export async function pushFilter(client, key, filter, options) {
   }
   const tmp = besideKey(key, `:bloomcuckoo-push-${process.pid}-${Date.now().toString(36)}`);
   let sent = 0;
+  const waiter = wait ? waiterOf(client) : null;
+  let conn = null;
   try {
     for (const [iterator, data] of chunks) {
       await run(send, [`${prefix}.LOADCHUNK`, tmp, String(iterator), Buffer.from(data.buffer, data.byteOffset, data.byteLength)]);
@@ -81,6 +83,8 @@ export async function pushFilter(client, key, filter, options) {
       const dump = await run(send, ['DUMP', tmp]);
       await run(send, ['RESTORE', tmp, '0', dump, 'REPLACE']);
     }
+    // with `wait`: the id of the connection the rename goes through, for its WAIT to be on the same one
+    if (wait) conn = await run(() => waiter.id(key, ms), ['CLIENT', 'ID']);
     if (!(await loadInto(send, tmp, key, filter, chunks, replace, ms))) {
       throw new FilterError('INVALID_ARGUMENT', `bloomcuckoo/redis: '${key}' was created while loading; pass { replace: true } to overwrite it`);
     }
@@ -91,10 +95,15 @@ export async function pushFilter(client, key, filter, options) {
   if (wait) {
     const done = `bloomcuckoo/redis: '${key}' was loaded on the primary`;
     let confirmed;
+    let same;
     try {
-      confirmed = await waiterOf(client)(key, wait.replicas, wait.timeout, ms);
+      ({ confirmed, same } = await waiter.wait(key, wait.replicas, wait.timeout, ms, conn));
     } catch (err) {
       throw new FilterError('REDIS', `${done}, but its WAIT failed: ${reasonOf(err)}`);
+    }
+    if (!same) {
+      throw new FilterError('REDIS', `${done}, but its replication was not confirmed: the connection was re-established between the RENAME `
+        + 'and its WAIT, which counts only its own connection\'s writes; a failover now may lose it');
     }
     if (confirmed < wait.replicas) {
       throw new FilterError('REDIS', `${done}, but only ${confirmed} of ${wait.replicas} replicas confirmed it within ${wait.timeout} ms (WAIT): a failover now may lose it`);

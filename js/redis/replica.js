@@ -322,7 +322,7 @@ export class RedisReplica extends EventEmitter {
     // writes (and their WAIT) through a connection that sends each at most once (writerOf)
     this.#writer = writerOf(client, (err) => this.#report(serverError(err, 'the replica\'s write connection')));
     this.#write1 = bounded(this.#writer.send, options.timeout);
-    if (options.wait) this.#waiter = waiterOf(this.#writer.client);
+    if (options.wait) this.#waiter = waiterOf(this.#writer.client, this.#writer.send);
     this.#key = key;
     this.#log = besideKey(key, ':bloomcuckoo-log');
     this.#ck = checkpointKeys(key);
@@ -531,6 +531,20 @@ export class RedisReplica extends EventEmitter {
   /** One write script; applies what changed here; resolves the reply (all of it with `all`). */
   async #write(op, items, all = false) {
     this.#live();
+    // with `wait`: the id of the connection the write goes through, for its WAIT to be on the same
+    // one; asked first (queued ahead of the write on a single client; awaited on a cluster)
+    let conn = null;
+    if (this.#waiter) {
+      conn = this.#waiter.id(this.#key, this.#o.timeout);
+      conn.catch(() => {});   // awaited by #confirm, unless the write fails first
+      if (!this.#waiter.pipelined) {
+        try {
+          await conn;
+        } catch (err) {
+          throw new FilterError('REDIS', `bloomcuckoo/redis: a write to '${this.#key}' was not sent: the CLIENT ID before it (for its WAIT) failed: ${reasonOf(err)}`);
+        }
+      }
+    }
     let reply;
     try {
       reply = await this.#eval(this.#write1, 'WRITE', [this.#key, this.#log], [op, String(this.#o.maxLength), ...items]);
@@ -577,22 +591,28 @@ export class RedisReplica extends EventEmitter {
       await this.#reach(n, this.#o.timeout, (at) => `bloomcuckoo/redis: a write to '${this.#key}' changed nothing on the server, `
         + `but this copy did not reach the server's write ${n} within ${this.#o.timeout} ms (at ${at})`);
     }
-    if (this.#waiter) await this.#confirm(at ?? 'was answered by the primary');
+    if (this.#waiter) await this.#confirm(at ?? 'was answered by the primary', conn);
     if (err != null) throw serverError(err, `a write to '${this.#key}' (${results.filter((r) => r === 1).length} added before it)`);
     return all ? results : results[0];
   }
 
   /**
    * WAIT after a write (the `wait` option): resolves once `replicas` replicas confirmed every write
-   * of this connection so far, else rejects REDIS saying the primary has the write (`done`).
+   * of this connection so far, the write's connection (CLIENT ID `conn`, a promise) still, else rejects REDIS
+   * saying the primary has the write (`done`).
    */
-  async #confirm(done) {
+  async #confirm(done, conn) {
     const { replicas, timeout } = this.#o.wait;
     let confirmed;
+    let same;
     try {
-      confirmed = await this.#waiter(this.#key, replicas, timeout, this.#o.timeout);
+      ({ confirmed, same } = await this.#waiter.wait(this.#key, replicas, timeout, this.#o.timeout, await conn));
     } catch (err) {
       throw new FilterError('REDIS', `bloomcuckoo/redis: a write to '${this.#key}' ${done}, but its WAIT failed: ${reasonOf(err)}`);
+    }
+    if (!same) {
+      throw new FilterError('REDIS', `bloomcuckoo/redis: a write to '${this.#key}' ${done}, but its replication was not confirmed: `
+        + 'the connection was re-established between the write and its WAIT, which counts only its own connection\'s writes; a failover now may lose it');
     }
     if (confirmed < replicas) {
       throw new FilterError('REDIS', `bloomcuckoo/redis: a write to '${this.#key}' ${done}, but only ${confirmed} of ${replicas} `

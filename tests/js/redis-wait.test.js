@@ -9,6 +9,7 @@ import { FilterError, RedisBloomFilter, init } from '../../js/main/index.js';
 import { openReplica, pushFilter } from '../../js/redis/index.js';
 import { CLIENTS } from '../redis/clients.mjs';
 import { rejection, replicaOpener } from '../redis/helpers.mjs';
+import { startRelay } from '../redis/relay.mjs';
 import { oracleSkips, replicate, startRedisBloom } from '../redis/server.mjs';
 
 beforeAll(() => init());
@@ -71,6 +72,75 @@ for (const oracle of ['2.6', 'v8']) {
         expect(await r.add('c')).toBe(true);   // confirmed again once the replica is back
         expect(await onReplica(key, ['b', 'c'])).toEqual([1, 1]);
       }, 60_000);
+    }
+
+    // Redis's WAIT counts the replicas that have every write *of the connection it runs on*: one
+    // on a connection that made no write (the client reconnected between the write's reply and
+    // the WAIT) answers at once with every connected replica. The relay replaces the writer's
+    // server connection right after the write's reply; the replica is stopped, so nothing was
+    // replicated: the write must not be confirmed.
+    for (const kind of CLIENTS) {
+      for (const how of ['relay', 'client']) {
+      test(`${kind.name}: with wait, a write whose WAIT ran on another server connection than the write (${how === 'relay' ? 'the relay reconnected' : 'the client reconnected itself'} in between) rejects REDIS, not confirmed`, async () => {
+        const relay = await startRelay(primary.port);
+        let c = null;
+        let r = null;
+        try {
+          c = await kind.connect(relay.port);
+          const key = `w${n++}`;
+          r = await openReplica(c.c, key, { checkInterval: 100, create: { type: 'BF', errorRate: 0.01, capacity: 100 }, wait: { replicas: 1, timeout: 500 } });
+          expect(await r.add('a')).toBe(true);   // confirmed through the relay
+          // the checkpoint the open writes in the background is done (its lock released): a write on
+          // the new connection before the WAIT would make the WAIT cover the add too
+          for (let i = 0; i < 250 && Number(await primary.client.sendCommand(['EXISTS', `{${key}}:bloomcuckoo-ckpt-lock`])) === 1; i++) await sleep(20);
+          process.kill(replica.pid, 'SIGSTOP');
+          const swapped = how === 'relay' ? relay.newConnectionAfter('reconnected-in-between') : relay.closeAfter('reconnected-in-between');
+          const err = await rejection(r.add('reconnected-in-between'));
+          await swapped;
+          expect(err).toBeInstanceOf(FilterError);
+          expect(err.code).toBe('REDIS');
+          expect(err.message).toMatch(/applied by the primary/);
+          // the client's own reconnect: its WAIT went on the new connection (not confirmed), or on
+          // the closing one (it failed), as the client's timing has it; never confirmed
+          expect(err.message).toMatch(how === 'relay' ? /not confirmed/ : /not confirmed|WAIT failed/);
+          expect(err.message).not.toMatch(/no reply/);   // settled when the connection closed, not at the command timeout
+          if (process.env.BLOOMCUCKOO_WAIT_VERBOSE) process.stderr.write(`${oracle} ${kind.name} ${how}: ${err.message}\n`);
+          expect(await onPrimary(key, ['reconnected-in-between'])).toEqual([1]);
+          expect(r.has('reconnected-in-between')).toBe(true);
+        } finally {
+          process.kill(replica.pid, 'SIGCONT');
+          await r?.close();
+          await c?.close();
+          await relay.close();
+        }
+      }, 60_000);
+      }
+    }
+
+    for (const kind of CLIENTS) {
+    test(`${kind.name}: pushFilter with wait: the WAIT on another server connection than the RENAME (reconnected in between) rejects REDIS, not confirmed`, async () => {
+      const relay = await startRelay(primary.port);
+      const c = await kind.connect(relay.port);
+      const bf = new RedisBloomFilter({ errorRate: 0.01, capacity: 100, server: oracle === 'v8' ? '8' : '2.6' });
+      try {
+        bf.addAll(keys('p', 50));
+        const key = `push${n++}`;
+        process.kill(replica.pid, 'SIGSTOP');
+        // the rename: one script (LOAD) naming the key's log beside it, or a plain RENAME without EVAL rights
+        const swapped = relay.newConnectionAfter('bloomcuckoo-log');
+        const err = await rejection(pushFilter(c.c, key, bf, { wait: { replicas: 1, timeout: 500 } }));
+        await swapped;
+        expect(err).toBeInstanceOf(FilterError);
+        expect(err.code).toBe('REDIS');
+        expect(err.message).toMatch(/loaded on the primary.*not confirmed/);
+        expect(await onPrimary(key, ['p:1'])).toEqual([1]);
+      } finally {
+        process.kill(replica.pid, 'SIGCONT');
+        bf.free();
+        await c.close();
+        await relay.close();
+      }
+    }, 60_000);
     }
 
     test('pushFilter with wait: resolves once the replica server has the filter; rejects REDIS with the replica stopped', async () => {
