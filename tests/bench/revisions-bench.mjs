@@ -2,7 +2,7 @@
 // the batch path (addAll/hasAll) of every class, from this tree's build and from another
 // revision's, measured in alternation.
 //   node tests/bench/revisions-bench.mjs --base=<rev> [--n=200000] [--rounds=5] [--reps=5]
-//     [--classes=BloomFilter,...] [--write-docs]
+//     [--classes=BloomFilter,...] [--base-dir=<a built checkout of rev>] [--write-docs]
 // The base revision is checked out into a git worktree outside the repository (the system's temp
 // folder, bloomcuckoo-revisions/<rev>, where no linter or test runner of this tree looks) and built
 // there (BUILD_NATIVE=0 scripts/build.sh); this tree must be built already (npm run build). Each
@@ -18,7 +18,7 @@ import os from 'node:os';
 import { fmt, median, now, parseArgs, stringKeys, table, writeDocSection } from './lib.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
-const args = parseArgs(process.argv.slice(2), { base: '', n: 200000, rounds: 5, reps: 5, child: '', class: '', classes: '', 'write-docs': false });
+const args = parseArgs(process.argv.slice(2), { base: '', 'base-dir': '', n: 200000, rounds: 5, reps: 5, child: '', class: '', classes: '', 'write-docs': false });
 const ALL = ['BloomFilter', 'BlockedBloomFilter', 'CountingBloomFilter', 'ScalableBloomFilter',
   'CuckooFilter', 'RedisBloomFilter', 'RedisCuckooFilter', 'BinaryFuseFilter'];
 const CLASSES = args.classes ? ALL.filter((c) => args.classes.split(',').includes(c)) : ALL;
@@ -106,7 +106,10 @@ function checkout(rev) {
 async function main() {
   if (args.child) return measure(args.child.split(','), args.class, args.n, args.reps);
   if (!args.base) throw new Error('--base=<rev> is required');
-  const base = checkout(args.base);
+  // --base-dir: a checkout of --base already built elsewhere (dist/index.min.js and dist/wasm/)
+  const base = args['base-dir']
+    ? { sha: sh('git', ['rev-parse', '--short', `${args.base}^{commit}`]).trim(), dir: args['base-dir'] }
+    : checkout(args.base);
   const head = sh('git', ['rev-parse', '--short', 'HEAD']).trim();
   const sides = [
     { label: `before (${base.sha})`, entry: [`${base.dir}/dist/index.min.js`, `${base.dir}/js/index.min.js`].find((f) => existsSync(f)) ?? `${base.dir}/dist/index.min.js` },
