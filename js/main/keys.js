@@ -11,8 +11,9 @@ const MIN_DATA_BYTES = 1 << 20;      // initial scratch data area
 // Where TextEncoder.encodeInto overtakes the charCodeAt loop (string length, measured on the
 // machine of docs/BENCHMARKS.md, "Key packing: where encodeInto overtakes the loop"): for a
 // batch, the mean length of a chunk's keys, above which the chunk is encoded joined (one
-// encodeInto); for one key, its length.
-export const JOINED_MIN_CHARS = 12;
+// encodeInto); for one key, its length. Batches: between 12 (a tie packing alone; the loop ahead
+// in addAll/hasAll, where the joined strings' garbage costs scavenges) and 16 (joined ahead).
+export const JOINED_MIN_CHARS = 14;
 export const ONE_KEY_ENCODE_MIN_CHARS = 24;
 let joinedMin = JOINED_MIN_CHARS;
 let oneKeyEncodeMin = ONE_KEY_ENCODE_MIN_CHARS;
@@ -168,14 +169,14 @@ export function outArea() {
  * Packs `keys` (an array or any iterable) chunk by chunk into scratch memory and calls
  * `fn(dataPtr, offsetsPtr, count, outPtr, start)` once per chunk; `start` is the index of the
  * chunk's first key. Every key is validated before any chunk of the batch is handed over, so a
- * bad key in the middle throws before anything was added.
+ * bad key in the middle throws before anything was added: the first chunk's keys by packing them,
+ * the rest (if any) by one pass just before the first call. A batch of one chunk is read once
+ * (addAll of 10^4 keys: 0.78-0.91x the time of a separate validation pass first, docs/BENCHMARKS.md).
  */
 export function forEachChunk(keys, fn) {
   notOneString(keys);
   if (keys instanceof PackedKeys) return forEachPackedChunk(keys, fn);
-  const list = Array.isArray(keys) ? keys : Array.from(keys);
-  for (let i = 0; i < list.length; i++) checkKey(list[i]);
-  return packChunks(list, fn);
+  return packChunks(Array.isArray(keys) ? keys : Array.from(keys), fn, true);
 }
 
 /**
@@ -246,13 +247,14 @@ function longKeys(list, start, end) {
 }
 
 /**
- * forEachChunk without the validation pass: a bad key throws when packing reaches it, after the
- * chunks before it were handed over. For queries, where nothing is changed. A chunk of long keys
+ * Packs and hands over `list` chunk by chunk. Without `check` (queries, where nothing is changed) a
+ * bad key throws when packing reaches it, after the chunks before it were handed over; with it the
+ * keys after the first chunk are validated before the first call (forEachChunk). A chunk of long keys
  * (longKeys) is packed joined (packJoined) when it is all ASCII, else key by key (writeString:
  * four characters a store, encodeInto for a key past ASCII); a batch that once was not all ASCII
  * packs key by key from then on.
  */
-function packChunks(list, fn) {
+function packChunks(list, fn, check) {
   let s = getScratch(0);
   let heap = null;
   let offsets = null;
@@ -304,6 +306,9 @@ function packChunks(list, fn) {
         offsets[i - start + 1] = at - s.dataPtr;
       }
     }
+    // packing validated the keys before i; with `check`, the rest are, before the first call
+    for (let j = i; check && j < total; j++) checkKey(list[j]);
+    check = false;
     fn(s.dataPtr, s.offsetsPtr, i - start, s.outPtr, start);
     start = i;
   }

@@ -3,10 +3,14 @@
 // peer's add/test loop (target >= 2x) and BloomFilter has() one by one against its test() (target
 // >= 1x); and where the packing paths of js/main/keys.js cross (the loop against one joined
 // encodeInto per chunk; the loop against encodeInto for one key), which sets their thresholds.
-//   node tests/bench/keylength-bench.mjs [--n=1000000] [--rounds=5] [--write-docs]
+//   node tests/bench/keylength-bench.mjs [--n=1000000] [--rounds=5] [--procs=3] [--write-docs]
 // Each (class, length) runs in its own process (`--child`), as an application uses one class: in
 // it every loop runs once to warm up, then `rounds` rounds with the loops rotated each round;
-// figures are medians of CPU time (this machine is shared) in ns per key.
+// figures are medians of CPU time (this machine is shared) in ns per key. Each such process runs
+// `procs` times, the lengths in turn (12, 40, 100, 12, ...), so a slow spell of the machine falls
+// on one process of each, not on one length: the ns figures are the medians over the processes,
+// each ratio the median of the processes' own ratios (peer and ours measured in the same process),
+// with their range.
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import * as peer from 'bloomfilter';
@@ -17,7 +21,7 @@ import { median, now, parseArgs, publishSection } from './lib.mjs';
 const LENGTHS = [12, 40, 100];
 const CROSS = [8, 10, 12, 16, 20, 24, 28, 32, 40, 64, 100];
 const P = 0.01;
-const args = parseArgs(process.argv.slice(2), { n: 1_000_000, rounds: 5, child: '', len: 0, 'write-docs': false });
+const args = parseArgs(process.argv.slice(2), { n: 1_000_000, rounds: 5, procs: 3, child: '', len: 0, 'write-docs': false });
 const N = args.n;
 
 /**
@@ -127,23 +131,33 @@ function run(kind, len) {
 }
 
 const load0 = os.loadavg()[0];
-const res = {};
-for (const len of LENGTHS) {
-  res[len] = { blocked: run('BlockedBloomFilter', len), bloom: run('BloomFilter', len) };
-  process.stderr.write(`[keylength] ${len}: ${JSON.stringify(res[len])}\n`);
+const res = Object.fromEntries(LENGTHS.map((len) => [len, { blocked: [], bloom: [] }]));
+for (let p = 0; p < args.procs; p++) {
+  for (const len of LENGTHS) {
+    const r = { blocked: run('BlockedBloomFilter', len), bloom: run('BloomFilter', len) };
+    res[len].blocked.push(r.blocked);
+    res[len].bloom.push(r.bloom);
+    process.stderr.write(`[keylength] ${len} (process ${p + 1} of ${args.procs}): ${JSON.stringify(r)}\n`);
+  }
 }
 const cross = run('cross', 0);
 const f1 = (x) => x.toFixed(1);
 const x2 = (x) => `${x.toFixed(2)}×`;
 const met = (ok) => (ok ? 'met' : '**not met**');
 const sample = urlKeys(1, 40, 123456)[0];
+/** The median over the processes of loop `name`'s figure. */
+const mid = (runs, name) => median(runs.map((r) => r[name]));
+/** The processes' own ratios peer / ours: "median× (min–max)" and whether the median meets `target`. */
+function ratio(runs, peerName, ours, target) {
+  const v = runs.map((r) => r[peerName] / r[ours]);
+  const m = median(v);
+  const range = runs.length > 1 ? ` (${Math.min(...v).toFixed(2)}–${Math.max(...v).toFixed(2)})` : '';
+  return `${x2(m)}${range} ${met(m >= target)}`;
+}
 const rows = LENGTHS.map((len) => {
   const b = res[len].blocked;
   const o = res[len].bloom;
-  const add = b['peer.add'] / b.addAll;
-  const has = b['peer.test'] / b.hasAll;
-  const one = o['peer.test'] / o.has;
-  return `| ${len} | ${f1(b.addAll)} | ${f1(b['peer.add'])} | ${x2(add)} ${met(add >= 2)} | ${f1(b.hasAll)} | ${f1(b['peer.test'])} | ${x2(has)} ${met(has >= 2)} | ${f1(b.packing)} | ${f1(o.has)} | ${f1(o['peer.test'])} | ${x2(one)} ${met(one >= 1)} | ${f1(o.copy)} |`;
+  return `| ${len} | ${f1(mid(b, 'addAll'))} | ${f1(mid(b, 'peer.add'))} | ${ratio(b, 'peer.add', 'addAll', 2)} | ${f1(mid(b, 'hasAll'))} | ${f1(mid(b, 'peer.test'))} | ${ratio(b, 'peer.test', 'hasAll', 2)} | ${f1(mid(b, 'packing'))} | ${f1(mid(o, 'has'))} | ${f1(mid(o, 'peer.test'))} | ${ratio(o, 'peer.test', 'has', 1)} | ${f1(mid(o, 'copy'))} |`;
 });
 const crossRows = CROSS.map((L) => {
   const c = cross[L];
@@ -153,7 +167,9 @@ const md = [
   `n = ${N.toLocaleString('en-US')} URL-shaped string keys of exactly 12, 40 and 100 characters (e.g. \`${sample}\`), errorRate ${P};`,
   'lookups probe half present, half absent keys. CPU ns per key, medians of',
   `${args.rounds} warmed rounds; each (class, length) in its own process with bloomfilter@1.1.0 measured beside it in that`,
-  `process (Node ${process.version}; load average ${f1(load0)} at the start, ${os.loadavg().map(f1).join(' ')} at the end, on ${os.cpus().length} cores, shared). Higher ratios are better.`,
+  `process, ${args.procs} such processes per (class, length), the lengths in turn: ns figures are the medians over the processes, ratios the`,
+  'median of the processes\' own ratios (their range in parentheses), the target judged on the median',
+  `(Node ${process.version}; ${os.cpus()[0].model.trim()}; load average ${f1(load0)} at the start, ${os.loadavg().map(f1).join(' ')} at the end, on ${os.cpus().length} cores, shared). Higher ratios are better.`,
   '',
   '| key length | BlockedBloomFilter `addAll` | peer `add` loop | ratio (≥ 2×) | `hasAll` | peer `test` loop | ratio (≥ 2×) | packing (JS) | BloomFilter `has()` one by one | peer `test()` | ratio (≥ 1×) | one-key copy |',
   '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

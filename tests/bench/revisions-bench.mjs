@@ -2,7 +2,8 @@
 // the batch path (addAll/hasAll) of every class, from this tree's build and from another
 // revision's, measured in alternation.
 //   node tests/bench/revisions-bench.mjs --base=<rev> [--n=200000] [--rounds=5] [--reps=5]
-//     [--classes=BloomFilter,...] [--write-docs]
+//     [--classes=BloomFilter,...] [--base-dir=<a built checkout of rev>] [--batch=<keys per addAll/hasAll call>]
+//     [--write-docs]
 // The base revision is checked out into a git worktree outside the repository (the system's temp
 // folder, bloomcuckoo-revisions/<rev>, where no linter or test runner of this tree looks) and built
 // there (BUILD_NATIVE=0 scripts/build.sh); this tree must be built already (npm run build). Each
@@ -18,7 +19,7 @@ import os from 'node:os';
 import { fmt, median, now, parseArgs, stringKeys, table, writeDocSection } from './lib.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
-const args = parseArgs(process.argv.slice(2), { base: '', n: 200000, rounds: 5, reps: 5, child: '', class: '', classes: '', 'write-docs': false });
+const args = parseArgs(process.argv.slice(2), { base: '', 'base-dir': '', batch: 0, n: 200000, rounds: 5, reps: 5, child: '', class: '', classes: '', 'write-docs': false });
 const ALL = ['BloomFilter', 'BlockedBloomFilter', 'CountingBloomFilter', 'ScalableBloomFilter',
   'CuckooFilter', 'RedisBloomFilter', 'RedisCuckooFilter', 'BinaryFuseFilter'];
 const CLASSES = args.classes ? ALL.filter((c) => args.classes.split(',').includes(c)) : ALL;
@@ -52,6 +53,11 @@ async function measure(entries, name, n, reps) {
   }
   const keys = stringKeys(n);
   const probes = keys.concat(stringKeys(n, n)); // half present, half absent
+  // addAll/hasAll take the keys `args.batch` at a time (all at once by default)
+  const slices = (list) => Array.from({ length: Math.ceil(list.length / (args.batch || list.length)) },
+    (_, i) => list.slice(i * (args.batch || list.length), (i + 1) * (args.batch || list.length)));
+  const keyBatches = slices(keys);
+  const probeBatches = slices(probes);
   const fuse = name === 'BinaryFuseFilter';
   const best = libs.map(() => ({}));
   const pass = (lib) => {
@@ -59,9 +65,9 @@ async function measure(entries, name, n, reps) {
     const b = fuse ? lib.BinaryFuseFilter.build(keys) : make(lib, name, n);
     const times = {
       add: fuse ? undefined : perKey(() => { for (const k of keys) a.add(k); }, n),
-      addAll: fuse ? perKey(() => lib.BinaryFuseFilter.build(keys).free(), n) : perKey(() => b.addAll(keys), n),
+      addAll: fuse ? perKey(() => lib.BinaryFuseFilter.build(keys).free(), n) : perKey(() => { for (const k of keyBatches) b.addAll(k); }, n),
       has: perKey(() => { for (const k of probes) b.has(k); }, probes.length),
-      hasAll: perKey(() => b.hasAll(probes), probes.length),
+      hasAll: perKey(() => { for (const p of probeBatches) b.hasAll(p); }, probes.length),
     };
     a?.free();
     b.free();
@@ -106,7 +112,10 @@ function checkout(rev) {
 async function main() {
   if (args.child) return measure(args.child.split(','), args.class, args.n, args.reps);
   if (!args.base) throw new Error('--base=<rev> is required');
-  const base = checkout(args.base);
+  // --base-dir: a checkout of --base already built elsewhere (dist/index.min.js and dist/wasm/)
+  const base = args['base-dir']
+    ? { sha: sh('git', ['rev-parse', '--short', `${args.base}^{commit}`]).trim(), dir: args['base-dir'] }
+    : checkout(args.base);
   const head = sh('git', ['rev-parse', '--short', 'HEAD']).trim();
   const sides = [
     { label: `before (${base.sha})`, entry: [`${base.dir}/dist/index.min.js`, `${base.dir}/js/index.min.js`].find((f) => existsSync(f)) ?? `${base.dir}/dist/index.min.js` },
@@ -118,7 +127,7 @@ async function main() {
       // one process measures both builds; which one loads and runs first alternates
       const order = (round + CLASSES.indexOf(name)) % 2 ? [1, 0] : [0, 1];
       const entries = order.map((s) => sides[s].entry).join(',');
-      const out = JSON.parse(sh(process.execPath, [new URL(import.meta.url).pathname, `--child=${entries}`, `--class=${name}`, `--n=${args.n}`, `--reps=${args.reps}`]));
+      const out = JSON.parse(sh(process.execPath, [new URL(import.meta.url).pathname, `--child=${entries}`, `--class=${name}`, `--n=${args.n}`, `--reps=${args.reps}`, `--batch=${args.batch}`]));
       order.forEach((s, i) => { for (const p of PATHS) runs[s][name][p].push(out[i][p]); });
     }
     log(`round ${round + 1}/${args.rounds} done`);
@@ -137,7 +146,8 @@ async function main() {
     }
   }
   const md = `${table(['class, path', `${sides[0].label} ns/key (range)`, `${sides[1].label} ns/key (range)`, 'after / before, per process (range)'], rows)}\n\n` +
-    `${args.n.toLocaleString('en-US')} string keys (\`key:i\`), 1% target; \`has\`/\`hasAll\` probe the ${args.n.toLocaleString('en-US')} keys and as many absent ones. ` +
+    `${args.n.toLocaleString('en-US')} string keys (\`key:i\`), 1% target; \`has\`/\`hasAll\` probe the ${args.n.toLocaleString('en-US')} keys and as many absent ones` +
+    `${args.batch ? ` (\`addAll\`/\`hasAll\` given ${args.batch.toLocaleString('en-US')} keys a call)` : ''}. ` +
     `CPU time; per class ${args.rounds} processes, each loading both builds and running them in turns (after a pass to warm up) for ${args.reps} passes each, keeping each build's fastest; the median over the processes (and the range); the ratio is the median of the processes' after / before (and its range); ` +
     `${os.cpus()[0].model.trim()}, ${os.cpus().length} cores, Node ${process.version}.`;
   process.stdout.write(`${md}\n`);
