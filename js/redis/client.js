@@ -207,6 +207,14 @@ export function bounded(send, ms) {
   return (args, route) => timed(Promise.resolve().then(() => send(args, route)), ms, `no reply to ${args[0]} within ${ms} ms`);
 }
 
+/** Resolves once the ioredis Cluster `c` is ready (its slot table filled); rejects if it ends first. */
+function readyOf(c) {
+  return c.status === 'ready' ? Promise.resolve() : new Promise((resolve, reject) => {
+    c.once('ready', resolve);
+    c.once('end', () => reject(new FilterError('REDIS', 'bloomcuckoo/redis: the cluster connection ended before it was ready')));
+  });
+}
+
 /**
  * A new connection to the same server, connected, with its errors sent to `onError` (a client
  * with no 'error' listener would crash the process), and a `close()` that drops it at once, even
@@ -227,9 +235,12 @@ export async function duplicateOf(client, onError, timeout = DEFAULT_TIMEOUT) {
       else Promise.resolve(dup.disconnect()).catch(() => {});
     } catch { /* already closed */ }
   };
-  if (!isIoredis(client)) {
+  // ioredis connects by itself; a Cluster's duplicate is awaited until ready, as before that its slot
+  // table is empty and a command routed to a key's node (CLIENT ID, CLIENT UNBLOCK) goes to any node
+  const ready = isIoredis(dup) ? (isIoredisCluster(dup) ? readyOf(dup) : null) : dup.connect();
+  if (ready) {
     try {
-      await timed(dup.connect(), timeout, `the replica's connection did not connect within ${timeout} ms`);
+      await timed(ready, timeout, `the replica's connection did not connect within ${timeout} ms`);
     } catch (err) {
       close();
       throw err;

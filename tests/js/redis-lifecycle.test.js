@@ -12,7 +12,7 @@
 import { RedisBloomFilter, RedisCuckooFilter, init } from '../../js/main/index.js';
 import { openReplica, pushFilter, serverOf } from '../../js/redis/index.js';
 import { CLIENTS } from '../redis/clients.mjs';
-import { rejection, scanDump } from '../redis/helpers.mjs';
+import { hex, keys, rejection, scanDump } from '../redis/helpers.mjs';
 import { oracleSkips, startRedisBloom } from '../redis/server.mjs';
 
 beforeAll(() => init());
@@ -21,8 +21,6 @@ const SKIPS = await oracleSkips('tests/js/redis-lifecycle.test.js');
 const NODE_REDIS = CLIENTS.find((c) => c.alias === 'redis');
 const IOREDIS = CLIENTS.find((c) => c.alias === 'ioredis');
 
-const hex = (chunks) => chunks.filter(([it]) => it !== 0).map(([it, d]) => [it, Buffer.from(d).toString('hex')]);
-const keys = (p, n) => Array.from({ length: n }, (_, i) => `${p}:${i}`);
 const sleep = (ms) => new Promise((r) => { setTimeout(r, ms).unref(); });
 async function until(cond, ms = 5000) {
   for (const end = Date.now() + ms; !(await cond());) {

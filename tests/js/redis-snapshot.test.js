@@ -8,7 +8,7 @@ import { RedisBloomFilter, RedisCuckooFilter, init } from '../../js/main/index.j
 import { fieldsOf } from '../../js/redis/client.js';
 import { pushFilter } from '../../js/redis/index.js';
 import { CLIENTS } from '../redis/clients.mjs';
-import { replicaOpener, scanDump } from '../redis/helpers.mjs';
+import { hex, keys, replicaOpener, scanDump } from '../redis/helpers.mjs';
 import { oracleSkips, startRedisBloom } from '../redis/server.mjs';
 
 beforeAll(() => init());
@@ -17,8 +17,6 @@ const SKIPS = await oracleSkips('tests/js/redis-snapshot.test.js');
 const NODE_REDIS = CLIENTS.find((c) => c.alias === 'redis');
 const IOREDIS = CLIENTS.find((c) => c.alias === 'ioredis');
 
-const hex = (chunks) => chunks.filter(([it]) => it !== 0).map(([it, d]) => [it, Buffer.from(d).toString('hex')]);
-const keys = (p, n) => Array.from({ length: n }, (_, i) => `${p}:${i}`);
 
 /**
  * A BF or a CF built here with `n` keys: big (a BF of 2.5·10^7 capacity, ~30 MB; a CF of 2^23

@@ -8,7 +8,7 @@
 import { init } from '../../js/main/index.js';
 import { openReplica } from '../../js/redis/index.js';
 import { keySlot } from '../../js/redis/keyslot.js';
-import { clusterSkipReason, startCluster, withTimeout } from '../redis/cluster.mjs';
+import { clusterSkipReason, ioredisCluster, nodeRedisCluster, startCluster, withTimeout } from '../redis/cluster.mjs';
 import { rejection } from '../redis/helpers.mjs';
 import { startRelay } from '../redis/relay.mjs';
 
@@ -33,24 +33,8 @@ if (why) console.log(`SKIP Redis Cluster wait tests: ${why}`);
 
   const map = () => Object.fromEntries([...relays].map(([port, r]) => [`127.0.0.1:${port}`, { host: '127.0.0.1', port: r.port }]));
   const seeds = () => [...relays.values()].slice(0, 3).map((r) => ({ host: '127.0.0.1', port: r.port }));
-  const ioredis = (pkg) => async () => {
-    const mod = await import(pkg);
-    const Cluster = mod.Cluster ?? mod.default.Cluster;
-    const client = new Cluster(seeds(), { enableReadyCheck: true, natMap: map() });
-    client.on('error', () => {});
-    await withTimeout(new Promise((resolve, reject) => {
-      client.once('ready', resolve);
-      client.once('end', () => reject(new Error('ioredis Cluster ended before ready')));
-    }), 30_000, `${pkg} Cluster ready`);
-    return { client, close: () => client.disconnect() };
-  };
-  const nodeRedis = (pkg) => async () => {
-    const { createCluster } = await import(pkg);
-    const client = createCluster({ rootNodes: seeds().map((socket) => ({ socket: { ...socket, connectTimeout: 10_000 } })), nodeAddressMap: map() });
-    client.on('error', () => {});
-    await withTimeout(client.connect(), 30_000, `${pkg} createCluster connect`);
-    return { client, close: () => (typeof client.destroy === 'function' ? client.destroy() : client.disconnect()) };
-  };
+  const ioredis = (pkg) => () => ioredisCluster(pkg, { natMap: map() })(seeds());
+  const nodeRedis = (pkg) => () => nodeRedisCluster(pkg, { nodeAddressMap: map() })(seeds());
   const CLIENTS = [
     { name: 'ioredis 5.11.1 Cluster', make: ioredis('ioredis') },
     { name: 'ioredis 6.0.0 Cluster', make: ioredis('ioredis6') },

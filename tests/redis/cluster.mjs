@@ -34,6 +34,31 @@ export function withTimeout(p, ms, what) {
 }
 
 /** Path of redis-cli on PATH, or null. */
+/**
+ * A connected ioredis Cluster of package `pkg` ('ioredis', 'ioredis6') on `seeds` ([{ host, port }]),
+ * `options` added to its own (e.g. natMap): { client, close }.
+ */
+export const ioredisCluster = (pkg, options = {}) => async (seeds) => {
+  const mod = await import(pkg);
+  const Cluster = mod.Cluster ?? mod.default.Cluster;
+  const client = new Cluster(seeds, { enableReadyCheck: true, ...options });
+  client.on('error', () => {});
+  await withTimeout(new Promise((resolve, reject) => {
+    client.once('ready', resolve);
+    client.once('end', () => reject(new Error('ioredis Cluster ended before ready')));
+  }), 30_000, `${pkg} Cluster ready`);
+  return { client, close: () => client.disconnect() };
+};
+
+/** The same for a node-redis `createCluster` of package `pkg` ('redis', 'redis5', 'redis4'), `options` added (e.g. nodeAddressMap). */
+export const nodeRedisCluster = (pkg, options = {}) => async (seeds) => {
+  const { createCluster } = await import(pkg);
+  const client = createCluster({ rootNodes: seeds.map((socket) => ({ socket: { ...socket, connectTimeout: 10_000 } })), ...options });
+  client.on('error', () => {});
+  await withTimeout(client.connect(), 30_000, `${pkg} createCluster connect`);
+  return { client, close: () => (typeof client.destroy === 'function' ? client.destroy() : client.disconnect()) };
+};
+
 export function redisCliPath() {
   const r = spawnSync('sh', ['-c', 'command -v redis-cli'], { encoding: 'utf8' });
   const p = r.stdout.trim();

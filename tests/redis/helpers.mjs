@@ -209,3 +209,9 @@ export function replicaOpener(portOf, client, defaults = { checkInterval: 100 })
     },
   };
 }
+
+/** SCANDUMP steps as [iterator, hex] without the end marker (iterator 0), for comparing dumps. */
+export const hex = (chunks) => chunks.filter(([it]) => it !== 0).map(([it, d]) => [it, Buffer.from(d).toString('hex')]);
+
+/** n key names `${p}:0` … `${p}:${n - 1}`. */
+export const keys = (p, n) => Array.from({ length: n }, (_, i) => `${p}:${i}`);
