@@ -55,6 +55,18 @@ function dropClosedNodes(cluster) {
   return dropped > 0;
 }
 
+/** The connection an ioredis Cluster sends `key`'s commands through (its slot's primary), or undefined while its slot table names none. */
+function ioredisNodeOf(cluster, key) {
+  const nodeKey = cluster.slots[keySlot(key)]?.[0];
+  return nodeKey === undefined ? undefined : cluster.connectionPool.getInstanceByKey(nodeKey);
+}
+
+/** The client a node-redis cluster sends `key`'s commands through (its slot's primary's), or undefined when no primary is known. */
+async function nodeRedisNodeOf(cluster, key) {
+  const master = cluster.getSlotMaster(keySlot(key));
+  return master ? cluster.nodeClient(master) : undefined;
+}
+
 /** node-redis's ClientClosedError: rejected before it was written (a closed client sends nothing). */
 const isClosedClient = (err) => err?.constructor?.name === 'ClientClosedError' || text(err?.message) === 'The client is closed';
 
@@ -67,7 +79,7 @@ const isClosedClient = (err) => err?.constructor?.name === 'ClientClosedError' |
 async function clusterSend(cluster, args, options, route) {
   // a command with a route names no key: node-redis 6 routes such a one by its command table (to any
   // node), whatever key is given, so it goes to the client of the route's slot's primary itself
-  const viaNode = async () => (await cluster.nodeClient(cluster.getSlotMaster(keySlot(route)))).sendCommand(args, options);
+  const viaNode = async () => (await nodeRedisNodeOf(cluster, route)).sendCommand(args, options);
   const send = () => (route === undefined ? cluster.sendCommand(routingKeyOf(args), false, args, options) : viaNode());
   try {
     return await send();
@@ -88,8 +100,7 @@ async function clusterSend(cluster, args, options, route) {
  */
 export function commandsOf(client) {
   if (isIoredis(client)) {
-    const node = (route) => (route === undefined || !isIoredisCluster(client) ? client
-      : client.connectionPool.getInstanceByKey(client.slots[keySlot(route)]?.[0]) ?? client);
+    const node = (route) => (route === undefined || !isIoredisCluster(client) ? client : ioredisNodeOf(client, route) ?? client);
     return (args, route) => node(route).callBuffer(args[0], ...args.slice(1));
   }
   if (typeof client?.sendCommand === 'function') {                   // node-redis
@@ -143,22 +154,18 @@ export function waiterOf(client, send = commandsOf(client)) {
   const cluster = isIoredis(client) ? isIoredisCluster(client) : isNodeRedisCluster(client);
   let on;   // (key) → a send on the connection that writes `key`, queueing commands in call order
   if (isIoredis(client) && isIoredisCluster(client)) {
-    const nodeOf = (key) => {
-      const nodeKey = client.slots[keySlot(key)]?.[0];
-      return nodeKey === undefined ? undefined : client.connectionPool.getInstanceByKey(nodeKey);
-    };
     on = async (key) => {
       // a slot table being refreshed (after a MOVED or a lost node) names no node for a moment: one
       // refresh of it, awaited (the caller's timed bounds it), then the answer stands
-      const node = nodeOf(key) ?? (await new Promise((resolve) => { client.refreshSlotsCache(() => resolve(nodeOf(key))); }));
+      const node = ioredisNodeOf(client, key)
+        ?? (await new Promise((resolve) => { client.refreshSlotsCache(() => resolve(ioredisNodeOf(client, key))); }));
       if (!node) throw new FilterError('REDIS', `bloomcuckoo/redis: no known primary for the slot of '${key}' to send WAIT to`);
       return (args) => node.callBuffer(args[0], ...args.slice(1));
     };
   } else if (isNodeRedisCluster(client)) {
     on = async (key) => {
-      const master = client.getSlotMaster(keySlot(key));
-      if (!master) throw new FilterError('REDIS', `bloomcuckoo/redis: no known primary for the slot of '${key}' to send WAIT to`);
-      const node = await client.nodeClient(master);
+      const node = await nodeRedisNodeOf(client, key);
+      if (!node) throw new FilterError('REDIS', `bloomcuckoo/redis: no known primary for the slot of '${key}' to send WAIT to`);
       return (args) => node.sendCommand(args);
     };
   } else {
@@ -175,6 +182,29 @@ export function waiterOf(client, send = commandsOf(client)) {
       return { confirmed: countOf(count, 'WAIT'), same: countOf(now, 'CLIENT ID') === id };
     },
   };
+}
+
+/**
+ * The WAIT of a write made with `wait` ({ replicas, timeout }) through `waiter` (waiterOf), `conn`
+ * the CLIENT ID (or its promise) of the connection the write went through (waiter.id): resolves
+ * when `replicas` replicas confirmed it on that same connection, else rejects REDIS "`done`, but
+ * …", `done` saying what the primary has and `write` naming the command ('the write', 'the RENAME').
+ */
+export async function confirmWrite(waiter, key, { replicas, timeout }, bound, conn, done, write) {
+  let confirmed;
+  let same;
+  try {
+    ({ confirmed, same } = await waiter.wait(key, replicas, timeout, bound, await conn));
+  } catch (err) {
+    throw new FilterError('REDIS', `${done}, but its WAIT failed: ${reasonOf(err)}`);
+  }
+  if (!same) {
+    throw new FilterError('REDIS', `${done}, but its replication was not confirmed: the connection was re-established between ${write} `
+      + 'and its WAIT, which counts only its own connection\'s writes; a failover now may lose it');
+  }
+  if (confirmed < replicas) {
+    throw new FilterError('REDIS', `${done}, but only ${confirmed} of ${replicas} replicas confirmed it within ${timeout} ms (WAIT): a failover now may lose it`);
+  }
 }
 
 /** Default ms any one command waits for its reply (`timeout` of pullFilter, pushFilter, openReplica). */

@@ -7,7 +7,7 @@
 // wasm instance and one init().
 import { FilterError, RedisBloomFilter, RedisCuckooFilter, fromRedisDump, init } from '../main/index.js';
 import {
-  besideKey, bounded, commandsOf, prefixFor, reasonOf, run, scanDumpVia, serverVia, textOf, timeoutOf, waitOf, waiterOf,
+  besideKey, bounded, commandsOf, confirmWrite, prefixFor, run, scanDumpVia, serverVia, textOf, timeoutOf, waitOf, waiterOf,
 } from './client.js';
 
 import { loadInto } from './replica.js';
@@ -92,22 +92,6 @@ export async function pushFilter(client, key, filter, options) {
     await Promise.resolve(send(['DEL', tmp])).catch(() => {});
     throw err;
   }
-  if (wait) {
-    const done = `bloomcuckoo/redis: '${key}' was loaded on the primary`;
-    let confirmed;
-    let same;
-    try {
-      ({ confirmed, same } = await waiter.wait(key, wait.replicas, wait.timeout, ms, conn));
-    } catch (err) {
-      throw new FilterError('REDIS', `${done}, but its WAIT failed: ${reasonOf(err)}`);
-    }
-    if (!same) {
-      throw new FilterError('REDIS', `${done}, but its replication was not confirmed: the connection was re-established between the RENAME `
-        + 'and its WAIT, which counts only its own connection\'s writes; a failover now may lose it');
-    }
-    if (confirmed < wait.replicas) {
-      throw new FilterError('REDIS', `${done}, but only ${confirmed} of ${wait.replicas} replicas confirmed it within ${wait.timeout} ms (WAIT): a failover now may lose it`);
-    }
-  }
+  if (wait) await confirmWrite(waiter, key, wait, ms, conn, `bloomcuckoo/redis: '${key}' was loaded on the primary`, 'the RENAME');
   return sent;
 }

@@ -26,7 +26,7 @@ import {
   RELEASE, Unusable, checkpointKeys, emptyBf, emptyCf, emptyCfHeader, openScript, publishScript, readCheckpoint, takeLock, token, writeCheckpoint,
 } from './checkpoint.js';
 import {
-  NoReply, TYPES, arrayOf, badReply, besideKey, bounded, cfSlots, commandsOf, countOf, duplicateOf, fieldsOf, prefixFor,
+  NoReply, TYPES, arrayOf, badReply, besideKey, bounded, cfSlots, commandsOf, confirmWrite, countOf, duplicateOf, fieldsOf, prefixFor,
   reasonOf, run, scanDumpVia, serverVia, text, textOf, timed, timeoutOf, waitOf, waiterOf, writerOf,
 } from './client.js';
 
@@ -536,7 +536,7 @@ export class RedisReplica extends EventEmitter {
     let conn = null;
     if (this.#waiter) {
       conn = this.#waiter.id(this.#key, this.#o.timeout);
-      conn.catch(() => {});   // awaited by #confirm, unless the write fails first
+      conn.catch(() => {});   // awaited by confirmWrite, unless the write fails first
       if (!this.#waiter.pipelined) {
         try {
           await conn;
@@ -591,33 +591,12 @@ export class RedisReplica extends EventEmitter {
       await this.#reach(n, this.#o.timeout, (at) => `bloomcuckoo/redis: a write to '${this.#key}' changed nothing on the server, `
         + `but this copy did not reach the server's write ${n} within ${this.#o.timeout} ms (at ${at})`);
     }
-    if (this.#waiter) await this.#confirm(at ?? 'was answered by the primary', conn);
+    if (this.#waiter) {
+      await confirmWrite(this.#waiter, this.#key, this.#o.wait, this.#o.timeout, conn,
+        `bloomcuckoo/redis: a write to '${this.#key}' ${at ?? 'was answered by the primary'}`, 'the write');
+    }
     if (err != null) throw serverError(err, `a write to '${this.#key}' (${results.filter((r) => r === 1).length} added before it)`);
     return all ? results : results[0];
-  }
-
-  /**
-   * WAIT after a write (the `wait` option): resolves once `replicas` replicas confirmed every write
-   * of this connection so far, the write's connection (CLIENT ID `conn`, a promise) still, else rejects REDIS
-   * saying the primary has the write (`done`).
-   */
-  async #confirm(done, conn) {
-    const { replicas, timeout } = this.#o.wait;
-    let confirmed;
-    let same;
-    try {
-      ({ confirmed, same } = await this.#waiter.wait(this.#key, replicas, timeout, this.#o.timeout, await conn));
-    } catch (err) {
-      throw new FilterError('REDIS', `bloomcuckoo/redis: a write to '${this.#key}' ${done}, but its WAIT failed: ${reasonOf(err)}`);
-    }
-    if (!same) {
-      throw new FilterError('REDIS', `bloomcuckoo/redis: a write to '${this.#key}' ${done}, but its replication was not confirmed: `
-        + 'the connection was re-established between the write and its WAIT, which counts only its own connection\'s writes; a failover now may lose it');
-    }
-    if (confirmed < replicas) {
-      throw new FilterError('REDIS', `bloomcuckoo/redis: a write to '${this.#key}' ${done}, but only ${confirmed} of ${replicas} `
-        + `replicas confirmed it within ${timeout} ms (WAIT): a failover now may lose it`);
-    }
   }
 
   /** Replays entry n's changed items on the copy; a different outcome means the copy diverged. */
