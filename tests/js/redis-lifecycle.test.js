@@ -147,7 +147,13 @@ for j = 1, #i, 2 do if i[j] == 'last-generated-id' then return i[j + 1] end end`
         const third = await replicaOf(await connect(), key);
         expect(third.has('around')).toBe(true);
         await until(async () => (await exists(beside(key).a, beside(key).b)) === 2);
+        // the replicas that followed the old key closed first: their checks would remove the stale
+        // checkpoints themselves, or resync and write the new key's first checkpoint before `again`
+        // (once no checkpoint is being written: its lock released)
+        await until(async () => (await exists(`{${key}}:bloomcuckoo-ckpt-lock`)) === 0);
+        for (const x of [r, next, third]) await x.close();
         await cmd(['DEL', key]);
+        expect(await exists(beside(key).a, beside(key).b)).toBe(2);
         const again = await replicaOf(await connect(IOREDIS), key, { create, checkInterval: 100000 });
         expect(again.has('around')).toBe(false);
         await until(() => again.stats.checkpoints === 1);
