@@ -26,7 +26,9 @@ export async function checkBigCheck(page, count, want, prefix) {
   assert(main.count === count && worker.count === count && main.present === worker.present, `answers differ: ${JSON.stringify(side)}`);
   if (want !== null) assert(main.present === want, `page found ${main.present} listed, the same filter in Node ${want}`);
   assert(main.stall > worker.stall && main.frames <= 1, `the main-thread check should stall the page: ${JSON.stringify(side)}`);
-  assert(worker.stall < 100 && worker.frames >= 2, `the page should keep painting while the worker checks: ${JSON.stringify(side)}`);
+  // relative to the main thread's stall, not a fixed 100 ms: a loaded 2-core machine (a clean-clone
+  // run beside two builds) showed one 100 ms frame gap with the worker against 467 ms without it
+  assert(worker.frames >= 2 && worker.stall * 2 <= main.stall, `the page should keep painting while the worker checks: ${JSON.stringify(side)}`);
   assert(/same number of listed URLs/.test(await page.textContent('#worker-big-status')), `status: ${await page.textContent('#worker-big-status')}`);
   await shotOf(page, `${prefix}worker-big`, '#worker');
 }
