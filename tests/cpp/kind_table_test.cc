@@ -1,6 +1,6 @@
-// The kind table (BLOOMCUCKOO_FILTER_KINDS in serialization.h) against everything that dispatches
-// on a kind: a row whose class, name, hash id, golden file, fuzz seed or spec section is missing
-// fails here, at compile time where it can.
+// The kind table (BLOOMCUCKOO_FILTER_KINDS, generated from js/shared/kind-table.js) against
+// everything that dispatches on a kind: a row whose class, name, hash id, golden file, fuzz seed or
+// spec section is missing fails here, at compile time where it can.
 #include <gtest/gtest.h>
 
 #include <cstdint>
