@@ -147,9 +147,9 @@ test('every core the JS classes make is bound by the wasm module, or the fix is 
     .flatMap((f) => [...readFileSync(new URL(f, dir), 'utf8').matchAll(/'(\w+FilterCore)'/g)].map((x) => x[1]));
   expect(new Set(cores).size).toBeGreaterThanOrEqual(KINDS.length);
   const missing = [...new Set([...cores, 'QuotientFilterCore'])].filter((c) => typeof m[c] !== 'function')
-    .map((c) => `the wasm module has no ${c}: bind it (BindFilter<YourFilter>("${c}") in bindings/) and rebuild the wasm`);
+    .map((c) => `the wasm module has no ${c}: declare its class's options and info values (Fields() and InfoValues(), cpp/include/bloomcuckoo/internal/declared.h: bindings/declared.cc binds it) or bind it (BindFilter<YourFilter>("${c}") in bindings/), and rebuild the wasm`);
   // the one core no class has: how the message reads when a binding is forgotten
-  expect(missing).toEqual(['the wasm module has no QuotientFilterCore: bind it (BindFilter<YourFilter>("QuotientFilterCore") in bindings/) and rebuild the wasm']);
+  expect(missing).toEqual(['the wasm module has no QuotientFilterCore: declare its class\'s options and info values (Fields() and InfoValues(), cpp/include/bloomcuckoo/internal/declared.h: bindings/declared.cc binds it) or bind it (BindFilter<YourFilter>("QuotientFilterCore") in bindings/), and rebuild the wasm']);
 });
 
 // A binding that forgets a verb its class calls (init, info, a verb of its own): a message that
