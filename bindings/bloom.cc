@@ -1,10 +1,10 @@
-// Embind adapters for the Bloom family. Thin: argument conversion and Status → int only.
+// Embind adapters for the Bloom family (the counting filter is declared: bindings/declared.cc).
+// Thin: argument conversion and Status → int only.
 #include <emscripten/bind.h>
 
 #include "binding_util.h"
 #include "bloomcuckoo/blocked_bloom_filter.h"
 #include "bloomcuckoo/bloom_filter.h"
-#include "bloomcuckoo/counting_bloom_filter.h"
 #include "bloomcuckoo/scalable_bloom_filter.h"
 
 namespace bloomcuckoo {
@@ -48,18 +48,6 @@ void BloomInfo(const BloomFilter& f, uintptr_t out) {
 }
 void BlockedInfo(const BlockedBloomFilter& f, uintptr_t out) {
   BloomLike<BlockedBloomFilter>::Info(f, out, f.blocks());
-}
-
-int CountingInit(CountingBloomFilter& f, double capacity, double error_rate, double counters,
-                 uint32_t hashes, uint32_t seed) {
-  auto o = Sized<CountingBloomOptions>(capacity, error_rate, seed);
-  o.counters = static_cast<uint64_t>(counters);
-  o.hashes = hashes;
-  return Report(f.Init(o));
-}
-void CountingInfo(const CountingBloomFilter& f, uintptr_t out) {
-  WriteInfo(f, out, f.capacity(), f.error_rate(), f.counters(), f.hashes(), f.nonzero_counters(),
-            f.SaturatedCounters(), f.fill_ratio(), f.EstimatedSize(), f.EstimatedErrorRate());
 }
 
 int ScalableInit(ScalableBloomFilter& f, double capacity, double error_rate, uint32_t expansion,
@@ -129,9 +117,6 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_bloom) {
   BloomLike<BlockedBloomFilter>::Bind("BlockedBloomFilterCore")
       .function("init", &BlockedInit)
       .function("info", &BlockedInfo);
-  BindFilter<CountingBloomFilter>("CountingBloomFilterCore")
-      .function("init", &CountingInit)
-      .function("info", &CountingInfo);
   BindFilter<ScalableBloomFilter>("ScalableBloomFilterCore")
       .function("init", &ScalableInit)
       .function("add", &ScalableAdd)

@@ -39,7 +39,7 @@ const seeds = Object.entries(makers).map(([name, make]) => {
 const seeded = new Set([...seeds.map(([, bytes]) => bytes[6]), ...recipes().map((r) => readFileSync(new URL(r.file, GOLDEN_DIR))[6])]);
 const unseeded = KIND_TABLE.filter(([number]) => !seeded.has(number));
 if (unseeded.length) {
-  throw new Error(`no fuzz seed of ${unseeded.map(([n, name]) => `kind ${n} ('${name}')`).join(', ')}: add its recipe to tests/fixtures/golden/MANIFEST.txt and run scripts/gen-golden.mjs, or a maker to scripts/gen-fuzz-corpus.mjs (nothing was written)`);
+  throw new Error(`no fuzz seed of ${unseeded.map(([n, name]) => `kind ${n} ('${name}')`).join(', ')}: give tests/kinds/<name>.mjs its golden recipe (export const golden) and run scripts/gen-golden.mjs, or a maker to scripts/gen-fuzz-corpus.mjs (nothing was written)`);
 }
 for (const [name, bytes] of seeds) {
   writeFileSync(new URL(`${name}.bin`, dir), bytes);

@@ -1,5 +1,6 @@
-// Writes tests/fixtures/golden/*.bin from MANIFEST.txt with the wasm build. Run once per format
-// version; committed files must never change afterwards (tests compare against them).
+// Writes tests/fixtures/golden/*.bin from the golden recipes (MANIFEST.txt, tests/kinds/<name>.mjs)
+// with the wasm build. Run once per format version; committed files must never change afterwards
+// (tests compare against them).
 //   node scripts/gen-golden.mjs [--force]
 import { existsSync, writeFileSync } from 'node:fs';
 import { init } from '../js/main/index.js';

@@ -1,6 +1,7 @@
 // The filter kinds as the CLI sees them: which flags each takes, how they become constructor
 // options, which info() fields are its options, and its estimated false-positive rate.
 import * as bc from '../../js/main/index.js';
+import { KIND_TABLE } from '../../js/shared/kind-table.js';
 import { CliError, intIn, positiveInt, probability } from './common.js';
 
 /** Flags of `build` that set filter options: flag → [option name, parser]. */
@@ -84,6 +85,16 @@ export const KINDS = {
 `,
   }),
 };
+
+// A kind of the library's table (js/shared/kind-table.js) without a row above is built from the
+// options every sized class takes, --capacity, --error-rate and --seed (tests/js/kinds.test.js
+// checks that its class takes them); a row of its own gives it flags of its own.
+for (const [, name, className] of KIND_TABLE) {
+  KINDS[name] ??= kind(className, ['capacity', 'error-rate', 'seed'], {
+    derived: true,
+    help: `  ${name.padEnd(10)} --capacity, --error-rate and --seed only\n`,
+  });
+}
 
 export const KIND_NAMES = Object.keys(KINDS);
 

@@ -1,8 +1,8 @@
-// The filter kinds with their classes: js/shared/kind-table.js (the JS twin of the C++ kind table), each
-// row with the class it names, found by that name among js/main/classes.js's exports, so a new kind's
-// class needs its line there and nothing here. `deserialize` and `kindOf` read it;
-// tests/js/kinds.test.js checks the table against the C++ one and everything that lists kinds
-// against the table.
+// The filter kinds with their classes: js/shared/kind-table.js (the one kind table; the C++ one is
+// generated from it), each row with the class it names, found by that name among
+// js/main/classes.js's exports, so a new kind's class needs its line there and nothing here.
+// `deserialize` and `kindOf` read it; tests/js/kinds.test.js checks the generated C++ table
+// against it and everything that lists kinds against it.
 import { KIND_TABLE } from '../shared/kind-table.js';
 import * as classes from './classes.js';
 

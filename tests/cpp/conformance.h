@@ -2,8 +2,11 @@
 // an idea every class must honour (round trips, corrupt and truncated bytes, Clear, seeds, moves,
 // batches, refused options and bodies) is written once.
 //
-// Conformance (every filter). A filter joins by defining an adapter and instantiating the suite
-// in its own test file:
+// Conformance (every filter). A kind whose class declares its options and info values
+// (bloomcuckoo/internal/declared.h) and is sized by (capacity, error_rate, seed) joins with no file
+// of its own: declared_conformance_test.cc instantiates the suite for each such row of the kind
+// table with a generic adapter. Any filter can join (or add what the generic adapter cannot know)
+// by defining an adapter and instantiating the suite in its own test file:
 //   struct MyAdapter {
 //     using Filter = MyFilter;
 //     using Options = MyOptions;  // what Init takes

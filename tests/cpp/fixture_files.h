@@ -1,8 +1,11 @@
-// Reading the text fixtures under tests/fixtures: their data lines and the hex they write bytes in.
+// Reading the text fixtures under tests/fixtures: their data lines, the hex they write bytes in,
+// and the golden recipes.
 #ifndef BLOOMCUCKOO_TESTS_CPP_FIXTURE_FILES_H_
 #define BLOOMCUCKOO_TESTS_CPP_FIXTURE_FILES_H_
 
+#include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -30,6 +33,38 @@ inline bool ReadDataLines(const std::string& path, std::vector<std::string>* lin
     if (!line.empty() && line[0] != '#') lines->push_back(line);
   }
   return true;
+}
+
+// The golden recipes (one a line: <file> <kind> <option=value>... n=<keys> [remove=<keys>]):
+// tests/fixtures/golden/MANIFEST.txt's data lines, then those of each kind's test file
+// tests/kinds/<name>.mjs, whose recipes stand one a line between "export const golden = `" and
+// the closing backquote (tests/js/golden.js reads them the same way).
+inline std::vector<std::string> GoldenRecipeLines(const std::string& fixtures) {
+  std::vector<std::string> lines;
+  ReadDataLines(fixtures + "/golden/MANIFEST.txt", &lines);
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(fixtures + "/../kinds")) {
+    if (e.path().extension() == ".mjs") files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  const std::string open = "export const golden = `";
+  for (const auto& path : files) {
+    std::ifstream in(path);
+    std::string line;
+    bool inside = false;
+    while (std::getline(in, line)) {
+      if (!inside) {
+        inside = line.rfind(open, 0) == 0;
+        if (inside) line = line.substr(open.size());
+      }
+      if (!inside) continue;
+      const size_t close = line.find('`');
+      const std::string recipe = line.substr(0, close);
+      if (recipe.find_first_not_of(' ') != std::string::npos) lines.push_back(recipe);
+      if (close != std::string::npos) break;
+    }
+  }
+  return lines;
 }
 
 }  // namespace testing_util

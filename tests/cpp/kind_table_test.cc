@@ -1,6 +1,6 @@
-// The kind table (BLOOMCUCKOO_FILTER_KINDS in serialization.h) against everything that dispatches
-// on a kind: a row whose class, name, hash id, golden file, fuzz seed or spec section is missing
-// fails here, at compile time where it can.
+// The kind table (BLOOMCUCKOO_FILTER_KINDS, generated from js/shared/kind-table.js) against
+// everything that dispatches on a kind: a row whose class, name, hash id, golden file, fuzz seed or
+// spec section is missing fails here, at compile time where it can.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bloomcuckoo/bloomcuckoo.h"
+#include "fixture_files.h"
 
 namespace bloomcuckoo {
 namespace {
@@ -64,11 +65,17 @@ TEST(KindTable, NumbersAndNamesAreDistinctAndTheFrameKnowsEachRow) {
 }
 
 TEST(KindTable, EveryKindHasAGoldenFile) {
-  const std::string manifest = ReadText(kFixtures + "/golden/MANIFEST.txt");
-  ASSERT_FALSE(manifest.empty());
+  std::set<std::string> kinds;
+  for (const std::string& line : testing_util::GoldenRecipeLines(kFixtures)) {
+    std::istringstream fields(line);
+    std::string file, kind;
+    fields >> file >> kind;
+    kinds.insert(kind);
+  }
   for (const Row& r : Rows()) {
-    EXPECT_NE(manifest.find(" " + r.name + " "), std::string::npos)
-        << "no golden file of kind " << r.name;
+    EXPECT_EQ(kinds.count(r.name), 1u)
+        << "no golden file of kind " << r.name << ": give tests/kinds/" << r.name
+        << ".mjs its recipe (export const golden) and run scripts/gen-golden.mjs";
   }
 }
 
@@ -86,8 +93,8 @@ TEST(KindTable, EveryKindHasAFuzzSeed) {
   }
   for (const Row& r : Rows()) {
     EXPECT_EQ(seeded.count(r.number), 1u)
-        << "no fuzz seed of kind " << r.name
-        << ": add its recipe to tests/fixtures/golden/MANIFEST.txt (scripts/gen-golden.mjs)";
+        << "no fuzz seed of kind " << r.name << ": give tests/kinds/" << r.name
+        << ".mjs its golden recipe (export const golden) and run scripts/gen-golden.mjs";
   }
 }
 

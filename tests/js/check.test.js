@@ -17,7 +17,7 @@ const keys = (n, tag) => Array.from({ length: n }, (_, i) => `${tag}:${i}`);
 const absent = [...keys(20000, 'out'), ...keys(500, 'ünï☃'), '', 'x'.repeat(70000), new Uint8Array([0, 1, 2]),
   new Uint16Array([300, 400]), new ArrayBuffer(5)];
 
-// The filters of each kind: its golden recipes (tests/fixtures/golden/MANIFEST.txt), rebuilt with
+// The filters of each kind: its golden recipes (MANIFEST.txt or tests/kinds/<name>.mjs), rebuilt with
 // the JS API (tests/js/golden.js), so a new kind needs nothing here; `present` is what a recipe
 // added and did not remove.
 const recipesOf = (kind) => recipes().filter((r) => r.kind === kind);
@@ -47,7 +47,7 @@ beforeAll(() => main.init());
 
 test('every kind has a filter to check here', () => {
   const missing = KINDS.filter((kind) => recipesOf(kind).length === 0)
-    .map((kind) => `kind '${kind}' has no recipe: add one to tests/fixtures/golden/MANIFEST.txt (docs/CONTRIBUTING.md)`);
+    .map((kind) => `kind '${kind}' has no recipe: give tests/kinds/${kind}.mjs one (export const golden; docs/CONTRIBUTING.md)`);
   expect(missing).toEqual([]);
 });
 

@@ -3,29 +3,14 @@
 //   expectedFpr(filter, errorRate, n)      → the false-positive rate it promises with n keys
 //   maxBitsPerKey(errorRate, n)            → bits/key bound for n keys (n >= 10^4)
 //   seeded (default true)                  → false: the class has no seed (RedisBloom's hashes)
-// Later filter classes join by adding an entry here.
+// A kind joins with the `conformance` entries of its test file, tests/kinds/<name>.mjs, which
+// follow the entries here.
 import {
-  BinaryFuseFilter, BlockedBloomFilter, BloomFilter, CountingBloomFilter, CuckooFilter, RedisBloomFilter,
+  BinaryFuseFilter, BlockedBloomFilter, BloomFilter, CuckooFilter, RedisBloomFilter,
   RedisCuckooFilter, ScalableBloomFilter,
 } from '../../js/main/index.js';
-
-function bloomFpr(bits, hashes, n) {
-  return (1 - Math.exp((-hashes * n) / bits)) ** hashes;
-}
-
-/** Bits per key of a Bloom filter sized for error rate p: m/n = -ln p / ln^2 2. */
-const bloomBitsPerKey = (p) => -Math.log(p) / Math.LN2 ** 2;
-
-/**
- * create() for a class sized by { capacity, errorRate, seed }: `keys` added with addAll. With
- * allFit, addAll must report every key added (no false positive can turn one away).
- */
-const sized = (Cls, { allFit = false } = {}) => (keys, capacity, errorRate, seed) => {
-  const f = new Cls({ capacity, errorRate, seed });
-  const added = f.addAll(keys);
-  if (allFit) expect(added).toBe(keys.length);
-  return f;
-};
+import { loadKindFiles } from './kind-files.js';
+import { bloomBitsPerKey, bloomFpr, sized } from './promises.js';
 
 export const FILTERS = [
   {
@@ -43,14 +28,6 @@ export const FILTERS = [
     expectedFpr: (_f, p) => p,
     // issue 3: <= 10.7 bits/key at 1%; at 0.1% the split-block model needs ~17
     maxBitsPerKey: (p) => (p >= 0.01 ? 10.7 : 17.5),
-  },
-  {
-    name: 'CountingBloomFilter',
-    Cls: CountingBloomFilter,
-    create: sized(CountingBloomFilter),
-    expectedFpr: (f, _p, n) => { const i = f.info(); return bloomFpr(i.counters, i.hashes, n); },
-    // 4 bits per counter, sized like BloomFilter
-    maxBitsPerKey: (p) => 4 * bloomBitsPerKey(p) + 0.05,
   },
   {
     name: 'ScalableBloomFilter',
@@ -116,3 +93,5 @@ export const FILTERS = [
     maxBitsPerKey: (_p, n) => (fingerprintBits / 8) * (n >= 1e6 ? 9.1 : 10.5),
   })),
 ];
+
+FILTERS.push(...(await loadKindFiles()).flatMap(({ module }) => module.conformance ?? []));

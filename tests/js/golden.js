@@ -1,11 +1,13 @@
-// Reads tests/fixtures/golden/MANIFEST.txt and builds each recipe with the JS API.
+// Reads the golden recipes (tests/fixtures/golden/MANIFEST.txt, tests/kinds/<name>.mjs) and builds each recipe with the JS API.
 import { readFileSync } from 'node:fs';
 import { KINDS } from '../../js/main/kinds.js';
+import { kindGoldenLines } from './kind-files.js';
 
 export const GOLDEN_DIR = new URL('../fixtures/golden/', import.meta.url);
 
+/** The recipes: MANIFEST.txt's, then those of the kinds' test files (tests/kinds/<name>.mjs). */
 export function recipes() {
-  return readFileSync(new URL('MANIFEST.txt', GOLDEN_DIR), 'utf8').split('\n')
+  return [...readFileSync(new URL('MANIFEST.txt', GOLDEN_DIR), 'utf8').split('\n'), ...kindGoldenLines()]
     .filter((l) => l.trim() && !l.startsWith('#'))
     .map((line) => {
       const [file, kind, ...fields] = line.trim().split(/\s+/);
@@ -23,7 +25,7 @@ export function recipes() {
 /** The filter of a recipe: its kind's class (js/main/kinds.js), `n` keys added, the first `remove` removed. */
 export function build({ file, kind, options, n, remove }) {
   const Cls = KINDS.find(([, name]) => name === kind)?.[2];
-  if (!Cls) throw new Error(`${file} in tests/fixtures/golden/MANIFEST.txt: kind '${kind}' is not in js/shared/kind-table.js (a row there, or fix the recipe)`);
+  if (!Cls) throw new Error(`${file} (a golden recipe): kind '${kind}' is not in js/shared/kind-table.js (a row there, or fix the recipe)`);
   const keys = Array.from({ length: n }, (_, i) => `golden:${i}`);
   // a static filter (no add: binary fuse) is built from its keys in one call
   if (typeof Cls.prototype.addAll !== 'function') return Cls.build(keys, options);

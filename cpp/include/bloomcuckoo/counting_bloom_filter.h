@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <tuple>
+#include <utility>
 
 #include "bloomcuckoo/hashing.h"
 #include "bloomcuckoo/internal/buffer.h"
@@ -21,6 +23,14 @@ struct CountingBloomOptions {
   uint64_t counters = 0;  // direct form: number of 4-bit counters m (>= 1)
   uint32_t hashes = 0;    // direct form: probes per key k (1..64)
   uint32_t seed = kDefaultSeed;
+  // The options by their JS names, in the order the JS class passes them (internal/declared.h).
+  static constexpr auto Fields() {
+    using O = CountingBloomOptions;
+    return std::make_tuple(std::pair{"capacity", &O::capacity},
+                           std::pair{"errorRate", &O::error_rate},
+                           std::pair{"counters", &O::counters}, std::pair{"hashes", &O::hashes},
+                           std::pair{"seed", &O::seed});
+  }
 };
 
 namespace internal {
@@ -103,6 +113,13 @@ class CountingBloomFilter
   uint64_t capacity() const { return capacity_; }
   // The target error rate it was sized for; 0 when built from (counters, hashes).
   double error_rate() const { return error_rate_; }
+  // info() after size, byteLength and seed, in the order of the JS class's names
+  // (internal/declared.h).
+  auto InfoValues() const {
+    return std::make_tuple(capacity(), error_rate(), counters(), hashes(), nonzero_counters(),
+                           SaturatedCounters(), fill_ratio(), EstimatedSize(),
+                           EstimatedErrorRate());
+  }
   // Add calls minus successful Remove calls (never below 0).
   uint64_t size() const { return size_; }
   // Bytes of counter storage: ceil(counters / 2).

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "bloomcuckoo/kind_table.h"  // generated: BLOOMCUCKOO_FILTER_KINDS, below
 #include "bloomcuckoo/status.h"
 
 namespace bloomcuckoo {
@@ -17,21 +18,13 @@ inline constexpr uint16_t kFormatVersion = 1;
 inline constexpr size_t kHeaderSize = 20;  // magic .. body length
 inline constexpr size_t kTrailerSize = 4;  // CRC-32
 
-// Every kind of filter, one row each: its number in the frame, its enumerator, its name (in
-// messages, the JS layer and docs/FORMAT.md), its class and the hash id its bytes carry (the
-// class's KeyHashing::kId). Everything in C++ that dispatches on a kind reads this table;
-// js/shared/kind-table.js is its JS twin. A kind needs more than its row: docs/CONTRIBUTING.md,
-// "Adding a filter kind", lists every file, and tests/cpp/kind_table_test.cc and
-// tests/js/kinds.test.js fail until each has it.
-#define BLOOMCUCKOO_FILTER_KINDS(X)                                          \
-  X(1, kBloom, "bloom", BloomFilter, kHashMurmur3x64_128)                    \
-  X(2, kBlockedBloom, "blocked", BlockedBloomFilter, kHashMurmur3x64_128)    \
-  X(3, kCountingBloom, "counting", CountingBloomFilter, kHashMurmur3x64_128) \
-  X(4, kScalableBloom, "scalable", ScalableBloomFilter, kHashMurmur3x64_128) \
-  X(5, kCuckoo, "cuckoo", CuckooFilter, kHashMurmur3x64_128)                 \
-  X(6, kBinaryFuse, "fuse", BinaryFuseFilter, kHashMurmur3x64_128)           \
-  X(7, kRedisBloom, "redis-bloom", RedisBloomFilter, kHashMurmur64A)         \
-  X(8, kRedisCuckoo, "redis-cuckoo", RedisCuckooFilter, kHashMurmur64A)
+// Every kind of filter, one row each: BLOOMCUCKOO_FILTER_KINDS(X) calls X(number in the frame,
+// enumerator, name (in messages, the JS layer and docs/FORMAT.md), class, hash id its bytes carry
+// (the class's KeyHashing::kId)). Generated from the one table of kinds, js/shared/kind-table.js,
+// by the builds (CMakeLists.txt, scripts/build-checker.mjs) into bloomcuckoo/kind_table.h.
+// Everything in C++ that dispatches on a kind reads it. A kind needs more than its row:
+// docs/CONTRIBUTING.md, "Adding a filter kind", lists every file, and
+// tests/cpp/kind_table_test.cc and tests/js/kinds.test.js fail until each has it.
 
 enum class FilterKind : uint8_t {
 #define BLOOMCUCKOO_KIND_ENUMERATOR(number, enumerator, name, cls, hash_id) enumerator = number,
