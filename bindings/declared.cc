@@ -22,10 +22,10 @@ template <typename F, typename Seq = std::make_index_sequence<internal::kFieldCo
 struct Declared;
 template <typename F, size_t... I>
 struct Declared<F, std::index_sequence<I...>> {
-  template <size_t>
-  using Number = double;
-  // init(option, …) in Fields() order: 0, or minus the code.
-  static int Init(F& f, Number<I>... values) {
+  // init(option, …) in Fields() order (each as internal::ArgType: the signature of a hand-written
+  // init of the same options, so binaryen merges their identical Embind invokers): 0, or minus the
+  // code.
+  static int Init(F& f, internal::ArgType<internal::OptionsOf<F>, I>... values) {
     internal::OptionsOf<F> o;
     (internal::SetField<I>(&o, values), ...);
     return Report(f.Init(o));

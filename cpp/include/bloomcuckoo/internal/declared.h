@@ -42,12 +42,22 @@ struct IsDeclared<F, std::void_t<decltype(OptionsOf<F>::Fields()),
 template <typename F>
 constexpr size_t kFieldCount = std::tuple_size_v<decltype(OptionsOf<F>::Fields())>;
 
-// Sets option `i` of `o` (of type O) from a number, converted to the member's type.
-template <size_t I, typename O>
-void SetField(O* o, double value) {
-  constexpr auto field = std::get<I>(O::Fields());
-  using T = std::remove_reference_t<decltype(o->*(field.second))>;
-  o->*(field.second) = static_cast<T>(value);
+// The type of option I of O (its member's type).
+template <typename O, size_t I>
+using FieldType =
+    std::remove_reference_t<decltype(std::declval<O&>().*(std::get<I>(O::Fields()).second))>;
+
+// The type a binding takes option I of O as: the member's own type where a JS number converts to
+// it exactly (bool, integers of up to 32 bits), else double (64-bit integers, floating point).
+template <typename O, size_t I, typename T = FieldType<O, I>>
+using ArgType =
+    std::conditional_t<std::is_same_v<T, bool> || (std::is_integral_v<T> && sizeof(T) <= 4), T,
+                       double>;
+
+// Sets option `i` of `o` (of type O) from a value, converted to the member's type.
+template <size_t I, typename O, typename V>
+void SetField(O* o, V value) {
+  o->*(std::get<I>(O::Fields()).second) = static_cast<FieldType<O, I>>(value);
 }
 
 // Calls get(name) for each option of `o` by its declared name; where it returns true it wrote
