@@ -246,70 +246,94 @@ function longKeys(list, start, end) {
   return chars >= joinedMin * (stop - start);
 }
 
+// A batch that validates every key before the first call (addAll, removeAll, the fuse builder's
+// addAll) and is larger than one chunk is packed ahead: up to AHEAD_KEYS keys into an area of 32
+// bytes a key, at most AHEAD_BYTES, allocated for the batch and freed after it, then handed over a
+// chunk at a time, so those keys are read once instead of twice (a validation pass, then packing);
+// only keys past that area (or once it is full) are validated by a separate pass.
+const AHEAD_KEYS = 1 << 20;
+const AHEAD_BYTES = 1 << 24;
+
 /**
  * Packs and hands over `list` chunk by chunk. Without `check` (queries, where nothing is changed) a
- * bad key throws when packing reaches it, after the chunks before it were handed over; with it the
- * keys after the first chunk are validated before the first call (forEachChunk). A chunk of long keys
- * (longKeys) is packed joined (packJoined) when it is all ASCII, else key by key (writeString:
+ * bad key throws when packing reaches it, after the chunks before it were handed over. With it,
+ * every key is validated before the first call: a batch of one chunk by packing it; a larger one
+ * by packing it ahead (AHEAD_KEYS), the keys past that area (if any) by one pass. A chunk of long
+ * keys (longKeys) is packed joined (packJoined) when it is all ASCII, else key by key (writeString:
  * four characters a store, encodeInto for a key past ASCII); a batch that once was not all ASCII
  * packs key by key from then on.
  */
 function packChunks(list, fn, check) {
   let s = getScratch(0);
-  let heap = null;
-  let offsets = null;
-  let view = null;
   const total = list.length;
   let start = 0;
   let tryJoined = true;
   while (start < total) {
-    if (heap !== s.m.HEAPU8) {          // first chunk, or fn grew wasm memory (new buffer)
-      heap = s.m.HEAPU8;
-      offsets = new Uint32Array(heap.buffer, s.offsetsPtr, CHUNK_KEYS + 1);
-      view = new DataView(heap.buffer);
+    // the area ahead (one malloc: bytes, then n + 1 offsets) as the key region; without wasm
+    // memory for it, the batch is packed a chunk at a time
+    let ahead = null;
+    if (check && total > CHUNK_KEYS) {
+      const n = Math.min(total, AHEAD_KEYS);
+      const cap = Math.min(AHEAD_BYTES, 32 * n);
+      const p = wasmMalloc(s.m, cap + 4 * n + 4);
+      if (p) {
+        ahead = { dataPtr: p, dataCap: cap, offsetsPtr: p + cap, n };
+        s.m.setKeyRegion(p, cap, p + cap, n + 1);
+      }
     }
-    const end = Math.min(start + CHUNK_KEYS, total);
-    offsets[0] = 0;
+    let a = ahead ?? s;
+    const end = Math.min(start + (ahead ? ahead.n : CHUNK_KEYS), total);
     let i = start;
-    if (tryJoined && longKeys(list, start, end)) {
-      // at most 2^26 characters a chunk this way: V8's longest string is 2^29 - 24 characters and
-      // the scratch can be larger once a huge key grew it (a longer join would throw a RangeError,
-      // not a FilterError, after earlier chunks were added); a longer key goes key by key
-      i = packJoined(list, start, end, heap, s.dataPtr, Math.min(s.dataCap, 1 << 26), offsets);
-      if (i < 0) {
-        tryJoined = false;
-        i = start;
+    try {
+      let heap = s.m.HEAPU8;
+      let offsets = new Uint32Array(heap.buffer, a.offsetsPtr, end - start + 1);
+      let view = new DataView(heap.buffer);
+      offsets[0] = 0;
+      if (tryJoined && longKeys(list, start, end)) {
+        // at most 2^26 characters a chunk this way: V8's longest string is 2^29 - 24 characters and
+        // the scratch can be larger once a huge key grew it (a longer join would throw a RangeError,
+        // not a FilterError, after earlier chunks were added); a longer key goes key by key
+        i = packJoined(list, start, end, heap, a.dataPtr, Math.min(a.dataCap, 1 << 26), offsets);
+        if (i < 0) {
+          tryJoined = false;
+          i = start;
+        }
+      }
+      if (i === start) {
+        let at = a.dataPtr;                // where the next key's bytes go
+        for (; i < end; i++) {
+          const key = list[i];
+          const bytes = typeof key === 'string' ? null : bytesOf(key);   // throws the TypeError for a bad key
+          const need = bytes === null ? 3 * key.length : bytes.length;
+          if (at + need > a.dataPtr + a.dataCap) {
+            if (i > start || ahead) break;                // flush what we have first
+            a = s = getScratch(need);                     // one key larger than the scratch: grow
+            heap = s.m.HEAPU8;
+            offsets = new Uint32Array(heap.buffer, s.offsetsPtr, CHUNK_KEYS + 1);
+            view = new DataView(heap.buffer);
+            at = s.dataPtr;
+          }
+          if (bytes === null) {
+            at += writeString(view, heap, at, key);
+          } else {
+            heap.set(bytes, at);
+            at += bytes.length;
+          }
+          offsets[i - start + 1] = at - a.dataPtr;
+        }
+      }
+      // packing validated the keys before i; with `check`, the rest are, before the first call
+      for (let j = i; check && j < total; j++) checkKey(list[j]);
+      check = false;
+      for (let j = start; j < i || j === start; j += CHUNK_KEYS) {
+        fn(a.dataPtr, a.offsetsPtr + 4 * (j - start), Math.min(CHUNK_KEYS, i - j), s.outPtr, j);
+      }
+    } finally {
+      if (ahead) {
+        s.m._free(ahead.dataPtr);
+        s.m.setKeyRegion(s.dataPtr, s.dataCap, s.offsetsPtr, CHUNK_KEYS + 1);
       }
     }
-    if (i === start) {
-      let at = s.dataPtr;                // where the next key's bytes go
-      let limit = s.dataPtr + s.dataCap;
-      for (; i < end; i++) {
-        const key = list[i];
-        const bytes = typeof key === 'string' ? null : bytesOf(key);   // throws the TypeError for a bad key
-        const need = bytes === null ? 3 * key.length : bytes.length;
-        if (at + need > limit) {
-          if (i > start) break;                         // flush what we have first
-          s = getScratch(need);                       // one key larger than the scratch: grow
-          heap = s.m.HEAPU8;
-          offsets = new Uint32Array(heap.buffer, s.offsetsPtr, CHUNK_KEYS + 1);
-          view = new DataView(heap.buffer);
-          at = s.dataPtr;
-          limit = s.dataPtr + s.dataCap;
-        }
-        if (bytes === null) {
-          at += writeString(view, heap, at, key);
-        } else {
-          heap.set(bytes, at);
-          at += bytes.length;
-        }
-        offsets[i - start + 1] = at - s.dataPtr;
-      }
-    }
-    // packing validated the keys before i; with `check`, the rest are, before the first call
-    for (let j = i; check && j < total; j++) checkKey(list[j]);
-    check = false;
-    fn(s.dataPtr, s.offsetsPtr, i - start, s.outPtr, start);
     start = i;
   }
   return total;
