@@ -247,93 +247,102 @@ function longKeys(list, start, end) {
 }
 
 // A batch that validates every key before the first call (addAll, removeAll, the fuse builder's
-// addAll) and is larger than one chunk is packed ahead: up to AHEAD_KEYS keys into an area of 32
-// bytes a key, at most AHEAD_BYTES, allocated for the batch and freed after it, then handed over a
+// addAll) and is larger than one chunk is packed ahead: up to 2^20 keys into an area of 32 bytes a
+// key, at most 16 MiB (packChunks), allocated for the batch and freed after it, then handed over a
 // chunk at a time, so those keys are read once instead of twice (a validation pass, then packing);
 // only keys past that area (or once it is full) are validated by a separate pass.
-const AHEAD_KEYS = 1 << 20;
-const AHEAD_BYTES = 1 << 24;
+
+// Whether the batch being packed may still go joined: false once one of its chunks was not all ASCII.
+let tryJoined = true;
+
+/**
+ * Packs list[start, end) into the key area `a` (the scratch, or the area ahead, which never grows):
+ * its bytes from a.dataPtr, their offsets from a.offsetsPtr. Returns the index past the last key
+ * packed; stops early when the area is full, except that a first key larger than the scratch grows
+ * the scratch (getScratch). A chunk of long keys (longKeys) is packed joined (packJoined) when it
+ * is all ASCII, else key by key (writeString: four characters a store, encodeInto for a key past
+ * ASCII). Every key packed was validated by it: a bad key throws its TypeError.
+ */
+function packInto(list, start, end, a, grow) {
+  let heap = a.m.HEAPU8;
+  let offsets = new Uint32Array(heap.buffer, a.offsetsPtr, end - start + 1);
+  offsets[0] = 0;
+  let i = start;
+  if (tryJoined && longKeys(list, start, end)) {
+    // at most 2^26 characters a chunk this way: V8's longest string is 2^29 - 24 characters and
+    // the scratch can be larger once a huge key grew it (a longer join would throw a RangeError,
+    // not a FilterError, after earlier chunks were added); a longer key goes key by key
+    i = packJoined(list, start, end, heap, a.dataPtr, Math.min(a.dataCap, 1 << 26), offsets);
+    if (i > start) return i;
+    tryJoined = i >= 0;                  // -1: not all ASCII; start: its first key cannot go joined
+    i = start;
+  }
+  let view = new DataView(heap.buffer);
+  let base = a.dataPtr;
+  let at = base;                         // where the next key's bytes go
+  let limit = base + a.dataCap;
+  for (; i < end; i++) {
+    const key = list[i];
+    const bytes = typeof key === 'string' ? null : bytesOf(key);   // throws the TypeError for a bad key
+    const need = bytes === null ? 3 * key.length : bytes.length;
+    if (at + need > limit) {
+      if (i > start || !grow) break;     // flush what we have first
+      a = getScratch(need);              // one key larger than the scratch: grow
+      heap = a.m.HEAPU8;
+      offsets = new Uint32Array(heap.buffer, a.offsetsPtr, CHUNK_KEYS + 1);
+      view = new DataView(heap.buffer);
+      at = base = a.dataPtr;
+      limit = base + a.dataCap;
+    }
+    if (bytes === null) {
+      at += writeString(view, heap, at, key);
+    } else {
+      heap.set(bytes, at);
+      at += bytes.length;
+    }
+    offsets[i - start + 1] = at - base;
+  }
+  return i;
+}
 
 /**
  * Packs and hands over `list` chunk by chunk. Without `check` (queries, where nothing is changed) a
  * bad key throws when packing reaches it, after the chunks before it were handed over. With it,
  * every key is validated before the first call: a batch of one chunk by packing it; a larger one
- * by packing it ahead (AHEAD_KEYS), the keys past that area (if any) by one pass. A chunk of long
- * keys (longKeys) is packed joined (packJoined) when it is all ASCII, else key by key (writeString:
- * four characters a store, encodeInto for a key past ASCII); a batch that once was not all ASCII
- * packs key by key from then on.
+ * by packing it ahead (above), the keys past that area (if any) by one pass.
  */
 function packChunks(list, fn, check) {
-  let s = getScratch(0);
+  const s = getScratch(0);
   const total = list.length;
   let start = 0;
-  let tryJoined = true;
-  while (start < total) {
+  tryJoined = true;
+  if (check && total > CHUNK_KEYS) {
     // the area ahead (one malloc: bytes, then n + 1 offsets) as the key region; without wasm
     // memory for it, the batch is packed a chunk at a time
-    let ahead = null;
-    if (check && total > CHUNK_KEYS) {
-      const n = Math.min(total, AHEAD_KEYS);
-      const cap = Math.min(AHEAD_BYTES, 32 * n);
-      const p = wasmMalloc(s.m, cap + 4 * n + 4);
-      if (p) {
-        ahead = { dataPtr: p, dataCap: cap, offsetsPtr: p + cap, n };
-        s.m.setKeyRegion(p, cap, p + cap, n + 1);
-      }
-    }
-    let a = ahead ?? s;
-    const end = Math.min(start + (ahead ? ahead.n : CHUNK_KEYS), total);
-    let i = start;
-    try {
-      let heap = s.m.HEAPU8;
-      let offsets = new Uint32Array(heap.buffer, a.offsetsPtr, end - start + 1);
-      let view = new DataView(heap.buffer);
-      offsets[0] = 0;
-      if (tryJoined && longKeys(list, start, end)) {
-        // at most 2^26 characters a chunk this way: V8's longest string is 2^29 - 24 characters and
-        // the scratch can be larger once a huge key grew it (a longer join would throw a RangeError,
-        // not a FilterError, after earlier chunks were added); a longer key goes key by key
-        i = packJoined(list, start, end, heap, a.dataPtr, Math.min(a.dataCap, 1 << 26), offsets);
-        if (i < 0) {
-          tryJoined = false;
-          i = start;
+    const n = Math.min(total, 1 << 20);
+    const cap = Math.min(1 << 24, 32 * n);
+    const p = wasmMalloc(s.m, cap + 4 * n + 4);
+    if (p) {
+      s.m.setKeyRegion(p, cap, p + cap, n + 1);
+      try {
+        start = packInto(list, 0, n, { ...s, dataPtr: p, dataCap: cap, offsetsPtr: p + cap }, false);
+        for (let j = start; j < total; j++) checkKey(list[j]);
+        for (let j = 0; j < start; j += CHUNK_KEYS) {
+          fn(p, p + cap + 4 * j, Math.min(CHUNK_KEYS, start - j), s.outPtr, j);
         }
-      }
-      if (i === start) {
-        let at = a.dataPtr;                // where the next key's bytes go
-        for (; i < end; i++) {
-          const key = list[i];
-          const bytes = typeof key === 'string' ? null : bytesOf(key);   // throws the TypeError for a bad key
-          const need = bytes === null ? 3 * key.length : bytes.length;
-          if (at + need > a.dataPtr + a.dataCap) {
-            if (i > start || ahead) break;                // flush what we have first
-            a = s = getScratch(need);                     // one key larger than the scratch: grow
-            heap = s.m.HEAPU8;
-            offsets = new Uint32Array(heap.buffer, s.offsetsPtr, CHUNK_KEYS + 1);
-            view = new DataView(heap.buffer);
-            at = s.dataPtr;
-          }
-          if (bytes === null) {
-            at += writeString(view, heap, at, key);
-          } else {
-            heap.set(bytes, at);
-            at += bytes.length;
-          }
-          offsets[i - start + 1] = at - a.dataPtr;
-        }
-      }
-      // packing validated the keys before i; with `check`, the rest are, before the first call
-      for (let j = i; check && j < total; j++) checkKey(list[j]);
-      check = false;
-      for (let j = start; j < i || j === start; j += CHUNK_KEYS) {
-        fn(a.dataPtr, a.offsetsPtr + 4 * (j - start), Math.min(CHUNK_KEYS, i - j), s.outPtr, j);
-      }
-    } finally {
-      if (ahead) {
-        s.m._free(ahead.dataPtr);
+      } finally {
+        s.m._free(p);
         s.m.setKeyRegion(s.dataPtr, s.dataCap, s.offsetsPtr, CHUNK_KEYS + 1);
       }
+      check = false;
     }
+  }
+  while (start < total) {
+    const i = packInto(list, start, Math.min(start + CHUNK_KEYS, total), scratch, true);
+    // packing validated the keys before i; with `check`, the rest are, before the first call
+    for (let j = i; check && j < total; j++) checkKey(list[j]);
+    check = false;
+    fn(scratch.dataPtr, scratch.offsetsPtr, i - start, scratch.outPtr, start);
     start = i;
   }
   return total;
