@@ -1,12 +1,12 @@
 // addAll (and CountingBloomFilter.removeAll) validate every key before any is added (docs/API.md):
 // a key that is not a string or bytes throws a TypeError and leaves the filter's bytes as they were,
 // wherever it sits in the batch. js/main/keys.js validates a batch of one chunk (16,384 keys) by
-// packing it; a larger batch is packed ahead (up to 2^20 keys, 32 bytes a key, at most 16 MiB)
+// packing it; a larger batch is packed ahead (up to 2^20 keys, 16 bytes a key, so at most 16 MiB)
 // before the first call, and the keys past that area are validated in one pass just before that
 // call. So these cases cover each place a bad key can be met: a batch of one chunk, a
 // later chunk, a chunk cut short by the 1 MiB scratch filling, a chunk of long ASCII keys packed
 // joined (which stops at a key that is not a string), an area ahead that fills early (keys longer
-// than 32 bytes), keys past the area's 2^20 keys or 16 MiB, and a batch given as an iterable.
+// than 16 bytes), keys past the area's 2^20 keys, and a batch given as an iterable.
 import { init } from '../../js/main/index.js';
 import * as lib from '../../js/main/index.js';
 
@@ -43,8 +43,8 @@ const CASES = [
   ['long keys: the scratch fills before the chunk does (bad key last)', url(400, 5000), 399],
   ['long ASCII keys packed joined: bad key inside the first chunk', url(2000, 60), 1000],
   ['long ASCII keys packed joined: bad key in a later chunk', url(20000, 40), 17000],
-  ['keys longer than 32 bytes: the area ahead fills (bad key inside it)', short(32).concat(url(29968, 300)), 500],
-  ['keys longer than 32 bytes: the area ahead fills (bad key past it)', short(32).concat(url(29968, 300)), 29999],
+  ['keys longer than 16 bytes: the area ahead fills (bad key inside it)', short(32).concat(url(29968, 300)), 500],
+  ['keys longer than 16 bytes: the area ahead fills (bad key past it)', short(32).concat(url(29968, 300)), 29999],
 ];
 
 describe.each(CLASSES)('%s.addAll', (name) => {
@@ -75,11 +75,11 @@ test('CountingBloomFilter.removeAll: a bad key anywhere removes nothing', () => 
   f.free();
 });
 
-// Past the area packed ahead: its 2^20 keys, its 16 MiB (one class: these batches are large).
+// Past the area packed ahead: its 2^20 keys, its 16 bytes a key (one class: these batches are large).
 test.each([
   ['past the 2^20 keys packed ahead', () => short((1 << 20) + 100), (1 << 20) + 50],
   ['a bad key among the 2^20 packed ahead', () => short((1 << 20) + 100), 1000000],
-  ['past the 16 MiB packed ahead', () => url(600000, 30), 599999],
+  ['past the area ahead of 600,000 keys of 30 characters (16 bytes a key)', () => url(600000, 30), 599999],
 ])('BlockedBloomFilter.addAll, %s: TypeError, nothing added', (_what, makeKeys, at) => {
   const f = new lib.BlockedBloomFilter({ capacity: 100000, errorRate: 0.01 });
   f.addAll(short(50, 900000));
