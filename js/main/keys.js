@@ -169,9 +169,10 @@ export function outArea() {
  * Packs `keys` (an array or any iterable) chunk by chunk into scratch memory and calls
  * `fn(dataPtr, offsetsPtr, count, outPtr, start)` once per chunk; `start` is the index of the
  * chunk's first key. Every key is validated before any chunk of the batch is handed over, so a
- * bad key in the middle throws before anything was added: the first chunk's keys by packing them,
- * the rest (if any) by one pass just before the first call. A batch of one chunk is read once
- * (addAll of 10^4 keys: 0.78-0.91x the time of a separate validation pass first, docs/BENCHMARKS.md).
+ * bad key in the middle throws before anything was added: a batch of one chunk by packing it, a
+ * larger one by packing up to 2^20 keys ahead of the first call (packChunks) and the rest, if any, by
+ * one pass just before that call; so a key is read once unless it lies past the area ahead
+ * (docs/BENCHMARKS.md, "Issue 36, fourth round").
  */
 export function forEachChunk(keys, fn) {
   notOneString(keys);
