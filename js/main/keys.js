@@ -169,9 +169,10 @@ export function outArea() {
  * Packs `keys` (an array or any iterable) chunk by chunk into scratch memory and calls
  * `fn(dataPtr, offsetsPtr, count, outPtr, start)` once per chunk; `start` is the index of the
  * chunk's first key. Every key is validated before any chunk of the batch is handed over, so a
- * bad key in the middle throws before anything was added: the first chunk's keys by packing them,
- * the rest (if any) by one pass just before the first call. A batch of one chunk is read once
- * (addAll of 10^4 keys: 0.78-0.91x the time of a separate validation pass first, docs/BENCHMARKS.md).
+ * bad key in the middle throws before anything was added: a batch of one chunk by packing it, a
+ * larger one by packing up to 2^20 keys ahead of the first call (packChunks) and the rest, if any, by
+ * one pass just before that call; so a key is read once unless it lies past the area ahead
+ * (docs/BENCHMARKS.md, "Issue 36, fourth round").
  */
 export function forEachChunk(keys, fn) {
   notOneString(keys);
@@ -246,70 +247,105 @@ function longKeys(list, start, end) {
   return chars >= joinedMin * (stop - start);
 }
 
+// A batch that validates every key before the first call (addAll, removeAll, the fuse builder's
+// addAll) and is larger than one chunk is packed ahead: up to 2^20 keys into an area of 16 bytes a
+// key, so at most 16 MiB (packChunks), allocated for the batch and freed after it, then handed over a
+// chunk at a time, so those keys are read once instead of twice (a validation pass, then packing);
+// only keys past that area (or once it is full) are validated by a separate pass.
+
+// Whether the batch being packed may still go joined: false once one of its chunks was not all ASCII.
+let tryJoined = true;
+
+/**
+ * Packs list[start, end) into the key area `a` (the scratch, or the area ahead, which never grows):
+ * its bytes from a.dataPtr, their offsets from a.offsetsPtr. Returns the index past the last key
+ * packed; stops early when the area is full, except that a first key larger than the scratch grows
+ * the scratch (getScratch). A chunk of long keys (longKeys) is packed joined (packJoined) when it
+ * is all ASCII, else key by key (writeString: four characters a store, encodeInto for a key past
+ * ASCII). Every key packed was validated by it: a bad key throws its TypeError.
+ */
+function packInto(list, start, end, a, grow) {
+  let heap = a.m.HEAPU8;
+  let offsets = new Uint32Array(heap.buffer, a.offsetsPtr, end - start + 1);
+  offsets[0] = 0;
+  let i = start;
+  if (tryJoined && longKeys(list, start, end)) {
+    // at most 2^26 characters a chunk this way: V8's longest string is 2^29 - 24 characters and
+    // the scratch can be larger once a huge key grew it (a longer join would throw a RangeError,
+    // not a FilterError, after earlier chunks were added); a longer key goes key by key
+    i = packJoined(list, start, end, heap, a.dataPtr, Math.min(a.dataCap, 1 << 26), offsets);
+    if (i > start) return i;
+    tryJoined = i >= 0;                  // -1: not all ASCII; start: its first key cannot go joined
+    i = start;
+  }
+  let view = new DataView(heap.buffer);
+  let base = a.dataPtr;
+  let at = base;                         // where the next key's bytes go
+  let limit = base + a.dataCap;
+  for (; i < end; i++) {
+    const key = list[i];
+    const bytes = typeof key === 'string' ? null : bytesOf(key);   // throws the TypeError for a bad key
+    const need = bytes === null ? 3 * key.length : bytes.length;
+    if (at + need > limit) {
+      if (i > start || !grow) break;     // flush what we have first
+      a = getScratch(need);              // one key larger than the scratch: grow
+      heap = a.m.HEAPU8;
+      offsets = new Uint32Array(heap.buffer, a.offsetsPtr, CHUNK_KEYS + 1);
+      view = new DataView(heap.buffer);
+      at = base = a.dataPtr;
+      limit = base + a.dataCap;
+    }
+    if (bytes === null) {
+      at += writeString(view, heap, at, key);
+    } else {
+      heap.set(bytes, at);
+      at += bytes.length;
+    }
+    offsets[i - start + 1] = at - base;
+  }
+  return i;
+}
+
 /**
  * Packs and hands over `list` chunk by chunk. Without `check` (queries, where nothing is changed) a
- * bad key throws when packing reaches it, after the chunks before it were handed over; with it the
- * keys after the first chunk are validated before the first call (forEachChunk). A chunk of long keys
- * (longKeys) is packed joined (packJoined) when it is all ASCII, else key by key (writeString:
- * four characters a store, encodeInto for a key past ASCII); a batch that once was not all ASCII
- * packs key by key from then on.
+ * bad key throws when packing reaches it, after the chunks before it were handed over. With it,
+ * every key is validated before the first call: a batch of one chunk by packing it; a larger one
+ * by packing it ahead (above), the keys past that area (if any) by one pass.
  */
 function packChunks(list, fn, check) {
-  let s = getScratch(0);
-  let heap = null;
-  let offsets = null;
-  let view = null;
+  const s = getScratch(0);
   const total = list.length;
   let start = 0;
-  let tryJoined = true;
+  tryJoined = true;
+  if (check && total > CHUNK_KEYS) {
+    // the area ahead (one malloc: bytes, then n + 1 offsets) as the key region; without wasm
+    // memory for it, the batch is packed a chunk at a time
+    const n = Math.min(total, 1 << 20);
+    const cap = 16 * n;
+    const p = wasmMalloc(s.m, cap + 4 * n + 4);
+    if (p) {
+      s.m.setKeyRegion(p, cap, p + cap, n + 1);
+      try {
+        // the scratch's shape (a second one would make packInto's property loads polymorphic:
+        // hasAll after addAll measured 2-8% slower)
+        start = packInto(list, 0, n, { m: s.m, dataPtr: p, dataCap: cap, offsetsPtr: p + cap, outPtr: 0 }, false);
+        for (let j = start; j < total; j++) checkKey(list[j]);
+        for (let j = 0; j < start; j += CHUNK_KEYS) {
+          fn(p, p + cap + 4 * j, Math.min(CHUNK_KEYS, start - j), s.outPtr, j);
+        }
+      } finally {
+        s.m._free(p);
+        s.m.setKeyRegion(s.dataPtr, s.dataCap, s.offsetsPtr, CHUNK_KEYS + 1);
+      }
+      check = false;
+    }
+  }
   while (start < total) {
-    if (heap !== s.m.HEAPU8) {          // first chunk, or fn grew wasm memory (new buffer)
-      heap = s.m.HEAPU8;
-      offsets = new Uint32Array(heap.buffer, s.offsetsPtr, CHUNK_KEYS + 1);
-      view = new DataView(heap.buffer);
-    }
-    const end = Math.min(start + CHUNK_KEYS, total);
-    offsets[0] = 0;
-    let i = start;
-    if (tryJoined && longKeys(list, start, end)) {
-      // at most 2^26 characters a chunk this way: V8's longest string is 2^29 - 24 characters and
-      // the scratch can be larger once a huge key grew it (a longer join would throw a RangeError,
-      // not a FilterError, after earlier chunks were added); a longer key goes key by key
-      i = packJoined(list, start, end, heap, s.dataPtr, Math.min(s.dataCap, 1 << 26), offsets);
-      if (i < 0) {
-        tryJoined = false;
-        i = start;
-      }
-    }
-    if (i === start) {
-      let at = s.dataPtr;                // where the next key's bytes go
-      let limit = s.dataPtr + s.dataCap;
-      for (; i < end; i++) {
-        const key = list[i];
-        const bytes = typeof key === 'string' ? null : bytesOf(key);   // throws the TypeError for a bad key
-        const need = bytes === null ? 3 * key.length : bytes.length;
-        if (at + need > limit) {
-          if (i > start) break;                         // flush what we have first
-          s = getScratch(need);                       // one key larger than the scratch: grow
-          heap = s.m.HEAPU8;
-          offsets = new Uint32Array(heap.buffer, s.offsetsPtr, CHUNK_KEYS + 1);
-          view = new DataView(heap.buffer);
-          at = s.dataPtr;
-          limit = s.dataPtr + s.dataCap;
-        }
-        if (bytes === null) {
-          at += writeString(view, heap, at, key);
-        } else {
-          heap.set(bytes, at);
-          at += bytes.length;
-        }
-        offsets[i - start + 1] = at - s.dataPtr;
-      }
-    }
+    const i = packInto(list, start, Math.min(start + CHUNK_KEYS, total), scratch, true);
     // packing validated the keys before i; with `check`, the rest are, before the first call
     for (let j = i; check && j < total; j++) checkKey(list[j]);
     check = false;
-    fn(s.dataPtr, s.offsetsPtr, i - start, s.outPtr, start);
+    fn(scratch.dataPtr, scratch.offsetsPtr, i - start, scratch.outPtr, start);
     start = i;
   }
   return total;

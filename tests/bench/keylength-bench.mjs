@@ -72,7 +72,7 @@ async function child(kind, len) {
       const keys = urlKeys(N / 4, L);
       const loops = {};
       for (const [name, t] of [['loop', Infinity], ['joined', 0]]) {
-        loops[`batch.${name}`] = () => { setPackingThresholds({ joined: t, oneKey: ONE_KEY_ENCODE_MIN_CHARS }); return per(() => queryAll(keys, () => {}), keys.length); };
+        loops[`batch.${name}`] = () => { setPackingThresholds({ joined: t, oneKey: ONE_KEY_ENCODE_MIN_CHARS }); return per(() => queryAll(keys, () => 0), keys.length); };
         loops[`one.${name}`] = () => {
           setPackingThresholds({ joined: JOINED_MIN_CHARS, oneKey: t });
           return per(() => { for (let i = 0; i < keys.length; i++) sink += encodeKey(keys[i]); }, keys.length);
@@ -102,7 +102,7 @@ async function child(kind, len) {
     let fresh = null;
     let freshPeer = null;
     loops.hasAll = () => per(() => { sink += f.hasAll(probe)[7]; });
-    loops.packing = () => per(() => { queryAll(probe, () => {}); });
+    loops.packing = () => per(() => { queryAll(probe, () => 0); });
     loops['peer.add'] = () => {
       freshPeer = peer.BloomFilter.withTargetError(N, P);
       return per(() => { for (let i = 0; i < N; i++) freshPeer.add(keys[i]); });

@@ -1,10 +1,12 @@
 // addAll (and CountingBloomFilter.removeAll) validate every key before any is added (docs/API.md):
 // a key that is not a string or bytes throws a TypeError and leaves the filter's bytes as they were,
-// wherever it sits in the batch. js/main/keys.js validates the keys of the first call's chunk while
-// packing them, and the rest of the batch in one pass just before that first call, so these cases
-// cover each place a call can come from: a batch of one chunk, a later chunk (16,384 keys a chunk),
-// a chunk cut short by the 1 MiB scratch filling, a chunk of long ASCII keys packed joined (which
-// stops at a key that is not a string), and a batch given as an iterable.
+// wherever it sits in the batch. js/main/keys.js validates a batch of one chunk (16,384 keys) by
+// packing it; a larger batch is packed ahead (up to 2^20 keys, 16 bytes a key, so at most 16 MiB)
+// before the first call, and the keys past that area are validated in one pass just before that
+// call. So these cases cover each place a bad key can be met: a batch of one chunk, a
+// later chunk, a chunk cut short by the 1 MiB scratch filling, a chunk of long ASCII keys packed
+// joined (which stops at a key that is not a string), an area ahead that fills early (keys longer
+// than 16 bytes), keys past the area's 2^20 keys, and a batch given as an iterable.
 import { init } from '../../js/main/index.js';
 import * as lib from '../../js/main/index.js';
 
@@ -41,6 +43,8 @@ const CASES = [
   ['long keys: the scratch fills before the chunk does (bad key last)', url(400, 5000), 399],
   ['long ASCII keys packed joined: bad key inside the first chunk', url(2000, 60), 1000],
   ['long ASCII keys packed joined: bad key in a later chunk', url(20000, 40), 17000],
+  ['keys longer than 16 bytes: the area ahead fills (bad key inside it)', short(32).concat(url(29968, 300)), 500],
+  ['keys longer than 16 bytes: the area ahead fills (bad key past it)', short(32).concat(url(29968, 300)), 29999],
 ];
 
 describe.each(CLASSES)('%s.addAll', (name) => {
@@ -69,6 +73,40 @@ test('CountingBloomFilter.removeAll: a bad key anywhere removes nothing', () => 
   }
   expect(f.removeAll(keys)).toBe(30000);   // and a good batch still works
   f.free();
+});
+
+// Past the area packed ahead: its 2^20 keys, its 16 bytes a key (one class: these batches are large).
+test.each([
+  ['past the 2^20 keys packed ahead', () => short((1 << 20) + 100), (1 << 20) + 50],
+  ['a bad key among the 2^20 packed ahead', () => short((1 << 20) + 100), 1000000],
+  ['past the area ahead of 600,000 keys of 30 characters (16 bytes a key)', () => url(600000, 30), 599999],
+])('BlockedBloomFilter.addAll, %s: TypeError, nothing added', (_what, makeKeys, at) => {
+  const f = new lib.BlockedBloomFilter({ capacity: 100000, errorRate: 0.01 });
+  f.addAll(short(50, 900000));
+  const before = bytesOf(f);
+  const keys = makeKeys();
+  expect(() => f.addAll(withBad(keys, at, {}))).toThrow(TypeError);
+  expect(bytesOf(f).equals(before)).toBe(true);
+  expect(f.addAll(keys)).toBeGreaterThan(0);          // the good batch, whole
+  expect(f.hasAll(keys).every((b) => b === 1)).toBe(true);
+  f.free();
+});
+
+// A batch that stops part-way with an error inside the area packed ahead (a full NONSCALING
+// filter) leaves the key region as it was: one key at a time reads its key where encodeKey wrote it.
+test('after a batch packed ahead throws part-way, has() and add() of one key are right', () => {
+  const f = new lib.RedisBloomFilter({ errorRate: 0.01, capacity: 20000, nonScaling: true });
+  const keys = short(40000);
+  expect(() => f.addAll(keys)).toThrow(/full/);
+  // the first chunk was added whole; absent keys read absent but for false positives (1%)
+  expect(keys.slice(0, 16384).every((k) => f.has(k))).toBe(true);
+  expect(short(2000, 500000).filter((k) => f.has(k)).length).toBeLessThan(100);
+  const g = new lib.BloomFilter({ capacity: 1000, errorRate: 0.001 });
+  g.addAll(['one key']);
+  expect(g.has('one key')).toBe(true);
+  expect(short(2000, 500000).filter((k) => g.has(k)).length).toBeLessThan(20);
+  f.free();
+  g.free();
 });
 
 test('a good batch of each shape is added whole (the cases above fail only for the bad key)', () => {
