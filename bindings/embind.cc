@@ -42,6 +42,8 @@ int CheckedKind(double size) {
   return Report(s, static_cast<int>(kind));
 }
 
+uint32_t DefaultSeed() { return kDefaultSeed; }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(bloomcuckoo_core) {
@@ -51,7 +53,7 @@ EMSCRIPTEN_BINDINGS(bloomcuckoo_core) {
   emscripten::function("setKeyRegion", &SetKeyRegion);
   emscripten::function("headerKind", &HeaderKind);
   emscripten::function("checkedKind", &CheckedKind);
-  emscripten::constant("defaultSeed", kDefaultSeed);
+  emscripten::function("defaultSeed", &DefaultSeed);
 }
 
 }  // namespace bindings

@@ -58,7 +58,7 @@ export function rate(name, value) {
 
 /** A 32-bit unsigned seed; undefined → the library default. */
 export function seedOption(value) {
-  if (value === undefined) return requireWasm().defaultSeed >>> 0;
+  if (value === undefined) return requireWasm().defaultSeed();
   return integerIn('seed', value, 0, 0xffffffff);
 }
 
