@@ -2,8 +2,12 @@
 // nothing from js/. It is the proof that the document is complete (tests/js/format-spec.test.js
 // checks that it answers `has` exactly as the library does for every golden file), and a second,
 // short description of the format in code. Plain JS; 64-bit hash arithmetic uses BigInt.
+// Here: the frame, the key hashes, the CRC, the body cursor and the helpers the bodies share. Each
+// kind's body reader stands in its test file, tests/kinds/<name>.mjs (`readBody`), and joins with
+// addReader (format-spec.test.js adds every one the kind table names).
 //
-//   import { readFilter } from './reader.mjs';
+//   import { addReader, readFilter } from './reader.mjs';
+//   addReader(number, name, readBody, hashId);   // once per kind
 //   const f = readFilter(bytes);            // Uint8Array; throws FormatError on bad input
 //   f.kind, f.name, f.seed, f.has(keyBytes)  // keyBytes: Uint8Array (strings: their UTF-8 bytes)
 
@@ -22,20 +26,20 @@ export class FormatError extends Error {
 export const corrupt = (message) => new FormatError('CORRUPT_DATA', message);
 
 /** A DataView of exactly the bytes of `bytes` (a Uint8Array, perhaps a view into a larger buffer). */
-const viewOf = (bytes) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+export const viewOf = (bytes) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 // ---- 64-bit helpers (FORMAT.md, "Notation") --------------------------------------------------
 
-const M64 = (1n << 64n) - 1n;
-const u64 = (x) => x & M64;
-const hi32 = (x) => x >> 32n;
-const lo32 = (x) => x & 0xffffffffn;
+export const M64 = (1n << 64n) - 1n;
+export const u64 = (x) => x & M64;
+export const hi32 = (x) => x >> 32n;
+export const lo32 = (x) => x & 0xffffffffn;
 
 /** reduce(x, n) = floor(x * n / 2^64). */
-const reduce = (x, n) => (x * n) >> 64n;
+export const reduce = (x, n) => (x * n) >> 64n;
 
 /** MurmurHash3's 64-bit finaliser. */
-function fmix64(k) {
+export function fmix64(k) {
   k ^= k >> 33n;
   k = u64(k * 0xff51afd7ed558ccdn);
   k ^= k >> 33n;
@@ -120,6 +124,13 @@ class Cursor {
   u32() { this.need(4); const v = this.view.getUint32(this.pos, true); this.pos += 4; return v; }
   u64() { this.need(8); const v = this.view.getBigUint64(this.pos, true); this.pos += 8; return v; }
   f64() { this.need(8); const v = this.view.getFloat64(this.pos, true); this.pos += 8; return v; }
+  /**
+   * The fields of a body table in its order: `spec` maps each name to its type ('u8', 'u32',
+   * 'u64', 'f64'); returns them by name.
+   */
+  fields(spec) {
+    return Object.fromEntries(Object.entries(spec).map(([name, type]) => [name, this[type]()]));
+  }
   /** n bytes (n a BigInt or number), as a view; checked against what is present first. */
   take(n) {
     if (BigInt(n) > BigInt(this.remaining())) throw corrupt('body is truncated');
@@ -130,20 +141,20 @@ class Cursor {
   end() { if (this.remaining() !== 0) throw corrupt('trailing bytes after the body'); }
 }
 
-const validRate = (p) => p > 0 && p < 1;
+export const validRate = (p) => p > 0 && p < 1;
 
 /** Either the sized form (capacity >= 1, 0 < rate < 1) or the direct form (both 0). */
-function checkSizing(capacity, rate) {
+export function checkSizing(capacity, rate) {
   if (capacity === 0n && rate === 0) return;
   if (capacity === 0n || !validRate(rate)) throw corrupt('invalid capacity or error rate');
 }
 
 /** x (a BigInt) is a power of two. */
-const pow2 = (x) => x > 0n && (x & (x - 1n)) === 0n;
+export const pow2 = (x) => x > 0n && (x & (x - 1n)) === 0n;
 
-const bitIsSet = (bytes, i) => (bytes[Math.floor(i / 8)] >> (i % 8)) & 1;
+export const bitIsSet = (bytes, i) => (bytes[Math.floor(i / 8)] >> (i % 8)) & 1;
 
-// ---- The Bloom probe sequence (kinds 1, 3, 4) ------------------------------------------------
+// ---- The Bloom probe sequence and body (FORMAT.md, kind 1; kinds 3 and 4 build on it) ---------
 
 /** The k probe positions (Numbers) of (h1, h2) in a table of m slots (m a BigInt). */
 export function probes(h1, h2, m, k) {
@@ -157,8 +168,6 @@ export function probes(h1, h2, m, k) {
   }
   return out;
 }
-
-// ---- Kind 1: Bloom ---------------------------------------------------------------------------
 
 /**
  * The fields kinds 1 and 3 start with, checked: m (bits or counters: `unit`), k, capacity,
@@ -183,65 +192,35 @@ export function readBloomBody(r) {
   return { m, k, capacity, errorRate, size, hasHash };
 }
 
-// ---- Kind 2: Blocked Bloom -------------------------------------------------------------------
+// ---- RedisBloom's hash (the kinds of hash id 2) ----------------------------------------------
 
-const SALTS = [0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31];
-
-function readBlocked(r) {
-  const blocks = r.u64();
-  const capacity = r.u64();
-  const errorRate = r.f64();
-  r.u64(); // size (informational)
-  if (blocks === 0n || blocks > 0xffffffffn) throw corrupt('blocked: block count outside 1..2^32-1');
-  checkSizing(capacity, errorRate);
-  if (BigInt(r.remaining()) !== 32n * blocks) throw corrupt('blocked: block count does not match the bytes');
-  const words = r.take(32n * blocks);
-  const view = viewOf(words);
-  return (h1, h2) => {
-    const block = Number((hi32(h1) * blocks) >> 32n);
-    const y = Number(lo32(h2));
-    for (let i = 0; i < 8; i++) {
-      const bit = (Math.imul(y, SALTS[i]) >>> 0) >>> 27;
-      if (((view.getUint32(4 * (8 * block + i), true) >>> bit) & 1) === 0) return false;
-    }
-    return true;
-  };
+/** MurmurHash64A of `bytes` with a 64-bit seed (BigInt), as FORMAT.md spells it. */
+export function murmur64a(bytes, seed) {
+  const m = 0xc6a4a7935bd1e995n;
+  const n = bytes.length;
+  const view = viewOf(bytes);
+  let h = u64(seed ^ u64(BigInt(n) * m));
+  const blocks = Math.floor(n / 8);
+  for (let i = 0; i < blocks; i++) {
+    let k = view.getBigUint64(8 * i, true);
+    k = u64(k * m);
+    k ^= k >> 47n;
+    k = u64(k * m);
+    h ^= k;
+    h = u64(h * m);
+  }
+  const t = n % 8;
+  if (t > 0) {
+    for (let j = 0; j < t; j++) h ^= BigInt(bytes[8 * blocks + j]) << BigInt(8 * j);
+    h = u64(h * m);
+  }
+  h ^= h >> 47n;
+  h = u64(h * m);
+  h ^= h >> 47n;
+  return h;
 }
 
-// ---- Kind 3: Counting Bloom ------------------------------------------------------------------
-
-// (its parser is in its test file, tests/kinds/counting.mjs: addReader below)
-
-// ---- Kind 4: Scalable Bloom ------------------------------------------------------------------
-
-function readScalable(r) {
-  const capacity = r.u64();
-  const errorRate = r.f64();
-  const expansion = r.u32();
-  const nonScaling = r.u8();
-  const count = r.u32();
-  if (capacity === 0n || !validRate(errorRate) || expansion < 1 || nonScaling > 1) {
-    throw corrupt('scalable: invalid parameters');
-  }
-  if (count < 1 || count > 64 || (nonScaling === 1 && count !== 1)) throw corrupt('scalable: invalid layer count');
-  const layers = [];
-  let cap = capacity;
-  let rate = nonScaling ? errorRate : errorRate * 0.5;
-  for (let i = 0; i < count; i++) {
-    if (i > 0) {
-      cap *= BigInt(expansion);
-      rate *= 0.5;
-      if (cap > M64) throw corrupt('scalable: layer capacity overflows');
-    }
-    const layer = readBloomBody(r);
-    if (layer.capacity !== cap || layer.errorRate !== rate) throw corrupt('scalable: layer of the wrong capacity or error rate');
-    if (layer.size > layer.capacity) throw corrupt('scalable: layer holds more than its capacity');
-    layers.push(layer);
-  }
-  return (h1, h2) => layers.some((l) => l.hasHash(h1, h2));
-}
-
-// ---- Kind 5: Cuckoo --------------------------------------------------------------------------
+// ---- Kind 5: cuckoo (until it moves to tests/kinds/cuckoo.mjs) ----
 
 /** Slot `slot` of a payload bit stream of f-bit slots. */
 function readSlot(payload, slot, f) {
@@ -251,16 +230,16 @@ function readSlot(payload, slot, f) {
   return v;
 }
 
+/**
+ * Its body (FORMAT.md, "Body of kind 5"), from the cursor `r` over the whole body: its parameters
+ * and counts, then each sub-filter's bucket count, payload length and payload. Returns has(h1, h2).
+ */
 function readCuckoo(r) {
-  r.u64(); // capacity (informational)
-  const errorRate = r.f64();
-  const f = r.u32();
-  const b = r.u32();
-  const maxIterations = r.u32();
-  const expansion = r.u32();
-  const inserted = r.u64();
-  const deleted = r.u64();
-  const count = r.u32();
+  // (capacity is informational)
+  const { errorRate, f, b, maxIterations, expansion, inserted, deleted, count } = r.fields({
+    capacity: 'u64', errorRate: 'f64', f: 'u32', b: 'u32', maxIterations: 'u32', expansion: 'u32',
+    inserted: 'u64', deleted: 'u64', count: 'u32',
+  });
   if (!validRate(errorRate) || ![8, 12, 16].includes(f) || ![1, 2, 4, 8].includes(b) ||
       maxIterations < 1 || maxIterations > 65535 ||
       (expansion !== 0 && !pow2(BigInt(expansion))) || expansion > 65536) {
@@ -308,15 +287,12 @@ function readCuckoo(r) {
   };
 }
 
-// ---- Kind 6: Binary fuse ---------------------------------------------------------------------
+// ---- Kind 6: fuse (until it moves to tests/kinds/fuse.mjs) ----
 
+/** Its body (FORMAT.md, "Body of kind 6"), from the cursor `r` over the whole body. Returns has(h1, h2). */
 function readFuse(r) {
-  const bits = r.u32();
-  const L = r.u32();
-  const c = r.u32();
-  const length = r.u32();
-  const size = r.u64();
-  const cseed = r.u64();
+  const { bits, L, c, length, size, cseed } =
+    r.fields({ bits: 'u32', L: 'u32', c: 'u32', length: 'u32', size: 'u64', cseed: 'u64' });
   if (bits !== 8 && bits !== 16) throw corrupt('fuse: fingerprint bits not 8 or 16');
   if (length === 0) {
     if (L !== 0 || c !== 0 || size !== 0n || cseed !== 0n) throw corrupt('fuse: empty filter with a layout');
@@ -342,34 +318,13 @@ function readFuse(r) {
   };
 }
 
-// ---- Kinds 7 and 8: RedisBloom's hash and bodies ---------------------------------------------
+// ---- Kind 7: redis-bloom (until it moves to tests/kinds/redis-bloom.mjs) ----
 
-/** MurmurHash64A of `bytes` with a 64-bit seed (BigInt), as FORMAT.md spells it. */
-export function murmur64a(bytes, seed) {
-  const m = 0xc6a4a7935bd1e995n;
-  const n = bytes.length;
-  const view = viewOf(bytes);
-  let h = u64(seed ^ u64(BigInt(n) * m));
-  const blocks = Math.floor(n / 8);
-  for (let i = 0; i < blocks; i++) {
-    let k = view.getBigUint64(8 * i, true);
-    k = u64(k * m);
-    k ^= k >> 47n;
-    k = u64(k * m);
-    h ^= k;
-    h = u64(h * m);
-  }
-  const t = n % 8;
-  if (t > 0) {
-    for (let j = 0; j < t; j++) h ^= BigInt(bytes[8 * blocks + j]) << BigInt(8 * j);
-    h = u64(h * m);
-  }
-  h ^= h >> 47n;
-  h = u64(h * m);
-  h ^= h >> 47n;
-  return h;
-}
-
+/**
+ * Its body (FORMAT.md, "Body of kind 7"), from the cursor `r` over the whole body: the chain's
+ * header, each link's record, then each link's bits. Its hash id is 2 (RedisBloom's), so it
+ * returns has(keyBytes), hashing the key itself.
+ */
 function readRedisBloom(r) {
   const items = r.u64();
   const n = r.u32();
@@ -410,6 +365,13 @@ function readRedisBloom(r) {
   };
 }
 
+// ---- Kind 8: redis-cuckoo (until it moves to tests/kinds/redis-cuckoo.mjs) ----
+
+/**
+ * Its body (FORMAT.md, "Body of kind 8"), from the cursor `r` over the whole body: the header's
+ * counts and parameters, then each sub-filter's buckets. Its hash id is 2 (RedisBloom's), so it
+ * returns has(keyBytes), hashing the key itself.
+ */
 function readRedisCuckoo(r) {
   r.u64();   // items: not checked against the slots, as the server does not
   const buckets = r.u64();
@@ -442,28 +404,29 @@ function readRedisCuckoo(r) {
 
 // ---- The frame -------------------------------------------------------------------------------
 
-// Kinds whose hash is RedisBloom's (hash id 2): their parsers return has(keyBytes) directly.
-const REDIS_KINDS = { 7: ['redis-bloom', readRedisBloom], 8: ['redis-cuckoo', readRedisCuckoo] };
-
+// The body readers, by kind number: { name, hashId, parse }. Each kind's stands in its test file
+// (tests/kinds/<name>.mjs, `readBody`), written from its section of FORMAT.md with the helpers
+// exported here; tests/js/format-spec.test.js adds them (addReader) from the kind table.
 const KINDS = {
-  1: ['bloom', (r) => { const l = readBloomBody(r); return l.hasHash; }],
-  2: ['blocked', readBlocked],
-  4: ['scalable', readScalable],
-  5: ['cuckoo', readCuckoo],
-  6: ['fuse', readFuse],
+  // the kinds whose test files do not hold their reader yet
+  5: { name: 'cuckoo', hashId: 1, parse: readCuckoo },
+  6: { name: 'fuse', hashId: 1, parse: readFuse },
+  7: { name: 'redis-bloom', hashId: 2, parse: readRedisBloom },
+  8: { name: 'redis-cuckoo', hashId: 2, parse: readRedisCuckoo },
 };
 
 /**
- * Adds the parser of kind `number` (hash id 1), written from its section of FORMAT.md in its
- * test file (tests/kinds/<name>.mjs, `readBody`): parse(cursor) reads the whole body and returns
- * has(h1, h2). The helpers exported here are for those parsers.
+ * Adds the body reader of kind `number`, whose bytes carry hash id `hashId` (FORMAT.md's frame):
+ * parse(cursor) reads the whole body and returns has(h1, h2) for hash id 1 (the frame's seed
+ * hashes the key with MurmurHash3), has(keyBytes) for hash id 2 (the reader hashes the key the
+ * RedisBloom way its section says; the frame's seed must be 0).
  */
-export function addReader(number, name, parse) {
-  KINDS[number] = [name, parse];
+export function addReader(number, name, parse, hashId = 1) {
+  KINDS[number] = { name, hashId, parse };
 }
 
 /** The kind numbers this reader knows (a section of FORMAT.md each). */
-export const knownKinds = () => [...Object.keys(KINDS), ...Object.keys(REDIS_KINDS)].map(Number);
+export const knownKinds = () => Object.keys(KINDS).map(Number);
 
 /**
  * Parses a whole file (Uint8Array) and returns { kind, name, version, seed, has(keyBytes) }.
@@ -492,15 +455,13 @@ export function readFilter(bytes) {
   };
   // FORMAT.md: an unknown kind is CORRUPT_DATA. Kinds this reader has no section for yet get
   // their own code, so a caller can tell "not implemented here" from "broken".
-  if (kind in REDIS_KINDS) {
-    if (hashId !== 2) throw new FormatError('UNSUPPORTED_VERSION', `hash id ${hashId}`);
+  if (!(kind in KINDS)) throw new FormatError('UNKNOWN_KIND', `kind ${kind} is not known to this reader`);
+  const { name, hashId: kindHashId, parse } = KINDS[kind];
+  if (hashId !== kindHashId) throw new FormatError('UNSUPPORTED_VERSION', `hash id ${hashId}`);
+  if (hashId === 2) {
     if (seed !== 0) throw corrupt('the RedisBloom kinds have no seed');
-    const [name, parse] = REDIS_KINDS[kind];
     return { kind, name, version, seed, has: readBody(parse) };
   }
-  if (!(kind in KINDS)) throw new FormatError('UNKNOWN_KIND', `kind ${kind} is not known to this reader`);
-  if (hashId !== 1) throw new FormatError('UNSUPPORTED_VERSION', `hash id ${hashId}`);
-  const [name, parse] = KINDS[kind];
   const hasHash = readBody(parse);
   return {
     kind,

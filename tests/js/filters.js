@@ -1,43 +1,26 @@
-// The filter classes the Jest conformance suite runs over. Each entry:
+// The filter classes the Jest conformance suite runs over: the `conformance` entries of the kinds'
+// test files, tests/kinds/<name>.mjs, in the kind table's order (the order of the entries within a
+// file kept). Each entry:
+//   name                                   → the suite's name for it (the class's, or its variant's)
+//   Cls                                    → its class
 //   create(keys, capacity, errorRate, seed) → a filter holding `keys`
 //   expectedFpr(filter, errorRate, n)      → the false-positive rate it promises with n keys
 //   maxBitsPerKey(errorRate, n)            → bits/key bound for n keys (n >= 10^4)
 //   seeded (default true)                  → false: the class has no seed (RedisBloom's hashes)
-// A kind joins with the `conformance` entries of its test file, tests/kinds/<name>.mjs, which
-// follow the entries here.
 import {
-  BinaryFuseFilter, BlockedBloomFilter, BloomFilter, CuckooFilter, RedisBloomFilter,
-  RedisCuckooFilter, ScalableBloomFilter,
+  BinaryFuseFilter, CuckooFilter, RedisBloomFilter, RedisCuckooFilter,
 } from '../../js/main/index.js';
-import { loadKindFiles } from './kind-files.js';
 import { bloomBitsPerKey, bloomFpr, sized } from './promises.js';
+import { KIND_TABLE } from '../../js/shared/kind-table.js';
+import { loadKindFiles } from './kind-files.js';
 
-export const FILTERS = [
-  {
-    name: 'BloomFilter',
-    Cls: BloomFilter,
-    create: sized(BloomFilter),
-    expectedFpr: (f, _p, n) => { const i = f.info(); return bloomFpr(i.bits, i.hashes, n); },
-    // exactly the formula: m/n = -ln p / ln^2 2, stored in whole 64-bit words
-    maxBitsPerKey: (p) => bloomBitsPerKey(p) + 0.01,
-  },
-  {
-    name: 'BlockedBloomFilter',
-    Cls: BlockedBloomFilter,
-    create: sized(BlockedBloomFilter),
-    expectedFpr: (_f, p) => p,
-    // issue 3: <= 10.7 bits/key at 1%; at 0.1% the split-block model needs ~17
-    maxBitsPerKey: (p) => (p >= 0.01 ? 10.7 : 17.5),
-  },
-  {
-    name: 'ScalableBloomFilter',
-    Cls: ScalableBloomFilter,
-    create: sized(ScalableBloomFilter),
-    // 1 − Π(1 − p_i) over the layers' actual fill
-    expectedFpr: (f) => 1 - f.info().layers.reduce((pass, l) => pass * (1 - bloomFpr(l.bits, l.hashes, l.size)), 1),
-    // layer 0 is sized at errorRate/2 so that all layers together stay under errorRate
-    maxBitsPerKey: (p) => bloomBitsPerKey(p / 2) + 0.01,
-  },
+const rank = (name) => {
+  const i = KIND_TABLE.findIndex(([, kind]) => kind === name);
+  return i < 0 ? KIND_TABLE.length : i;
+};
+
+// the entries of the kinds whose test files do not hold them yet
+const CENTRAL = [
   {
     name: 'CuckooFilter',
     Cls: CuckooFilter,
@@ -94,4 +77,6 @@ export const FILTERS = [
   })),
 ];
 
-FILTERS.push(...(await loadKindFiles()).flatMap(({ module }) => module.conformance ?? []));
+export const FILTERS = [...(await loadKindFiles())
+  .sort((a, b) => rank(a.name) - rank(b.name))
+  .flatMap(({ module }) => module.conformance ?? []), ...CENTRAL];
