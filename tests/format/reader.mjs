@@ -220,104 +220,6 @@ export function murmur64a(bytes, seed) {
   return h;
 }
 
-// ---- Kind 5: cuckoo (until it moves to tests/kinds/cuckoo.mjs) ----
-
-/** Slot `slot` of a payload bit stream of f-bit slots. */
-function readSlot(payload, slot, f) {
-  const t = slot * f;
-  let v = 0;
-  for (let bit = 0; bit < f; bit++) v |= bitIsSet(payload, t + bit) << bit;
-  return v;
-}
-
-/**
- * Its body (FORMAT.md, "Body of kind 5"), from the cursor `r` over the whole body: its parameters
- * and counts, then each sub-filter's bucket count, payload length and payload. Returns has(h1, h2).
- */
-function readCuckoo(r) {
-  // (capacity is informational)
-  const { errorRate, f, b, maxIterations, expansion, inserted, deleted, count } = r.fields({
-    capacity: 'u64', errorRate: 'f64', f: 'u32', b: 'u32', maxIterations: 'u32', expansion: 'u32',
-    inserted: 'u64', deleted: 'u64', count: 'u32',
-  });
-  if (!validRate(errorRate) || ![8, 12, 16].includes(f) || ![1, 2, 4, 8].includes(b) ||
-      maxIterations < 1 || maxIterations > 65535 ||
-      (expansion !== 0 && !pow2(BigInt(expansion))) || expansion > 65536) {
-    throw corrupt('cuckoo: invalid parameters');
-  }
-  if (count < 1 || count > 32 || (expansion === 0 && count !== 1)) throw corrupt('cuckoo: invalid sub-filter count');
-  if (deleted > inserted) throw corrupt('cuckoo: more deleted than inserted');
-  const subs = [];
-  let occupied = 0n;
-  let first = 0n;
-  for (let s = 0; s < count; s++) {
-    const buckets = r.u64();
-    const payloadBytes = r.u64();
-    if (s === 0) {
-      if (!pow2(buckets) || buckets > 1n << 40n) throw corrupt('cuckoo: first bucket count not a power of two up to 2^40');
-      first = buckets;
-    }
-    const expected = first * BigInt(expansion) ** BigInt(s);
-    if (buckets !== expected || buckets > 1n << 40n) throw corrupt('cuckoo: sub-filter bucket count inconsistent');
-    const slots = buckets * BigInt(b);
-    if (payloadBytes !== (slots * BigInt(f) + 7n) / 8n) throw corrupt('cuckoo: payload length inconsistent');
-    const payload = r.take(payloadBytes);
-    for (let i = Number(slots) * f; i < payload.length * 8; i++) {
-      if (bitIsSet(payload, i)) throw corrupt('cuckoo: padding bits set');
-    }
-    for (let i = 0; i < Number(slots); i++) if (readSlot(payload, i, f) !== 0) occupied++;
-    subs.push({ mask: buckets - 1n, payload });
-  }
-  r.end();
-  if (occupied !== inserted - deleted) throw corrupt('cuckoo: stored fingerprints disagree with the counts');
-
-  const bucketHolds = (sub, i, fp) => {
-    for (let j = 0; j < b; j++) if (readSlot(sub.payload, i * b + j, f) === fp) return true;
-    return false;
-  };
-  return (h1, h2) => {
-    const fp = 1 + Number((hi32(h2) * BigInt(2 ** f - 1)) >> 32n);
-    const x = u64(BigInt(fp) * 0x9e3779b97f4a7c15n);
-    const offset = (x ^ (x >> 32n)) | 1n;
-    return subs.some((sub) => {
-      const i1 = h1 & sub.mask;
-      const i2 = i1 ^ (offset & sub.mask);
-      return bucketHolds(sub, Number(i1), fp) || bucketHolds(sub, Number(i2), fp);
-    });
-  };
-}
-
-// ---- Kind 6: fuse (until it moves to tests/kinds/fuse.mjs) ----
-
-/** Its body (FORMAT.md, "Body of kind 6"), from the cursor `r` over the whole body. Returns has(h1, h2). */
-function readFuse(r) {
-  const { bits, L, c, length, size, cseed } =
-    r.fields({ bits: 'u32', L: 'u32', c: 'u32', length: 'u32', size: 'u64', cseed: 'u64' });
-  if (bits !== 8 && bits !== 16) throw corrupt('fuse: fingerprint bits not 8 or 16');
-  if (length === 0) {
-    if (L !== 0 || c !== 0 || size !== 0n || cseed !== 0n) throw corrupt('fuse: empty filter with a layout');
-    return () => false;
-  }
-  if (L === 0 || (L & (L - 1)) !== 0 || L > 2 ** 18) throw corrupt('fuse: segment length not a power of two <= 2^18');
-  if (c === 0 || (c + 2) * L !== length) throw corrupt('fuse: array length != (segment count + 2) * segment length');
-  if (size === 0n || size > BigInt(length)) throw corrupt('fuse: size out of range');
-  if (r.remaining() !== length * (bits / 8)) throw corrupt('fuse: payload length is wrong');
-  const raw = r.take(length * (bits / 8));
-  const view = viewOf(raw);
-  const F = bits === 8 ? (p) => raw[p] : (p) => view.getUint16(2 * p, true);
-  const cL = BigInt(c * L);
-  const mask = BigInt(L - 1);
-  const fpMask = BigInt(2 ** bits - 1);
-  return (h1) => {
-    const h = fmix64(u64(h1 + cseed));
-    const p0 = Number(reduce(h, cL));
-    const p1 = ((p0 + L) ^ Number((h >> 18n) & mask)) >>> 0;
-    const p2 = ((p0 + 2 * L) ^ Number(h & mask)) >>> 0;
-    const fp = Number((h ^ (h >> 32n)) & fpMask);
-    return (F(p0) ^ F(p1) ^ F(p2)) === fp;
-  };
-}
-
 // ---- Kind 7: redis-bloom (until it moves to tests/kinds/redis-bloom.mjs) ----
 
 /**
@@ -409,8 +311,6 @@ function readRedisCuckoo(r) {
 // exported here; tests/js/format-spec.test.js adds them (addReader) from the kind table.
 const KINDS = {
   // the kinds whose test files do not hold their reader yet
-  5: { name: 'cuckoo', hashId: 1, parse: readCuckoo },
-  6: { name: 'fuse', hashId: 1, parse: readFuse },
   7: { name: 'redis-bloom', hashId: 2, parse: readRedisBloom },
   8: { name: 'redis-cuckoo', hashId: 2, parse: readRedisCuckoo },
 };

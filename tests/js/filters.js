@@ -8,9 +8,9 @@
 //   maxBitsPerKey(errorRate, n)            → bits/key bound for n keys (n >= 10^4)
 //   seeded (default true)                  → false: the class has no seed (RedisBloom's hashes)
 import {
-  BinaryFuseFilter, CuckooFilter, RedisBloomFilter, RedisCuckooFilter,
+  RedisBloomFilter, RedisCuckooFilter,
 } from '../../js/main/index.js';
-import { bloomBitsPerKey, bloomFpr, sized } from './promises.js';
+import { bloomBitsPerKey, bloomFpr } from './promises.js';
 import { KIND_TABLE } from '../../js/shared/kind-table.js';
 import { loadKindFiles } from './kind-files.js';
 
@@ -21,18 +21,6 @@ const rank = (name) => {
 
 // the entries of the kinds whose test files do not hold them yet
 const CENTRAL = [
-  {
-    name: 'CuckooFilter',
-    Cls: CuckooFilter,
-    create: sized(CuckooFilter, { allFit: true }),
-    // 1 - (1 - 1/(2^f - 1))^(2·b·load) per sub-filter (≈ 2·b·load/2^f)
-    expectedFpr: (f) => {
-      const i = f.info();
-      return i.filters * (1 - (1 - 1 / (2 ** i.fingerprintBits - 1)) ** (2 * i.bucketSize * i.loadFactor));
-    },
-    // f bits per slot at load >= 0.94, at most 2x for rounding buckets to a power of two
-    maxBitsPerKey: (p) => (2 * (p >= 8 / 256 ? 8 : p >= 8 / 4096 ? 12 : 16)) / 0.94,
-  },
   {
     name: 'RedisBloomFilter',
     Cls: RedisBloomFilter,
@@ -67,14 +55,6 @@ const CENTRAL = [
     // slots) and, when it fills, one more of the same size joins it
     maxBitsPerKey: () => 2 * 2 * 8,
   },
-  ...[8, 16].map((fingerprintBits) => ({
-    name: `BinaryFuse${fingerprintBits}`,
-    Cls: BinaryFuseFilter,
-    create: (keys, _capacity, _errorRate, seed) => BinaryFuseFilter.build(keys, { fingerprintBits, seed }),
-    expectedFpr: () => 2 ** -fingerprintBits,
-    // issue 5: <= 9.1 / 18.2 bits/key at n >= 10^6; smaller n carry more segment overhead
-    maxBitsPerKey: (_p, n) => (fingerprintBits / 8) * (n >= 1e6 ? 9.1 : 10.5),
-  })),
 ];
 
 export const FILTERS = [...(await loadKindFiles())
