@@ -220,100 +220,12 @@ export function murmur64a(bytes, seed) {
   return h;
 }
 
-// ---- Kind 7: redis-bloom (until it moves to tests/kinds/redis-bloom.mjs) ----
-
-/**
- * Its body (FORMAT.md, "Body of kind 7"), from the cursor `r` over the whole body: the chain's
- * header, each link's record, then each link's bits. Its hash id is 2 (RedisBloom's), so it
- * returns has(keyBytes), hashing the key itself.
- */
-function readRedisBloom(r) {
-  const items = r.u64();
-  const n = r.u32();
-  const options = r.u32();
-  r.u32();   // expansion: only a writer needs it
-  if (n < 1 || n > 4096) throw corrupt('link count out of range');
-  if (options & ~0xf) throw corrupt('unknown options');
-  if (!(options & 4)) throw corrupt('32-bit hashes (FORCE64 not set)');
-  const links = [];
-  let total = 0n;
-  for (let i = 0; i < n; i++) {
-    const l = { bytes: r.u64(), bits: r.u64(), items: r.u64(), error: r.f64(), bpe: r.f64(), hashes: r.u32(), entries: r.u64(), n2: r.u8() };
-    const zeros = l.bytes === 0n && l.bits === 0n && l.items === 0n && l.error === 0 && l.bpe === 0 && l.hashes === 0 && l.entries === 0n && l.n2 === 0;
-    if (zeros && i > 0 && i === n - 1) {   // the empty link RedisBloom 2.x leaves: every key is present
-      links.push(l);
-      continue;
-    }
-    if (!validRate(l.error) || l.n2 > 63 || l.bits === 0n || l.bits !== l.bytes * 8n || (l.n2 > 0 && l.bits < 1n << BigInt(l.n2)) ||
-        !(l.bpe > 0 && l.bpe < 1e6) || l.hashes < 1 || l.hashes > 1075 || l.hashes !== Math.ceil(0.693147180559945 * l.bpe) || l.entries === 0n) {
-      throw corrupt(`link ${i}: inconsistent parameters`);
-    }
-    total += l.items;
-    links.push(l);
-  }
-  if (total !== items) throw corrupt('item counts do not add up');
-  for (const l of links) l.data = r.take(l.bytes);
-  return (key) => {
-    const a = murmur64a(key, 0xc6a4a7935bd1e995n);
-    const b = murmur64a(key, a);
-    return links.some((l) => {
-      for (let i = 0n; i < BigInt(l.hashes); i++) {
-        const v = u64(a + i * b);
-        const x = l.n2 > 0 ? v & ((1n << BigInt(l.n2)) - 1n) : v % l.bits;
-        if (!bitIsSet(l.data, Number(x))) return false;
-      }
-      return true;
-    });
-  };
-}
-
-// ---- Kind 8: redis-cuckoo (until it moves to tests/kinds/redis-cuckoo.mjs) ----
-
-/**
- * Its body (FORMAT.md, "Body of kind 8"), from the cursor `r` over the whole body: the header's
- * counts and parameters, then each sub-filter's buckets. Its hash id is 2 (RedisBloom's), so it
- * returns has(keyBytes), hashing the key itself.
- */
-function readRedisCuckoo(r) {
-  r.u64();   // items: not checked against the slots, as the server does not
-  const buckets = r.u64();
-  r.u64();   // deletes since the last compaction
-  const f = r.u64();
-  const view = () => { const v = r.u8() | (r.u8() << 8); return v; };
-  const b = view();
-  const maxIterations = view();
-  const expansion = view();
-  if (b < 1 || b > 255 || maxIterations < 1 || !pow2(buckets) || buckets >= 1n << 56n || f < 1n || f > 65535n ||
-      (expansion === 0 && f !== 1n)) {
-    throw corrupt('invalid header fields');
-  }
-  const subs = [];
-  for (let k = 0n; k < f; k++) {
-    const n = buckets * BigInt(expansion) ** k;
-    if (n >= 1n << 56n) throw corrupt('sub-filter too large');
-    subs.push({ n, data: r.take(n * BigInt(b)) });
-  }
-  return (key) => {
-    const h = murmur64a(key, 0n);
-    const fp = Number(h % 255n) + 1;
-    const h2 = h ^ u64(BigInt(fp) * 0x5bd1e995n);
-    return subs.some(({ n, data }) => [h % n, h2 % n].some((i) => {
-      const at = Number(i) * b;
-      return data.subarray(at, at + b).includes(fp);
-    }));
-  };
-}
-
 // ---- The frame -------------------------------------------------------------------------------
 
 // The body readers, by kind number: { name, hashId, parse }. Each kind's stands in its test file
 // (tests/kinds/<name>.mjs, `readBody`), written from its section of FORMAT.md with the helpers
 // exported here; tests/js/format-spec.test.js adds them (addReader) from the kind table.
-const KINDS = {
-  // the kinds whose test files do not hold their reader yet
-  7: { name: 'redis-bloom', hashId: 2, parse: readRedisBloom },
-  8: { name: 'redis-cuckoo', hashId: 2, parse: readRedisCuckoo },
-};
+const KINDS = {};
 
 /**
  * Adds the body reader of kind `number`, whose bytes carry hash id `hashId` (FORMAT.md's frame):
