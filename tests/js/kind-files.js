@@ -17,9 +17,9 @@ export const KINDS_DIR = new URL('../kinds/', import.meta.url);
 const names = () => readdirSync(KINDS_DIR).filter((f) => f.endsWith('.mjs')).sort();
 
 /**
- * The golden recipe lines of every kind file, by file name, read as text (so that the scripts and the C++ test,
- * tests/cpp/fixture_files.h, read them without loading the library): the lines between
- * "export const golden = `" and the closing backquote.
+ * The golden recipe lines of every kind file, by file name, read as text (so that the scripts and
+ * the C++ test, tests/cpp/fixture_files.h, read them without loading the library): the lines
+ * between "export const golden = `" and the closing backquote.
  */
 export function kindGoldenLines() {
   return names().flatMap((file) => {
