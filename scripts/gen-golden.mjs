@@ -1,4 +1,4 @@
-// Writes tests/fixtures/golden/*.bin from the golden recipes (MANIFEST.txt, tests/kinds/<name>.mjs)
+// Writes tests/fixtures/golden/*.bin from the golden recipes (the kinds' test files, tests/kinds/<name>.mjs)
 // with the wasm build. Run once per format version; committed files must never change afterwards
 // (tests compare against them).
 //   node scripts/gen-golden.mjs [--force]

@@ -1,5 +1,5 @@
-// Reading the text fixtures under tests/fixtures: their data lines, the hex they write bytes in,
-// and the golden recipes.
+// Reading the text fixtures under tests/fixtures (their data lines, the hex they write bytes in)
+// and the golden recipes of the kinds' test files (tests/kinds).
 #ifndef BLOOMCUCKOO_TESTS_CPP_FIXTURE_FILES_H_
 #define BLOOMCUCKOO_TESTS_CPP_FIXTURE_FILES_H_
 
@@ -35,13 +35,12 @@ inline bool ReadDataLines(const std::string& path, std::vector<std::string>* lin
   return true;
 }
 
-// The golden recipes (one a line: <file> <kind> <option=value>... n=<keys> [remove=<keys>]):
-// tests/fixtures/golden/MANIFEST.txt's data lines, then those of each kind's test file
-// tests/kinds/<name>.mjs, whose recipes stand one a line between "export const golden = `" and
-// the closing backquote (tests/js/golden.js reads them the same way).
+// The golden recipes (one a line: <file> <kind> <option=value>... n=<keys> [remove=<keys>]) of
+// each kind's test file tests/kinds/<name>.mjs, by file name: they stand one a line between
+// "export const golden = `" and the closing backquote (tests/js/kind-files.js reads them the same
+// way and documents the format).
 inline std::vector<std::string> GoldenRecipeLines(const std::string& fixtures) {
   std::vector<std::string> lines;
-  ReadDataLines(fixtures + "/golden/MANIFEST.txt", &lines);
   std::vector<std::filesystem::path> files;
   for (const auto& e : std::filesystem::directory_iterator(fixtures + "/../kinds")) {
     if (e.path().extension() == ".mjs") files.push_back(e.path());

@@ -1,4 +1,4 @@
-// Golden files (tests/fixtures/golden/MANIFEST.txt and the kinds' test files, tests/kinds/): the
+// Golden files (tests/fixtures/golden, their recipes in the kinds' test files, tests/kinds/): the
 // native build rebuilds every recipe to exactly the committed bytes (written by the wasm build) and
 // reads every file back.
 #include <gtest/gtest.h>

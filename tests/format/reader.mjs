@@ -2,8 +2,12 @@
 // nothing from js/. It is the proof that the document is complete (tests/js/format-spec.test.js
 // checks that it answers `has` exactly as the library does for every golden file), and a second,
 // short description of the format in code. Plain JS; 64-bit hash arithmetic uses BigInt.
+// Here: the frame, the key hashes, the CRC, the body cursor and the helpers the bodies share. Each
+// kind's body reader stands in its test file, tests/kinds/<name>.mjs (`readBody`), and joins with
+// addReader (format-spec.test.js adds every one the kind table names).
 //
-//   import { readFilter } from './reader.mjs';
+//   import { addReader, readFilter } from './reader.mjs';
+//   addReader(number, name, readBody, hashId);   // once per kind
 //   const f = readFilter(bytes);            // Uint8Array; throws FormatError on bad input
 //   f.kind, f.name, f.seed, f.has(keyBytes)  // keyBytes: Uint8Array (strings: their UTF-8 bytes)
 
@@ -22,20 +26,20 @@ export class FormatError extends Error {
 export const corrupt = (message) => new FormatError('CORRUPT_DATA', message);
 
 /** A DataView of exactly the bytes of `bytes` (a Uint8Array, perhaps a view into a larger buffer). */
-const viewOf = (bytes) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+export const viewOf = (bytes) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 // ---- 64-bit helpers (FORMAT.md, "Notation") --------------------------------------------------
 
-const M64 = (1n << 64n) - 1n;
-const u64 = (x) => x & M64;
-const hi32 = (x) => x >> 32n;
-const lo32 = (x) => x & 0xffffffffn;
+export const M64 = (1n << 64n) - 1n;
+export const u64 = (x) => x & M64;
+export const hi32 = (x) => x >> 32n;
+export const lo32 = (x) => x & 0xffffffffn;
 
 /** reduce(x, n) = floor(x * n / 2^64). */
-const reduce = (x, n) => (x * n) >> 64n;
+export const reduce = (x, n) => (x * n) >> 64n;
 
 /** MurmurHash3's 64-bit finaliser. */
-function fmix64(k) {
+export function fmix64(k) {
   k ^= k >> 33n;
   k = u64(k * 0xff51afd7ed558ccdn);
   k ^= k >> 33n;
@@ -120,6 +124,13 @@ class Cursor {
   u32() { this.need(4); const v = this.view.getUint32(this.pos, true); this.pos += 4; return v; }
   u64() { this.need(8); const v = this.view.getBigUint64(this.pos, true); this.pos += 8; return v; }
   f64() { this.need(8); const v = this.view.getFloat64(this.pos, true); this.pos += 8; return v; }
+  /**
+   * The fields of a body table in its order: `spec` maps each name to its type ('u8', 'u32',
+   * 'u64', 'f64'); returns them by name.
+   */
+  fields(spec) {
+    return Object.fromEntries(Object.entries(spec).map(([name, type]) => [name, this[type]()]));
+  }
   /** n bytes (n a BigInt or number), as a view; checked against what is present first. */
   take(n) {
     if (BigInt(n) > BigInt(this.remaining())) throw corrupt('body is truncated');
@@ -130,20 +141,20 @@ class Cursor {
   end() { if (this.remaining() !== 0) throw corrupt('trailing bytes after the body'); }
 }
 
-const validRate = (p) => p > 0 && p < 1;
+export const validRate = (p) => p > 0 && p < 1;
 
 /** Either the sized form (capacity >= 1, 0 < rate < 1) or the direct form (both 0). */
-function checkSizing(capacity, rate) {
+export function checkSizing(capacity, rate) {
   if (capacity === 0n && rate === 0) return;
   if (capacity === 0n || !validRate(rate)) throw corrupt('invalid capacity or error rate');
 }
 
 /** x (a BigInt) is a power of two. */
-const pow2 = (x) => x > 0n && (x & (x - 1n)) === 0n;
+export const pow2 = (x) => x > 0n && (x & (x - 1n)) === 0n;
 
-const bitIsSet = (bytes, i) => (bytes[Math.floor(i / 8)] >> (i % 8)) & 1;
+export const bitIsSet = (bytes, i) => (bytes[Math.floor(i / 8)] >> (i % 8)) & 1;
 
-// ---- The Bloom probe sequence (kinds 1, 3, 4) ------------------------------------------------
+// ---- The Bloom probe sequence and body (FORMAT.md, kind 1; kinds 3 and 4 build on it) ---------
 
 /** The k probe positions (Numbers) of (h1, h2) in a table of m slots (m a BigInt). */
 export function probes(h1, h2, m, k) {
@@ -157,8 +168,6 @@ export function probes(h1, h2, m, k) {
   }
   return out;
 }
-
-// ---- Kind 1: Bloom ---------------------------------------------------------------------------
 
 /**
  * The fields kinds 1 and 3 start with, checked: m (bits or counters: `unit`), k, capacity,
@@ -183,166 +192,7 @@ export function readBloomBody(r) {
   return { m, k, capacity, errorRate, size, hasHash };
 }
 
-// ---- Kind 2: Blocked Bloom -------------------------------------------------------------------
-
-const SALTS = [0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31];
-
-function readBlocked(r) {
-  const blocks = r.u64();
-  const capacity = r.u64();
-  const errorRate = r.f64();
-  r.u64(); // size (informational)
-  if (blocks === 0n || blocks > 0xffffffffn) throw corrupt('blocked: block count outside 1..2^32-1');
-  checkSizing(capacity, errorRate);
-  if (BigInt(r.remaining()) !== 32n * blocks) throw corrupt('blocked: block count does not match the bytes');
-  const words = r.take(32n * blocks);
-  const view = viewOf(words);
-  return (h1, h2) => {
-    const block = Number((hi32(h1) * blocks) >> 32n);
-    const y = Number(lo32(h2));
-    for (let i = 0; i < 8; i++) {
-      const bit = (Math.imul(y, SALTS[i]) >>> 0) >>> 27;
-      if (((view.getUint32(4 * (8 * block + i), true) >>> bit) & 1) === 0) return false;
-    }
-    return true;
-  };
-}
-
-// ---- Kind 3: Counting Bloom ------------------------------------------------------------------
-
-// (its parser is in its test file, tests/kinds/counting.mjs: addReader below)
-
-// ---- Kind 4: Scalable Bloom ------------------------------------------------------------------
-
-function readScalable(r) {
-  const capacity = r.u64();
-  const errorRate = r.f64();
-  const expansion = r.u32();
-  const nonScaling = r.u8();
-  const count = r.u32();
-  if (capacity === 0n || !validRate(errorRate) || expansion < 1 || nonScaling > 1) {
-    throw corrupt('scalable: invalid parameters');
-  }
-  if (count < 1 || count > 64 || (nonScaling === 1 && count !== 1)) throw corrupt('scalable: invalid layer count');
-  const layers = [];
-  let cap = capacity;
-  let rate = nonScaling ? errorRate : errorRate * 0.5;
-  for (let i = 0; i < count; i++) {
-    if (i > 0) {
-      cap *= BigInt(expansion);
-      rate *= 0.5;
-      if (cap > M64) throw corrupt('scalable: layer capacity overflows');
-    }
-    const layer = readBloomBody(r);
-    if (layer.capacity !== cap || layer.errorRate !== rate) throw corrupt('scalable: layer of the wrong capacity or error rate');
-    if (layer.size > layer.capacity) throw corrupt('scalable: layer holds more than its capacity');
-    layers.push(layer);
-  }
-  return (h1, h2) => layers.some((l) => l.hasHash(h1, h2));
-}
-
-// ---- Kind 5: Cuckoo --------------------------------------------------------------------------
-
-/** Slot `slot` of a payload bit stream of f-bit slots. */
-function readSlot(payload, slot, f) {
-  const t = slot * f;
-  let v = 0;
-  for (let bit = 0; bit < f; bit++) v |= bitIsSet(payload, t + bit) << bit;
-  return v;
-}
-
-function readCuckoo(r) {
-  r.u64(); // capacity (informational)
-  const errorRate = r.f64();
-  const f = r.u32();
-  const b = r.u32();
-  const maxIterations = r.u32();
-  const expansion = r.u32();
-  const inserted = r.u64();
-  const deleted = r.u64();
-  const count = r.u32();
-  if (!validRate(errorRate) || ![8, 12, 16].includes(f) || ![1, 2, 4, 8].includes(b) ||
-      maxIterations < 1 || maxIterations > 65535 ||
-      (expansion !== 0 && !pow2(BigInt(expansion))) || expansion > 65536) {
-    throw corrupt('cuckoo: invalid parameters');
-  }
-  if (count < 1 || count > 32 || (expansion === 0 && count !== 1)) throw corrupt('cuckoo: invalid sub-filter count');
-  if (deleted > inserted) throw corrupt('cuckoo: more deleted than inserted');
-  const subs = [];
-  let occupied = 0n;
-  let first = 0n;
-  for (let s = 0; s < count; s++) {
-    const buckets = r.u64();
-    const payloadBytes = r.u64();
-    if (s === 0) {
-      if (!pow2(buckets) || buckets > 1n << 40n) throw corrupt('cuckoo: first bucket count not a power of two up to 2^40');
-      first = buckets;
-    }
-    const expected = first * BigInt(expansion) ** BigInt(s);
-    if (buckets !== expected || buckets > 1n << 40n) throw corrupt('cuckoo: sub-filter bucket count inconsistent');
-    const slots = buckets * BigInt(b);
-    if (payloadBytes !== (slots * BigInt(f) + 7n) / 8n) throw corrupt('cuckoo: payload length inconsistent');
-    const payload = r.take(payloadBytes);
-    for (let i = Number(slots) * f; i < payload.length * 8; i++) {
-      if (bitIsSet(payload, i)) throw corrupt('cuckoo: padding bits set');
-    }
-    for (let i = 0; i < Number(slots); i++) if (readSlot(payload, i, f) !== 0) occupied++;
-    subs.push({ mask: buckets - 1n, payload });
-  }
-  r.end();
-  if (occupied !== inserted - deleted) throw corrupt('cuckoo: stored fingerprints disagree with the counts');
-
-  const bucketHolds = (sub, i, fp) => {
-    for (let j = 0; j < b; j++) if (readSlot(sub.payload, i * b + j, f) === fp) return true;
-    return false;
-  };
-  return (h1, h2) => {
-    const fp = 1 + Number((hi32(h2) * BigInt(2 ** f - 1)) >> 32n);
-    const x = u64(BigInt(fp) * 0x9e3779b97f4a7c15n);
-    const offset = (x ^ (x >> 32n)) | 1n;
-    return subs.some((sub) => {
-      const i1 = h1 & sub.mask;
-      const i2 = i1 ^ (offset & sub.mask);
-      return bucketHolds(sub, Number(i1), fp) || bucketHolds(sub, Number(i2), fp);
-    });
-  };
-}
-
-// ---- Kind 6: Binary fuse ---------------------------------------------------------------------
-
-function readFuse(r) {
-  const bits = r.u32();
-  const L = r.u32();
-  const c = r.u32();
-  const length = r.u32();
-  const size = r.u64();
-  const cseed = r.u64();
-  if (bits !== 8 && bits !== 16) throw corrupt('fuse: fingerprint bits not 8 or 16');
-  if (length === 0) {
-    if (L !== 0 || c !== 0 || size !== 0n || cseed !== 0n) throw corrupt('fuse: empty filter with a layout');
-    return () => false;
-  }
-  if (L === 0 || (L & (L - 1)) !== 0 || L > 2 ** 18) throw corrupt('fuse: segment length not a power of two <= 2^18');
-  if (c === 0 || (c + 2) * L !== length) throw corrupt('fuse: array length != (segment count + 2) * segment length');
-  if (size === 0n || size > BigInt(length)) throw corrupt('fuse: size out of range');
-  if (r.remaining() !== length * (bits / 8)) throw corrupt('fuse: payload length is wrong');
-  const raw = r.take(length * (bits / 8));
-  const view = viewOf(raw);
-  const F = bits === 8 ? (p) => raw[p] : (p) => view.getUint16(2 * p, true);
-  const cL = BigInt(c * L);
-  const mask = BigInt(L - 1);
-  const fpMask = BigInt(2 ** bits - 1);
-  return (h1) => {
-    const h = fmix64(u64(h1 + cseed));
-    const p0 = Number(reduce(h, cL));
-    const p1 = ((p0 + L) ^ Number((h >> 18n) & mask)) >>> 0;
-    const p2 = ((p0 + 2 * L) ^ Number(h & mask)) >>> 0;
-    const fp = Number((h ^ (h >> 32n)) & fpMask);
-    return (F(p0) ^ F(p1) ^ F(p2)) === fp;
-  };
-}
-
-// ---- Kinds 7 and 8: RedisBloom's hash and bodies ---------------------------------------------
+// ---- RedisBloom's hash (the kinds of hash id 2) ----------------------------------------------
 
 /** MurmurHash64A of `bytes` with a 64-bit seed (BigInt), as FORMAT.md spells it. */
 export function murmur64a(bytes, seed) {
@@ -370,100 +220,25 @@ export function murmur64a(bytes, seed) {
   return h;
 }
 
-function readRedisBloom(r) {
-  const items = r.u64();
-  const n = r.u32();
-  const options = r.u32();
-  r.u32();   // expansion: only a writer needs it
-  if (n < 1 || n > 4096) throw corrupt('link count out of range');
-  if (options & ~0xf) throw corrupt('unknown options');
-  if (!(options & 4)) throw corrupt('32-bit hashes (FORCE64 not set)');
-  const links = [];
-  let total = 0n;
-  for (let i = 0; i < n; i++) {
-    const l = { bytes: r.u64(), bits: r.u64(), items: r.u64(), error: r.f64(), bpe: r.f64(), hashes: r.u32(), entries: r.u64(), n2: r.u8() };
-    const zeros = l.bytes === 0n && l.bits === 0n && l.items === 0n && l.error === 0 && l.bpe === 0 && l.hashes === 0 && l.entries === 0n && l.n2 === 0;
-    if (zeros && i > 0 && i === n - 1) {   // the empty link RedisBloom 2.x leaves: every key is present
-      links.push(l);
-      continue;
-    }
-    if (!validRate(l.error) || l.n2 > 63 || l.bits === 0n || l.bits !== l.bytes * 8n || (l.n2 > 0 && l.bits < 1n << BigInt(l.n2)) ||
-        !(l.bpe > 0 && l.bpe < 1e6) || l.hashes < 1 || l.hashes > 1075 || l.hashes !== Math.ceil(0.693147180559945 * l.bpe) || l.entries === 0n) {
-      throw corrupt(`link ${i}: inconsistent parameters`);
-    }
-    total += l.items;
-    links.push(l);
-  }
-  if (total !== items) throw corrupt('item counts do not add up');
-  for (const l of links) l.data = r.take(l.bytes);
-  return (key) => {
-    const a = murmur64a(key, 0xc6a4a7935bd1e995n);
-    const b = murmur64a(key, a);
-    return links.some((l) => {
-      for (let i = 0n; i < BigInt(l.hashes); i++) {
-        const v = u64(a + i * b);
-        const x = l.n2 > 0 ? v & ((1n << BigInt(l.n2)) - 1n) : v % l.bits;
-        if (!bitIsSet(l.data, Number(x))) return false;
-      }
-      return true;
-    });
-  };
-}
-
-function readRedisCuckoo(r) {
-  r.u64();   // items: not checked against the slots, as the server does not
-  const buckets = r.u64();
-  r.u64();   // deletes since the last compaction
-  const f = r.u64();
-  const view = () => { const v = r.u8() | (r.u8() << 8); return v; };
-  const b = view();
-  const maxIterations = view();
-  const expansion = view();
-  if (b < 1 || b > 255 || maxIterations < 1 || !pow2(buckets) || buckets >= 1n << 56n || f < 1n || f > 65535n ||
-      (expansion === 0 && f !== 1n)) {
-    throw corrupt('invalid header fields');
-  }
-  const subs = [];
-  for (let k = 0n; k < f; k++) {
-    const n = buckets * BigInt(expansion) ** k;
-    if (n >= 1n << 56n) throw corrupt('sub-filter too large');
-    subs.push({ n, data: r.take(n * BigInt(b)) });
-  }
-  return (key) => {
-    const h = murmur64a(key, 0n);
-    const fp = Number(h % 255n) + 1;
-    const h2 = h ^ u64(BigInt(fp) * 0x5bd1e995n);
-    return subs.some(({ n, data }) => [h % n, h2 % n].some((i) => {
-      const at = Number(i) * b;
-      return data.subarray(at, at + b).includes(fp);
-    }));
-  };
-}
-
 // ---- The frame -------------------------------------------------------------------------------
 
-// Kinds whose hash is RedisBloom's (hash id 2): their parsers return has(keyBytes) directly.
-const REDIS_KINDS = { 7: ['redis-bloom', readRedisBloom], 8: ['redis-cuckoo', readRedisCuckoo] };
-
-const KINDS = {
-  1: ['bloom', (r) => { const l = readBloomBody(r); return l.hasHash; }],
-  2: ['blocked', readBlocked],
-  4: ['scalable', readScalable],
-  5: ['cuckoo', readCuckoo],
-  6: ['fuse', readFuse],
-};
+// The body readers, by kind number: { name, hashId, parse }. Each kind's stands in its test file
+// (tests/kinds/<name>.mjs, `readBody`), written from its section of FORMAT.md with the helpers
+// exported here; tests/js/format-spec.test.js adds them (addReader) from the kind table.
+const KINDS = {};
 
 /**
- * Adds the parser of kind `number` (hash id 1), written from its section of FORMAT.md in its
- * test file (tests/kinds/<name>.mjs, `readBody`): parse(cursor) reads the whole body and returns
- * has(h1, h2). The helpers exported here are for those parsers.
+ * Adds the body reader of kind `number`, whose bytes carry hash id `hashId` (FORMAT.md's frame):
+ * parse(cursor) reads the whole body and returns has(h1, h2) for hash id 1 (the frame's seed
+ * hashes the key with MurmurHash3), has(keyBytes) for hash id 2 (the reader hashes the key the
+ * RedisBloom way its section says; the frame's seed must be 0).
  */
-export function addReader(number, name, parse) {
-  KINDS[number] = [name, parse];
+export function addReader(number, name, parse, hashId = 1) {
+  KINDS[number] = { name, hashId, parse };
 }
 
 /** The kind numbers this reader knows (a section of FORMAT.md each). */
-export const knownKinds = () => [...Object.keys(KINDS), ...Object.keys(REDIS_KINDS)].map(Number);
+export const knownKinds = () => Object.keys(KINDS).map(Number);
 
 /**
  * Parses a whole file (Uint8Array) and returns { kind, name, version, seed, has(keyBytes) }.
@@ -492,15 +267,13 @@ export function readFilter(bytes) {
   };
   // FORMAT.md: an unknown kind is CORRUPT_DATA. Kinds this reader has no section for yet get
   // their own code, so a caller can tell "not implemented here" from "broken".
-  if (kind in REDIS_KINDS) {
-    if (hashId !== 2) throw new FormatError('UNSUPPORTED_VERSION', `hash id ${hashId}`);
+  if (!(kind in KINDS)) throw new FormatError('UNKNOWN_KIND', `kind ${kind} is not known to this reader`);
+  const { name, hashId: kindHashId, parse } = KINDS[kind];
+  if (hashId !== kindHashId) throw new FormatError('UNSUPPORTED_VERSION', `hash id ${hashId}`);
+  if (hashId === 2) {
     if (seed !== 0) throw corrupt('the RedisBloom kinds have no seed');
-    const [name, parse] = REDIS_KINDS[kind];
     return { kind, name, version, seed, has: readBody(parse) };
   }
-  if (!(kind in KINDS)) throw new FormatError('UNKNOWN_KIND', `kind ${kind} is not known to this reader`);
-  if (hashId !== 1) throw new FormatError('UNSUPPORTED_VERSION', `hash id ${hashId}`);
-  const [name, parse] = KINDS[kind];
   const hasHash = readBody(parse);
   return {
     kind,

@@ -17,7 +17,7 @@ const keys = (n, tag) => Array.from({ length: n }, (_, i) => `${tag}:${i}`);
 const absent = [...keys(20000, 'out'), ...keys(500, 'ünï☃'), '', 'x'.repeat(70000), new Uint8Array([0, 1, 2]),
   new Uint16Array([300, 400]), new ArrayBuffer(5)];
 
-// The filters of each kind: its golden recipes (MANIFEST.txt or tests/kinds/<name>.mjs), rebuilt with
+// The filters of each kind: its golden recipes (tests/kinds/<name>.mjs), rebuilt with
 // the JS API (tests/js/golden.js), so a new kind needs nothing here; `present` is what a recipe
 // added and did not remove.
 const recipesOf = (kind) => recipes().filter((r) => r.kind === kind);

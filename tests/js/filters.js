@@ -1,97 +1,20 @@
-// The filter classes the Jest conformance suite runs over. Each entry:
+// The filter classes the Jest conformance suite runs over: the `conformance` entries of the kinds'
+// test files, tests/kinds/<name>.mjs, in the kind table's order (the order of the entries within a
+// file kept). Each entry:
+//   name                                   → the suite's name for it (the class's, or its variant's)
+//   Cls                                    → its class
 //   create(keys, capacity, errorRate, seed) → a filter holding `keys`
 //   expectedFpr(filter, errorRate, n)      → the false-positive rate it promises with n keys
 //   maxBitsPerKey(errorRate, n)            → bits/key bound for n keys (n >= 10^4)
 //   seeded (default true)                  → false: the class has no seed (RedisBloom's hashes)
-// A kind joins with the `conformance` entries of its test file, tests/kinds/<name>.mjs, which
-// follow the entries here.
-import {
-  BinaryFuseFilter, BlockedBloomFilter, BloomFilter, CuckooFilter, RedisBloomFilter,
-  RedisCuckooFilter, ScalableBloomFilter,
-} from '../../js/main/index.js';
+import { KIND_TABLE } from '../../js/shared/kind-table.js';
 import { loadKindFiles } from './kind-files.js';
-import { bloomBitsPerKey, bloomFpr, sized } from './promises.js';
 
-export const FILTERS = [
-  {
-    name: 'BloomFilter',
-    Cls: BloomFilter,
-    create: sized(BloomFilter),
-    expectedFpr: (f, _p, n) => { const i = f.info(); return bloomFpr(i.bits, i.hashes, n); },
-    // exactly the formula: m/n = -ln p / ln^2 2, stored in whole 64-bit words
-    maxBitsPerKey: (p) => bloomBitsPerKey(p) + 0.01,
-  },
-  {
-    name: 'BlockedBloomFilter',
-    Cls: BlockedBloomFilter,
-    create: sized(BlockedBloomFilter),
-    expectedFpr: (_f, p) => p,
-    // issue 3: <= 10.7 bits/key at 1%; at 0.1% the split-block model needs ~17
-    maxBitsPerKey: (p) => (p >= 0.01 ? 10.7 : 17.5),
-  },
-  {
-    name: 'ScalableBloomFilter',
-    Cls: ScalableBloomFilter,
-    create: sized(ScalableBloomFilter),
-    // 1 − Π(1 − p_i) over the layers' actual fill
-    expectedFpr: (f) => 1 - f.info().layers.reduce((pass, l) => pass * (1 - bloomFpr(l.bits, l.hashes, l.size)), 1),
-    // layer 0 is sized at errorRate/2 so that all layers together stay under errorRate
-    maxBitsPerKey: (p) => bloomBitsPerKey(p / 2) + 0.01,
-  },
-  {
-    name: 'CuckooFilter',
-    Cls: CuckooFilter,
-    create: sized(CuckooFilter, { allFit: true }),
-    // 1 - (1 - 1/(2^f - 1))^(2·b·load) per sub-filter (≈ 2·b·load/2^f)
-    expectedFpr: (f) => {
-      const i = f.info();
-      return i.filters * (1 - (1 - 1 / (2 ** i.fingerprintBits - 1)) ** (2 * i.bucketSize * i.loadFactor));
-    },
-    // f bits per slot at load >= 0.94, at most 2x for rounding buckets to a power of two
-    maxBitsPerKey: (p) => (2 * (p >= 8 / 256 ? 8 : p >= 8 / 4096 ? 12 : 16)) / 0.94,
-  },
-  {
-    name: 'RedisBloomFilter',
-    Cls: RedisBloomFilter,
-    seeded: false,
-    create: (keys, capacity, errorRate) => {
-      const f = new RedisBloomFilter({ capacity, errorRate });
-      f.addAll(keys);
-      return f;
-    },
-    // 1 − Π(1 − p_i) over the chain's links at their actual fill
-    expectedFpr: (f) => 1 - f.info().links.reduce((pass, l) => pass * (1 - bloomFpr(l.bits, l.hashes, l.items)), 1),
-    // the first link is sized at errorRate/2 (RedisBloom's rule), its bits rounded up to 64
-    maxBitsPerKey: (p) => bloomBitsPerKey(p / 2) + 0.01,
-  },
-  {
-    name: 'RedisCuckooFilter',
-    Cls: RedisCuckooFilter,
-    seeded: false,
-    // CF.RESERVE needs capacity >= 2·bucketSize (4 by default)
-    create: (keys, capacity) => {
-      const f = new RedisCuckooFilter({ capacity: Math.max(capacity, 4) });
-      expect(f.addAll(keys)).toBe(keys.length);
-      return f;
-    },
-    // 8-bit fingerprints (1..255) in 2·bucketSize slots per sub-filter probed: at most
-    // 1 − (1 − 1/255)^(2·items / the fewest buckets of a sub-filter), whatever sub-filter holds them
-    expectedFpr: (f) => {
-      const i = f.info();
-      return 1 - (1 - 1 / 255) ** ((2 * i.items) / Math.min(...i.subFilters.map((s) => s.buckets)));
-    },
-    // 8 bits per slot; the first sub-filter's buckets are rounded up to a power of two (< 2n
-    // slots) and, when it fills, one more of the same size joins it
-    maxBitsPerKey: () => 2 * 2 * 8,
-  },
-  ...[8, 16].map((fingerprintBits) => ({
-    name: `BinaryFuse${fingerprintBits}`,
-    Cls: BinaryFuseFilter,
-    create: (keys, _capacity, _errorRate, seed) => BinaryFuseFilter.build(keys, { fingerprintBits, seed }),
-    expectedFpr: () => 2 ** -fingerprintBits,
-    // issue 5: <= 9.1 / 18.2 bits/key at n >= 10^6; smaller n carry more segment overhead
-    maxBitsPerKey: (_p, n) => (fingerprintBits / 8) * (n >= 1e6 ? 9.1 : 10.5),
-  })),
-];
+const rank = (name) => {
+  const i = KIND_TABLE.findIndex(([, kind]) => kind === name);
+  return i < 0 ? KIND_TABLE.length : i;
+};
 
-FILTERS.push(...(await loadKindFiles()).flatMap(({ module }) => module.conformance ?? []));
+export const FILTERS = (await loadKindFiles())
+  .sort((a, b) => rank(a.name) - rank(b.name))
+  .flatMap(({ module }) => module.conformance ?? []);

@@ -48,7 +48,7 @@ function probeKeys(r, fileIndex) {
 // the body readers of the kinds' test files (tests/kinds/<name>.mjs)
 for (const { name, module } of await loadKindFiles()) {
   const row = KIND_TABLE.find(([, n]) => n === name);
-  if (row && module.readBody) addReader(row[0], name, module.readBody);
+  if (row && module.readBody) addReader(row[0], name, module.readBody, row[3]);
 }
 const KNOWN_KINDS = knownKinds();
 
@@ -57,7 +57,7 @@ const kindOfFile = (g) => g.bytes[6];
 const covered = golden.filter((g) => KNOWN_KINDS.includes(kindOfFile(g)));
 
 test('the reader covers every kind of the kind table, by its name, and every golden file', () => {
-  expect(golden.filter((g) => !covered.includes(g)).map((g) => `${g.file}: kind ${kindOfFile(g)} has no reader: write its body reader (export function readBody) in its test file tests/kinds/<name>.mjs from docs/FORMAT.md`)).toEqual([]);
+  expect(golden.filter((g) => !covered.includes(g)).map((g) => `${g.file}: kind ${kindOfFile(g)} ('${g.kind}') has no reader: write its body reader (export function readBody) in its test file tests/kinds/${g.kind}.mjs from docs/FORMAT.md`)).toEqual([]);
   const missing = KIND_TABLE.filter(([n]) => !covered.some((g) => kindOfFile(g) === n))
     .map(([n, name]) => `kind ${n} ('${name}'): ${KNOWN_KINDS.includes(n) ? '' : `write its body reader (export function readBody) in tests/kinds/${name}.mjs from docs/FORMAT.md, and `}give tests/kinds/${name}.mjs its golden recipe (export const golden) and run scripts/gen-golden.mjs`);
   expect(missing).toEqual([]);

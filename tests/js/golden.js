@@ -1,14 +1,13 @@
-// Reads the golden recipes (tests/fixtures/golden/MANIFEST.txt, tests/kinds/<name>.mjs) and builds each recipe with the JS API.
-import { readFileSync } from 'node:fs';
+// Reads the golden recipes (the kinds' test files, tests/kinds/<name>.mjs; their format:
+// tests/js/kind-files.js) and builds each recipe with the JS API.
 import { KINDS } from '../../js/main/kinds.js';
 import { kindGoldenLines } from './kind-files.js';
 
 export const GOLDEN_DIR = new URL('../fixtures/golden/', import.meta.url);
 
-/** The recipes: MANIFEST.txt's, then those of the kinds' test files (tests/kinds/<name>.mjs). */
+/** The recipes of the kinds' test files (tests/kinds/<name>.mjs), by file name. */
 export function recipes() {
-  return [...readFileSync(new URL('MANIFEST.txt', GOLDEN_DIR), 'utf8').split('\n'), ...kindGoldenLines()]
-    .filter((l) => l.trim() && !l.startsWith('#'))
+  return kindGoldenLines()
     .map((line) => {
       const [file, kind, ...fields] = line.trim().split(/\s+/);
       const options = {};

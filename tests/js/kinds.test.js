@@ -58,7 +58,7 @@ test.each(KINDS.map(([n, name, Cls]) => [name, n, Cls]))('%s: exported, in the C
     lib[Cls.name] !== Cls && `export ${Cls.name} from js/main/classes.js`,
     CLI_KINDS[name]?.className !== Cls.name && `add a '${name}' row (class '${Cls.name}') to KINDS in bin/lib/kinds.js`,
     CLI_KINDS[name]?.derived && !takesSizing(Cls) && `add a '${name}' row (class '${Cls.name}') to KINDS in bin/lib/kinds.js: the CLI's default row builds it from { capacity, errorRate, seed }, which it refuses`,
-    !FILTERS.some((f) => f.Cls === Cls) && `give its test file tests/kinds/${name}.mjs a conformance entry for ${Cls.name} (export const conformance; tests/js/filters.js)`,
+    !FILTERS.some((f) => f.Cls === Cls) && `give its test file tests/kinds/${name}.mjs a conformance entry for ${Cls.name} (export const conformance; its fields: tests/js/filters.js)`,
     !read('docs/API.md').includes(Cls.name) && `document ${Cls.name} in docs/API.md`,
     !read('docs/FORMAT.md').includes(`## Body of kind ${n}:`) && `add a section '## Body of kind ${n}:' to docs/FORMAT.md`,
     !read('js/main/index.d.ts').includes(`export class ${Cls.name}`) && `declare export class ${Cls.name} in js/main/index.d.ts`,

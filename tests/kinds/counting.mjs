@@ -17,7 +17,7 @@ export const conformance = [{
   maxBitsPerKey: (p) => 4 * bloomBitsPerKey(p) + 0.05,
 }];
 
-/** Its golden files, one recipe a line as in tests/fixtures/golden/MANIFEST.txt. */
+/** Its golden file, one recipe a line (the format: tests/js/kind-files.js). */
 export const golden = `
 counting.bin counting capacity=500 errorRate=0.05 seed=4 n=400 remove=100
 `;
