@@ -19,6 +19,19 @@ const IOREDIS = CLIENTS.find((c) => c.alias === 'ioredis');
 
 
 /**
+ * Starts `replica` adding batches of `size` keys (`prefix` + the batch's number) one after the
+ * other, and resolves once three are written (rejects if a write fails); stop() ends the loop and
+ * resolves with how many batches were written.
+ */
+async function keepWriting(replica, prefix, size) {
+  let writing = true;
+  let written = 0;
+  const busy = (async () => { for (let i = 0; writing; i++) { await replica.addAll(keys(`${prefix}${i}`, size)); written++; } })();
+  while (written < 3) await Promise.race([busy, new Promise((r) => { setTimeout(r, 5); })]);
+  return { stop: async () => { writing = false; await busy; return written; } };
+}
+
+/**
  * A BF or a CF built here with `n` keys: big (a BF of 2.5·10^7 capacity, ~30 MB; a CF of 2^23
  * buckets × 4, 32 MiB; two SCANDUMP chunks each), or small (~1.2 MB, ~1 MiB).
  */
@@ -83,15 +96,9 @@ for (const oracle of ['2.6', 'v8']) {
         const chunk = Math.max(...(await slowlog(admin)).filter((e) => e.cmd[0].endsWith('.SCANDUMP')).map((e) => e.ms));
         await resetStats(admin);
         // writes through the first replica all along, while two more open (another client too)
-        let writing = true;
-        let written = 0;
-        const writer = (async () => {
-          for (let i = 0; writing; i++) { await first.addAll(keys(`w${i}`, 50)); written++; }
-        })();
-        while (written < 3) await new Promise((r) => { setTimeout(r, 5); });
+        const writes = await keepWriting(first, 'w', 50);
         const others = [await replicaOf(await connect(), key), await replicaOf(await connect(IOREDIS), key)];
-        writing = false;
-        await writer;
+        const written = await writes.stop();
         expect(others.map((r) => r.stats.fromCheckpoint)).toEqual([1, 1]);
         const log = await slowlog(admin);
         const longest = log.reduce((a, e) => (e.ms > a.ms ? e : a), { ms: 0, cmd: [] });
@@ -119,14 +126,10 @@ for (const oracle of ['2.6', 'v8']) {
         const writer = await replicaOf(c, key);   // the checkpoint it writes is dropped below
         while (writer.stats.checkpoints === 0) await new Promise((r) => { setTimeout(r, 10); });
         await admin.sendCommand(['DEL', `{${key}}:bloomcuckoo-ckpt`]);
-        let writing = writes;
-        let written = 0;
-        const busy = (async () => { for (let i = 0; writing; i++) { await writer.addAll(keys(`b${i}`, 20)); written++; } })();
-        while (writes && written < 3) await new Promise((r) => { setTimeout(r, 5); });
+        const busy = writes ? await keepWriting(writer, 'b', 20) : null;
         await resetStats(admin);
         const r = await replicaOf(await connect(IOREDIS), key);
-        writing = false;
-        await busy;
+        await busy?.stop();
         expect([key, await callsOf(admin, 'dump'), await callsOf(admin, 'restore'), r.stats.fromCheckpoint]).toEqual([key, 0, 0, writes ? 1 : 0]);
         await r.sync();
         expect(hex(r.filter.toRedisDump())).toEqual(hex(await scanDump(admin, 'CF', key)));
@@ -139,14 +142,10 @@ for (const oracle of ['2.6', 'v8']) {
       const writer = await replicaOf(await connect(), key, { checkInterval: 100000 });
       while (writer.stats.checkpoints === 0) await new Promise((r) => { setTimeout(r, 10); });
       await admin.sendCommand(['DEL', `{${key}}:bloomcuckoo-ckpt`]);   // the checkpoint it wrote on opening
-      let writing = true;
-      let written = 0;
-      const busy = (async () => { for (let i = 0; writing; i++) { await writer.addAll(keys(`u${i}`, 20)); written++; } })();
-      while (written < 3) await new Promise((r) => { setTimeout(r, 5); });
+      const busy = await keepWriting(writer, 'u', 20);
       await resetStats(admin);
       const r = await replicaOf(await connect(IOREDIS), key);
-      writing = false;
-      await busy;
+      await busy.stop();
       expect([await callsOf(admin, 'dump'), await callsOf(admin, 'restore'), r.stats.fromCheckpoint]).toEqual([1, 1, 0]);
       expect(await callsOf(admin, 'cf.scandump')).toBeGreaterThan(2);   // its two reads of the key, then the snapshot's
       await r.sync();
