@@ -119,12 +119,50 @@ return 'ok'`;
 /** KEYS: lock. ARGV: token. Drops the lock if it is still this token's. */
 export const RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end\nreturn 0";
 
+/** KEYS: lock. ARGV: token, lease (ms). Extends the lock by the lease if it is still this token's: 1, else 0. */
+export const RENEW = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end\nreturn 0";
+
 /** A random name for a lock or a checkpoint. */
 export const token = () => randomBytes(8).toString('hex');
 
-/** SET lock token NX PX ms: whether this token now holds it. */
-export async function takeLock(send, lock, id, ms) {
-  return (await run(send, ['SET', lock, id, 'NX', 'PX', String(ms)])) != null;
+/**
+ * The checkpoint lock's lease for a holder whose syncTimeout is `syncTimeout`: a quarter of it, at
+ * most 5 s and at least 200 ms. The lock is taken for that long and renewed every third of it
+ * while held (holdLock), so a holder that dies (SIGKILL, a lost host) leaves it for one lease at
+ * most, and a replica waiting for it (up to half of its own syncTimeout) still takes it in time.
+ */
+export const leaseOf = (syncTimeout) => Math.max(200, Math.min(5000, Math.floor(syncTimeout / 4)));
+
+/**
+ * Takes the checkpoint lock `lock` (SET NX PX `lease`) and keeps it while held: RENEW (token-checked
+ * PEXPIRE) every lease / 3, one at a time, until release() or until a renewal finds it is no longer
+ * this holder's (it expired: a stalled holder; the lock only saves work, whoever takes it next).
+ * `script(name, keys, args)` runs the RENEW or RELEASE script. Resolves a holder { token, release }
+ * or null when someone else holds it. release() stops the renewals and drops the lock if still held
+ * (resolves when the server answered, or failed to: never rejects).
+ */
+export async function holdLock(send, script, lock, lease) {
+  const id = token();
+  if ((await run(send, ['SET', lock, id, 'NX', 'PX', String(lease)])) == null) return null;
+  let renewing = false;
+  let released = false;
+  const timer = setInterval(() => {
+    if (renewing) return;
+    renewing = true;
+    Promise.resolve().then(() => script('RENEW', [lock], [id, String(lease)]))
+      .then((held) => { if (Number(held) !== 1) clearInterval(timer); }, () => {})
+      .finally(() => { renewing = false; });
+  }, Math.max(1, Math.floor(lease / 3)));
+  timer.unref();
+  return {
+    token: id,
+    release() {
+      clearInterval(timer);
+      if (released) return Promise.resolve();
+      released = true;
+      return Promise.resolve().then(() => script('RELEASE', [lock], [id])).then(() => {}, () => {});
+    },
+  };
 }
 
 /**

@@ -23,7 +23,8 @@ import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { FilterError, RedisCuckooFilter, fromRedisDump, init } from '../main/index.js';
 import {
-  RELEASE, Unusable, checkpointKeys, emptyBf, emptyCf, emptyCfHeader, openScript, publishScript, readCheckpoint, takeLock, token, writeCheckpoint,
+  RELEASE, RENEW, Unusable, checkpointKeys, emptyBf, emptyCf, emptyCfHeader, holdLock, leaseOf, openScript, publishScript, readCheckpoint,
+  writeCheckpoint,
 } from './checkpoint.js';
 import {
   NoReply, TYPES, arrayOf, badReply, besideKey, bounded, cfSlots, commandsOf, confirmWrite, countOf, duplicateOf, fieldsOf, prefixFor,
@@ -210,7 +211,7 @@ return newLog(KEYS[3], KEYS[4], KEYS[5], KEYS[6])`;
 const sha = (script) => createHash('sha1').update(script).digest('hex');
 const OPEN = openScript(`${LAST_ID}${IDENT}${IS_FILTER}`);
 const PUBLISH = publishScript(`${LAST_ID}${IDENT}`);
-const SCRIPTS = Object.fromEntries(Object.entries({ WRITE, SNAPSHOT, CHECK, RIGHTS, CREATE, LOAD, OPEN, PUBLISH, RELEASE }).map(([k, s]) => [k, { s, sha: sha(s) }]));
+const SCRIPTS = Object.fromEntries(Object.entries({ WRITE, SNAPSHOT, CHECK, RIGHTS, CREATE, LOAD, OPEN, PUBLISH, RELEASE, RENEW }).map(([k, s]) => [k, { s, sha: sha(s) }]));
 
 /** Runs script `name` with EVALSHA, or EVAL when the server does not have it (NOSCRIPT). */
 async function evalOf(send, name, keys, args) {
@@ -313,6 +314,8 @@ export class RedisReplica extends EventEmitter {
   // checkpoints: their keys, whether the next snapshot must not use one, a write of one under way,
   // the position a refused one was written at (not written again there), the position openReplica waits for
   #ck; #atomic = false; #serving = false; #refusedAt = null; #target = 0;
+  // the checkpoint locks this replica holds (holdLock's holders, renewed while held; dropped by close())
+  #held = new Set();
   #stats = { seq: 0, lag: 0, lastSync: 0, resyncs: 0, bytesPulled: 0, applied: 0, writeArounds: 0, fromCheckpoint: 0, checkpoints: 0 };
 
   /** Use openReplica(client, key, options). */
@@ -420,6 +423,7 @@ export class RedisReplica extends EventEmitter {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#timer);
+    for (const h of [...this.#held]) this.#release(h);
     this.#tail?.close();
     this.#writer.close();
     for (const w of this.#waiters.splice(0)) {
@@ -921,8 +925,8 @@ export class RedisReplica extends EventEmitter {
       }
       if (!atomic && of && !asked) await ask();   // stale: ask the live replicas for a new one
       if ((atomic || (!of && spoilt === 0) || Date.now() > grace) && !o.locked) {
-        const lock = token();
-        if (await takeLock(this.#send, ck.lock, lock, this.#o.syncTimeout)) {
+        const lock = await this.#hold();
+        if (lock) {
           try {
             const s = await this.#read(o);
             if (s) return { ...s, lock };
@@ -1004,9 +1008,20 @@ export class RedisReplica extends EventEmitter {
     }
   }
 
-  /** Drops the checkpoint lock `lock` if this replica still holds it. */
+  /**
+   * The checkpoint lock, taken for a short lease (leaseOf(syncTimeout)) and renewed while held
+   * (holdLock): a holder { token, release } to give #release, or null when another holds it.
+   */
+  async #hold() {
+    const h = await holdLock(this.#send, (name, keys, args) => this.#eval(this.#send, name, keys, args), this.#ck.lock, leaseOf(this.#o.syncTimeout));
+    if (h) this.#held.add(h);
+    return h;
+  }
+
+  /** Stops renewing the checkpoint lock of holder `lock` and drops it if this replica still holds it. */
   #release(lock) {
-    this.#eval(this.#send, 'RELEASE', [this.#ck.lock], [lock]).catch(() => {});
+    this.#held.delete(lock);
+    lock.release();
   }
 
   /**
@@ -1036,8 +1051,8 @@ export class RedisReplica extends EventEmitter {
     this.#serving = true;
     try {
       if (text(await run(this.#send, ['GET', this.#ck.want])) !== '1') return;
-      const lock = token();
-      if (await takeLock(this.#send, this.#ck.lock, lock, this.#o.syncTimeout)) await this.#publish(lock);
+      const lock = await this.#hold();
+      if (lock) await this.#publish(lock);
     } catch (err) {
       this.#report(serverError(err, `a checkpoint of '${this.#key}'`));
     } finally {
@@ -1234,8 +1249,8 @@ async function create(send, key, args) {
   }
 }
 
-/** The checkpoint lock's TTL while pushFilter writes one (the replicas' default syncTimeout). */
-const LOAD_LOCK_MS = 30000;
+/** The temporary checkpoint key's TTL while pushFilter writes one (the replicas' default syncTimeout). */
+const LOAD_TTL_MS = 30000;
 
 /**
  * pushFilter's last step: renames the loaded temporary key `tmp` over `key` (RENAMENX unless
@@ -1265,17 +1280,18 @@ export async function loadInto(send, tmp, key, filter, chunks, replace, ms) {
   if (!/^[0-9]{1,20}$/.test(e)) throw badReply(`the load script of '${key}'`, `'${e.slice(0, 40)}', not an epoch`);
   // the loaded key is exact at <epoch>-0: its checkpoint, under the lock when it is free (replicas
   // opening meanwhile wait for it), published only while that position is still in the log
-  const lock = token();
-  const locked = await takeLock(send, ck.lock, lock, Math.max(LOAD_LOCK_MS, 2 * ms));
+  // (the lock for the replicas' default lease, renewed while held)
+  let lock = null;
   try {
+    lock = await holdLock(send, (name, keys, args) => evalOf(send, name, keys, args), ck.lock, leaseOf(LOAD_TTL_MS));
     const at = `${e}-0`;
-    await writeCheckpoint(send, key, filter, at, Math.max(LOAD_LOCK_MS, 2 * ms), (t, id) => evalOf(send, 'PUBLISH',
+    await writeCheckpoint(send, key, filter, at, Math.max(LOAD_TTL_MS, 2 * ms), (t, id) => evalOf(send, 'PUBLISH',
       [key, log, ck.pointer, t, ck.a, ck.b, ck.want], [at, id, '']), chunks);
   } catch {
     // the key is loaded, with its new log: without this checkpoint a replica reads the key itself
     // (the checkpoint saves that read, it decides nothing), so the push does not fail for it
   } finally {
-    if (locked) await evalOf(send, 'RELEASE', [ck.lock], [lock]).catch(() => {});
+    await lock?.release();
   }
   return true;
 }
@@ -1309,6 +1325,7 @@ function replicaCommands(key, prefix, options, reserve) {
     // the checkpoint: its pointer and two generations read and published, a lock, a request, a temporary copy
     named(ckpt, 'HMGET', ck.pointer, 'cur'), named(ckpt, 'HMGET', ck.a, 't'), named(ckpt, 'HSET', ck.pointer, 'cur', 'a'),
     named(ckpt, 'PTTL', ck.lock), named(ckpt, 'SET', ck.lock, 'x', 'NX', 'PX', '1'), named(ckpt, 'GET', ck.lock), named(ckpt, 'DEL', ck.lock),
+    named(ckpt, 'PEXPIRE', ck.lock, '1'),
     named(ckpt, 'SET', ck.want, '1', 'PX', '1'), named(ckpt, 'GET', ck.want), named(ckpt, 'DEL', ck.want),
     named(ckpt, 'HSET', tmp, 'n', 'x'), named(ckpt, 'PEXPIRE', tmp, '1'), named(ckpt, 'EXISTS', tmp), named(ckpt, 'UNLINK', tmp),
     named(ckpt, 'RENAME', tmp, ck.a), named(ckpt, 'PERSIST', ck.a), named(ckpt, 'UNLINK', ck.a),
