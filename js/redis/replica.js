@@ -585,7 +585,10 @@ export class RedisReplica extends EventEmitter {
         this.#apply(n, op, logged, 0);
       }
       await this.#reach(n, this.#o.timeout, (at) => `bloomcuckoo/redis: a write to '${this.#key}' was applied by the server (write ${n}), `
-        + `but this copy did not reach it within ${this.#o.timeout} ms (at ${at})`);
+        + `but this copy did not reach it within ${this.#o.timeout} ms (at ${at})`).catch((e) => {
+        if (e.code !== 'DISPOSED') throw e;
+        throw new FilterError('DISPOSED', `bloomcuckoo/redis: the replica was closed before its copy had a write to '${this.#key}' the server applied (write ${n})`);
+      });
     } else if (position != null) {
       // nothing changed (the key was there, or did not fit): the copy still waits for everything
       // the server had when it answered, so has(key) agrees with that answer
@@ -653,6 +656,8 @@ export class RedisReplica extends EventEmitter {
       if (!(err instanceof FilterError) && !isReply(err)) unanswered.add(e);
       throw e;
     }
+    // closed while the check was under way: its copy is gone, nothing to compare
+    if (this.#closed) throw new FilterError('DISPOSED', 'bloomcuckoo/redis: the replica was closed');
     const what = `the check script of '${this.#key}'`;
     arrayOf(reply, what, 1);
     const type = textOf(reply[0], what);
@@ -770,9 +775,11 @@ export class RedisReplica extends EventEmitter {
 
   /**
    * Resolves once the copy is at write n or later with no snapshot due; rejects with FilterError
-   * REDIS, message(at), after `ms`.
+   * REDIS, message(at), after `ms`, or DISPOSED at once when the replica is closed.
    */
   #reach(n, ms, message) {
+    // closed (a write's or a sync()'s reply came after close()): nothing will bring the copy there
+    if (this.#closed) return Promise.reject(new FilterError('DISPOSED', 'bloomcuckoo/redis: the replica was closed'));
     if (this.#seq >= n && !this.#resync) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const w = { n, resolve, reject, timer: null };
@@ -1150,9 +1157,11 @@ export class RedisReplica extends EventEmitter {
         if (err instanceof NoReply) {
           // a stalled server or a dead link: a new connection (the old one may never answer)
           this.#tail.close();
+          // not connected in time either (the server still down or stalled): a stand-in whose every
+          // command is NoReply, so the next round (after the backoff) tries to connect again
           this.#tail = await this.#connectTail().catch((e) => {
             this.#report(serverError(e, 'the replica connection'));
-            return { send: () => Promise.reject(e), close: () => {} };
+            return { send: () => Promise.reject(new NoReply(e.message)), close: () => {} };
           });
           if (this.#closed) this.#tail.close();
         }
