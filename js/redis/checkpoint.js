@@ -14,14 +14,14 @@
 import { randomBytes } from 'node:crypto';
 import { MAX_CHUNK_BYTES, dataChunks } from '../shared/dump-chunks.js';
 import { FilterError, RedisCuckooFilter, fromRedisDump } from '../main/index.js';
-import { arrayOf, badReply, besideKey, countOf, declaredBytes, run, scanDumpVia, text, textOf } from './client.js';
+import { MIN_RUN_BYTES, arrayOf, badReply, besideKey, countOf, declaredBytes, run, scanDumpVia, text, textOf } from './client.js';
 
 /**
  * Bytes per checkpoint step after the header: 1 MiB, a 16th of a SCANDUMP chunk, so that a replica
  * reading or writing one holds the server ~1/16 as long as a SCANDUMP chunk does (and others'
  * commands get in between those of many replicas opening at once).
  */
-export const STEP_BYTES = 1024 * 1024;
+export const STEP_BYTES = MIN_RUN_BYTES;   // no shorter: scanDumpVia refuses shorter runs inside a part
 
 /** The [iterator, bytes] pairs of a dump (toRedisDump) with its data in runs of at most STEP_BYTES, numbered as SCANDUMP numbers them. */
 export function steps(chunks) {

@@ -1199,7 +1199,8 @@ function entriesOf(reply) {
  * a snapshot (calling init() itself). See RedisReplica and docs/API.md for what a reader may see
  * and when.
  */
-export async function openReplica(client, key, options = {}) {
+export async function openReplica(client, key, given) {
+  const options = given ?? {};   // null as none, as pullFilter and pushFilter take it
   const send = commandsOf(client);
   if (typeof key !== 'string' || key === '') throw new TypeError('bloomcuckoo/redis: key is a non-empty string');
   const known = ['server', 'checkInterval', 'maxLength', 'pageSize', 'block', 'syncTimeout', 'timeout', 'create', 'wait'];

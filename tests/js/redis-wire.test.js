@@ -124,6 +124,23 @@ describe.each(USED.map((c) => [c.name, c]))('%s against a fake server', (_, clie
     fake = null;
   });
 
+  test('a header declaring 64 MiB sent in 1-byte or 4 KiB chunks (a server splits a run of a link or sub-filter only at 1 MiB or more): CORRUPT_DATA at once, not millions of round trips and chunk records', async () => {
+    for (const size of [1, 4096]) {
+      let sent = 0;
+      const c = await connect(dumpServer('MBbloom--', (it) => {
+        if (it === 0) return [1, bfHeader(2 ** 26)];
+        if (++sent > 2000) return { error: 'ERR the fake stops here' };   // the bound this test needs, not the library
+        return [it + size, Buffer.alloc(size)];
+      }));
+      const err = await errorOf(pullFilter(c, 'k', { server: '2.6' }));
+      expect([err?.constructor.name, err?.code, scandumps()]).toEqual(['FilterError', 'CORRUPT_DATA', 2]);
+      await conn.close();
+      await fake.stop();
+    }
+    conn = null;
+    fake = null;
+  });
+
   test('a header declaring more than 4 GiB: refused before any data is read', async () => {
     const c = await connect(dumpServer('MBbloom--', (it) => (it === 0 ? [1, bfHeader(2 ** 33)] : [it + 64, Buffer.alloc(64)])));
     const err = await errorOf(pullFilter(c, 'k', { server: '2.6' }));
@@ -210,6 +227,22 @@ describe.each(USED.map((c) => [c.name, c]))('%s against a fake server', (_, clie
     }
     conn = null;
     fake = null;
+  });
+
+  test('openReplica given options null opens as given none (as pullFilter and pushFilter take null), never a TypeError', async () => {
+    const c = await connect(startFakeRedis((args) => {
+      const cmd = args[0].toUpperCase();
+      if (cmd === 'MODULE') return [['name', 'bf', 'ver', 20612]];
+      if ((cmd === 'EVALSHA' || cmd === 'EVAL') && args[2] === '3') return ['MBbloomCF', '0-0'];
+      if (cmd === 'CF.INFO') return cfInfo({ size: 1080, buckets: 512, bucketSize: 2 });
+      if (cmd === 'CF.SCANDUMP') return [0, ''];   // a CF with no items
+      if (cmd === 'XREAD') return new Promise((r) => { setTimeout(() => r(null), 50); });
+      if (cmd === 'DEL') return 1;
+      return undefined;
+    }));
+    const r = await openReplica(c, 'k', null);
+    expect(r.filter.info()).toMatchObject({ buckets: 512, size: 1080 });
+    await r.close();
   });
 
   test('a consistent empty CF from CF.INFO opens (the path the refusals guard)', async () => {
