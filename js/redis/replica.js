@@ -1154,8 +1154,10 @@ export class RedisReplica extends EventEmitter {
       } catch (err) {
         if (this.#closed) break;
         this.#tailId = null;
-        if (err instanceof NoReply) {
-          // a stalled server or a dead link: a new connection (the old one may never answer)
+        // no answer in time, or the connection failed (anything but the server's error reply or a
+        // reply refused here): a new connection. The old one may never answer (a stalled server),
+        // or be closed for good (a client made not to reconnect: its duplicate does not either)
+        if (err instanceof NoReply || !(err instanceof FilterError || isReply(err))) {
           this.#tail.close();
           // not connected in time either (the server still down or stalled): a stand-in whose every
           // command is NoReply, so the next round (after the backoff) tries to connect again
