@@ -143,7 +143,9 @@ export const leaseOf = (syncTimeout) => Math.max(200, Math.min(5000, Math.floor(
  */
 export async function holdLock(send, script, lock, lease) {
   const id = token();
-  if ((await run(send, ['SET', lock, id, 'NX', 'PX', String(lease)])) == null) return null;
+  const taken = await run(send, ['SET', lock, id, 'NX', 'PX', String(lease)]);
+  if (taken == null) return null;   // another holds it
+  if (textOf(taken, `SET NX of the lock '${lock}'`) !== 'OK') throw badReply(`SET NX of the lock '${lock}'`, `'${text(taken).slice(0, 20)}', not OK or nil`);
   let renewing = false;
   let released = false;
   const timer = setInterval(() => {

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { FilterError, RedisBloomFilter, init } from '../../js/main/index.js';
 import { openReplica, pullFilter, pushFilter } from '../../js/redis/index.js';
 import { CLIENTS } from '../redis/clients.mjs';
-import { NO_REPLY, startFakeRedis as startBare, withoutCheckpoint } from '../redis/fake-resp.mjs';
+import { NO_REPLY, noCheckpoint, startFakeRedis as startBare, withoutCheckpoint } from '../redis/fake-resp.mjs';
 
 await init();
 
@@ -222,6 +222,28 @@ describe.each(USED.map((c) => [c.name, c]))('%s against a fake server', (_, clie
       const err = await errorOf(openReplica(c, 'k', { server: '2.6' }));
       expect([err?.constructor.name, err?.code]).toEqual(['FilterError', code]);
       expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(64 * 2 ** 20);
+      await conn.close();
+      await fake.stop();
+    }
+    conn = null;
+    fake = null;
+  });
+
+  test('a reply to the checkpoint lock\'s SET NX that is neither OK nor nil (an integer, another string): CORRUPT_DATA, not taken as the lock', async () => {
+    for (const reply of [1, 'maybe']) {
+      const c = await connect(startBare((args) => {
+        const cmd = args[0].toUpperCase();
+        if (cmd === 'SET') return reply;
+        const r = noCheckpoint(args);
+        if (r !== undefined) return r;
+        if ((cmd === 'EVALSHA' || cmd === 'EVAL') && args[2] === '3') return ['MBbloom--', '0-0'];
+        if (cmd === 'BF.SCANDUMP') return stepOf(bfDump(), Number(args[2]));
+        if (cmd === 'XREAD') return new Promise((res) => { setTimeout(() => res(null), 50); });
+        if (cmd === 'DEL') return 1;
+        return undefined;
+      }));
+      const err = await errorOf(openReplica(c, 'k', { server: '2.6' }).then((r) => r.close()));
+      expect([err?.constructor.name, err?.code, err?.message]).toEqual(['FilterError', 'CORRUPT_DATA', expect.stringMatching(/SET .*lock/)]);
       await conn.close();
       await fake.stop();
     }
