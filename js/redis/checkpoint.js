@@ -248,9 +248,11 @@ export async function readCheckpoint(send, name, id, prefix, server, onBytes) {
  * Writes `filter`'s bytes (serialized now, so they are exact at `at`; or `chunks`, its dump as
  * taken earlier) as a checkpoint into a new temporary key beside `key`, step by step, then
  * publishes it with `publish(tmp, id)` (the PUBLISH script): resolves what it replied ('ok' or why
- * not). The temporary key expires after `ttl` ms if this process dies before the end.
+ * not). The temporary key expires after `ttl` ms if this process dies before the end. Stops
+ * (FilterError DISPOSED, the temporary key dropped) before the next step once `alive()` is false
+ * (the replica writing it was closed).
  */
-export async function writeCheckpoint(send, key, filter, at, ttl, publish, chunks = filter.toRedisDump()) {
+export async function writeCheckpoint(send, key, filter, at, ttl, publish, chunks = filter.toRedisDump(), alive = () => true) {
   // toRedisDump copies: the copy may change once this awaits
   const cf = filter instanceof RedisCuckooFilter;
   const prefix = cf ? 'CF' : 'BF';
@@ -261,7 +263,9 @@ export async function writeCheckpoint(send, key, filter, at, ttl, publish, chunk
     const meta = ['t', prefix, 'at', at, 'id', id, ...(chunks.length === 0 ? ['e', emptyCfHeader(filter.info())] : [])];
     const all = chunks.length === 0 ? [] : [...steps(chunks), [0, new Uint8Array(0)]];
     let it = 0;
+    const live = () => { if (!alive()) throw new FilterError('DISPOSED', `bloomcuckoo/redis: closed while writing a checkpoint of '${key}'`); };
     for (let i = 0; i < Math.max(1, all.length); i++) {
+      live();
       const step = [];
       if (all.length) {
         const [next, data] = all[i];
@@ -271,6 +275,7 @@ export async function writeCheckpoint(send, key, filter, at, ttl, publish, chunk
       await run(send, ['HSET', tmp, ...(i === 0 ? meta : []), ...step]);
       if (i === 0) await run(send, ['PEXPIRE', tmp, String(ttl)]);
     }
+    live();
     return await publish(tmp, id);
   } catch (err) {
     await Promise.resolve(send(['UNLINK', tmp])).catch(() => {});

@@ -172,7 +172,7 @@ export interface RedisReplica {
   remove(key: string | Uint8Array): Promise<boolean>;
   /** Resolves once this copy holds every write acknowledged (to any process) before the call. @throws FilterError `REDIS` when the key is gone or `syncTimeout` passes; `DISPOSED` when the replica is (or gets) closed */
   sync(): Promise<void>;
-  /** Stops following: closes its connection and timer and frees the copy; returns at once. */
+  /** Stops following: closes its connection and timer, drops its checkpoint lock, stops a checkpoint it is writing, frees the copy; returns at once. A write or `sync()` still waiting rejects `DISPOSED` (on ioredis an unanswered write: `REDIS`, maybe applied). */
   close(): Promise<void>;
   /** As close(): `await using replica = await openReplica(...)`. */
   [Symbol.asyncDispose](): Promise<void>;

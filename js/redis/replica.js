@@ -1042,7 +1042,7 @@ export class RedisReplica extends EventEmitter {
       const at = `${this.#epoch}-${this.#seq}`;
       const ident = this.#identity(this.#ident) ?? '';   // of the entry at `at`: checked and kept with the checkpoint
       const done = await writeCheckpoint(this.#send, this.#key, this.#filter, at, this.#o.syncTimeout * 2, (tmp, id) => this.#eval(this.#send, 'PUBLISH',
-        [this.#key, this.#log, ck.pointer, tmp, ck.a, ck.b, ck.want], [at, id, ident]));
+        [this.#key, this.#log, ck.pointer, tmp, ck.a, ck.b, ck.want], [at, id, ident]), undefined, () => !this.#closed);
       if (text(done) === 'ok') this.#stats.checkpoints++;
       else this.#refusedAt = at;   // stale already, or a newer one there: not again from here
     } catch (err) {

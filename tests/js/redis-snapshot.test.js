@@ -240,6 +240,18 @@ for (const oracle of ['2.6', 'v8']) {
       }
     }, 90000);
 
+    live('a replica closed while it writes the checkpoint (right after its first open): the write stops there, nothing published, its temporary key dropped', async () => {
+      const key = 'closedwriting';
+      await load(key, 'BF', 100_000, 10_000_000);   // ~12 MB: 12 steps of 1 MiB
+      await resetStats(admin);
+      const r = await replicaOf(await connect(), key);
+      await r.close();   // its checkpoint write began as openReplica resolved
+      await new Promise((res) => { setTimeout(res, 1000); });
+      const tmp = await admin.sendCommand(['KEYS', `{${key}}:bloomcuckoo-ckpt-tmp-*`]);
+      expect([await callsOf(admin, 'hset') <= 2, Number(await admin.sendCommand(['EXISTS', `{${key}}:bloomcuckoo-ckpt`])), tmp])
+        .toEqual([true, 0, []]);
+    }, 60000);
+
     live('16 replicas of a key with no checkpoint opening at once: at most one snapshot on the server, all the server\'s bytes', async () => {
       const key = 'many';
       await load(key, 'BF', 200_000, 1_000_000);
