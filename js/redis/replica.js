@@ -1286,10 +1286,14 @@ export async function loadInto(send, tmp, key, filter, chunks, replace, ms) {
     else return Number(await run(send, ['RENAMENX', tmp, key])) === 1;
     return true;
   }
-  if (typeof epoch === 'number') return false;   // 0: RENAMENX found the key
-  const e = text(epoch);
+  const what = `the load script of '${key}'`;
+  if (typeof epoch === 'number') {   // 0: RENAMENX found the key
+    if (epoch !== 0) throw badReply(what, `${epoch}, not 0, '' or an epoch`);
+    return false;
+  }
+  const e = textOf(epoch, what);
   if (e === '') return true;
-  if (!/^[0-9]{1,20}$/.test(e)) throw badReply(`the load script of '${key}'`, `'${e.slice(0, 40)}', not an epoch`);
+  if (!/^[0-9]{1,20}$/.test(e)) throw badReply(what, `'${e.slice(0, 40)}', not an epoch`);
   // the loaded key is exact at <epoch>-0: its checkpoint, under the lock when it is free (replicas
   // opening meanwhile wait for it), published only while that position is still in the log
   // (the lock for the replicas' default lease, renewed while held)

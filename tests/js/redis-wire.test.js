@@ -209,6 +209,30 @@ describe.each(USED.map((c) => [c.name, c]))('%s against a fake server', (_, clie
     }
   });
 
+  test('pushFilter: a load script reply that is neither an epoch, \'\' nor 0 (an integer 7, a nested array): CORRUPT_DATA, not \'created while loading\'', async () => {
+    const f = new RedisBloomFilter({ errorRate: 0.01, capacity: 100 });
+    f.addAll(['a']);
+    try {
+      for (const reply of [7, [['x']]]) {
+        const c = await connect(startBare((args) => {
+          const cmd = args[0].toUpperCase();
+          if (cmd === 'EXISTS') return 0;
+          if ((cmd === 'EVALSHA' || cmd === 'EVAL') && args[2] === '6') return reply;
+          if (cmd === 'DEL') return 1;
+          return undefined;
+        }));
+        const err = await errorOf(pushFilter(c, 'k', f));
+        expect([err?.constructor.name, err?.code]).toEqual(['FilterError', 'CORRUPT_DATA']);
+        await conn.close();
+        await fake.stop();
+      }
+    } finally {
+      f.free();
+      conn = null;
+      fake = null;
+    }
+  });
+
   test('a CF.INFO of 100 bytes claiming 2^22 buckets × 255 or 2^36 buckets: refused before anything is allocated', async () => {
     for (const [claim, code] of [
       [{ size: 1080, buckets: 2 ** 22, bucketSize: 255 }, 'CORRUPT_DATA'],   // Size does not add up
