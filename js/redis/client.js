@@ -247,8 +247,10 @@ function readyOf(c) {
 
 /**
  * A new connection to the same server, connected, with its errors sent to `onError` (a client
- * with no 'error' listener would crash the process), and a `close()` that drops it at once, even
- * in the middle of a blocking command.
+ * with no 'error' listener would crash the process), a `close()` that drops it at once, even
+ * in the middle of a blocking command, and `alive()`: false once the client is closed for good
+ * (node-redis `isOpen` false, ioredis status 'end': a client made not to reconnect, whose
+ * connection was lost), true while it is open or reconnecting by itself.
  */
 export async function duplicateOf(client, onError, timeout = DEFAULT_TIMEOUT) {
   const dup = client.duplicate();
@@ -276,7 +278,8 @@ export async function duplicateOf(client, onError, timeout = DEFAULT_TIMEOUT) {
       throw err;
     }
   }
-  return { send: commandsOf(dup), close };
+  const alive = () => (isIoredis(dup) ? dup.status !== 'end' : dup.isOpen !== false);
+  return { send: commandsOf(dup), close, alive };
 }
 
 /** An error saying the write connection closed with a command unanswered (sent or not: unknown). */

@@ -484,7 +484,7 @@ export class RedisReplica extends EventEmitter {
     } catch (err) {
       throw serverError(err, 'the replica\'s own connection');   // refused, or not connected in time
     }
-    return { send: bounded(tail.send, this.#o.block + this.#o.timeout), close: tail.close };
+    return { send: bounded(tail.send, this.#o.block + this.#o.timeout), close: tail.close, alive: tail.alive };
   }
 
   #live() {
@@ -1154,16 +1154,17 @@ export class RedisReplica extends EventEmitter {
       } catch (err) {
         if (this.#closed) break;
         this.#tailId = null;
-        // no answer in time, or the connection failed (anything but the server's error reply or a
-        // reply refused here): a new connection. The old one may never answer (a stalled server),
-        // or be closed for good (a client made not to reconnect: its duplicate does not either)
-        if (err instanceof NoReply || !(err instanceof FilterError || isReply(err))) {
+        // no answer in time, or the connection closed for good (a client made not to reconnect:
+        // its duplicate does not either): a new connection. The old one may never answer. One
+        // that reconnects by itself is left to it (destroying a node-redis client while it
+        // connects can leave its new socket open)
+        if (err instanceof NoReply || !this.#tail.alive()) {
           this.#tail.close();
           // not connected in time either (the server still down or stalled): a stand-in whose every
           // command is NoReply, so the next round (after the backoff) tries to connect again
           this.#tail = await this.#connectTail().catch((e) => {
             this.#report(serverError(e, 'the replica connection'));
-            return { send: () => Promise.reject(new NoReply(e.message)), close: () => {} };
+            return { send: () => Promise.reject(new NoReply(e.message)), close: () => {}, alive: () => false };
           });
           if (this.#closed) this.#tail.close();
         }
