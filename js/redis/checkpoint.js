@@ -14,14 +14,14 @@
 import { randomBytes } from 'node:crypto';
 import { MAX_CHUNK_BYTES, dataChunks } from '../shared/dump-chunks.js';
 import { FilterError, RedisCuckooFilter, fromRedisDump } from '../main/index.js';
-import { arrayOf, badReply, besideKey, countOf, declaredBytes, run, scanDumpVia, text, textOf } from './client.js';
+import { MIN_RUN_BYTES, arrayOf, badReply, besideKey, countOf, declaredBytes, run, scanDumpVia, text, textOf } from './client.js';
 
 /**
  * Bytes per checkpoint step after the header: 1 MiB, a 16th of a SCANDUMP chunk, so that a replica
  * reading or writing one holds the server ~1/16 as long as a SCANDUMP chunk does (and others'
  * commands get in between those of many replicas opening at once).
  */
-export const STEP_BYTES = 1024 * 1024;
+export const STEP_BYTES = MIN_RUN_BYTES;   // no shorter: scanDumpVia refuses shorter runs inside a part
 
 /** The [iterator, bytes] pairs of a dump (toRedisDump) with its data in runs of at most STEP_BYTES, numbered as SCANDUMP numbers them. */
 export function steps(chunks) {
@@ -119,12 +119,52 @@ return 'ok'`;
 /** KEYS: lock. ARGV: token. Drops the lock if it is still this token's. */
 export const RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end\nreturn 0";
 
+/** KEYS: lock. ARGV: token, lease (ms). Extends the lock by the lease if it is still this token's: 1, else 0. */
+export const RENEW = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end\nreturn 0";
+
 /** A random name for a lock or a checkpoint. */
 export const token = () => randomBytes(8).toString('hex');
 
-/** SET lock token NX PX ms: whether this token now holds it. */
-export async function takeLock(send, lock, id, ms) {
-  return (await run(send, ['SET', lock, id, 'NX', 'PX', String(ms)])) != null;
+/**
+ * The checkpoint lock's lease for a holder whose syncTimeout is `syncTimeout`: a quarter of it, at
+ * most 5 s and at least 200 ms. The lock is taken for that long and renewed every third of it
+ * while held (holdLock), so a holder that dies (SIGKILL, a lost host) leaves it for one lease at
+ * most, and a replica waiting for it (up to half of its own syncTimeout) still takes it in time.
+ */
+export const leaseOf = (syncTimeout) => Math.max(200, Math.min(5000, Math.floor(syncTimeout / 4)));
+
+/**
+ * Takes the checkpoint lock `lock` (SET NX PX `lease`) and keeps it while held: RENEW (token-checked
+ * PEXPIRE) every lease / 3, one at a time, until release() or until a renewal finds it is no longer
+ * this holder's (it expired: a stalled holder; the lock only saves work, whoever takes it next).
+ * `script(name, keys, args)` runs the RENEW or RELEASE script. Resolves a holder { token, release }
+ * or null when someone else holds it. release() stops the renewals and drops the lock if still held
+ * (resolves when the server answered, or failed to: never rejects).
+ */
+export async function holdLock(send, script, lock, lease) {
+  const id = token();
+  const taken = await run(send, ['SET', lock, id, 'NX', 'PX', String(lease)]);
+  if (taken == null) return null;   // another holds it
+  if (textOf(taken, `SET NX of the lock '${lock}'`) !== 'OK') throw badReply(`SET NX of the lock '${lock}'`, `'${text(taken).slice(0, 20)}', not OK or nil`);
+  let renewing = false;
+  let released = false;
+  const timer = setInterval(() => {
+    if (renewing) return;
+    renewing = true;
+    Promise.resolve().then(() => script('RENEW', [lock], [id, String(lease)]))
+      .then((held) => { if (Number(held) !== 1) clearInterval(timer); }, () => {})
+      .finally(() => { renewing = false; });
+  }, Math.max(1, Math.floor(lease / 3)));
+  timer.unref();
+  return {
+    token: id,
+    release() {
+      clearInterval(timer);
+      if (released) return Promise.resolve();
+      released = true;
+      return Promise.resolve().then(() => script('RELEASE', [lock], [id])).then(() => {}, () => {});
+    },
+  };
 }
 
 /**
@@ -208,9 +248,11 @@ export async function readCheckpoint(send, name, id, prefix, server, onBytes) {
  * Writes `filter`'s bytes (serialized now, so they are exact at `at`; or `chunks`, its dump as
  * taken earlier) as a checkpoint into a new temporary key beside `key`, step by step, then
  * publishes it with `publish(tmp, id)` (the PUBLISH script): resolves what it replied ('ok' or why
- * not). The temporary key expires after `ttl` ms if this process dies before the end.
+ * not). The temporary key expires after `ttl` ms if this process dies before the end. Stops
+ * (FilterError DISPOSED, the temporary key dropped) before the next step once `alive()` is false
+ * (the replica writing it was closed).
  */
-export async function writeCheckpoint(send, key, filter, at, ttl, publish, chunks = filter.toRedisDump()) {
+export async function writeCheckpoint(send, key, filter, at, ttl, publish, chunks = filter.toRedisDump(), alive = () => true) {
   // toRedisDump copies: the copy may change once this awaits
   const cf = filter instanceof RedisCuckooFilter;
   const prefix = cf ? 'CF' : 'BF';
@@ -221,7 +263,9 @@ export async function writeCheckpoint(send, key, filter, at, ttl, publish, chunk
     const meta = ['t', prefix, 'at', at, 'id', id, ...(chunks.length === 0 ? ['e', emptyCfHeader(filter.info())] : [])];
     const all = chunks.length === 0 ? [] : [...steps(chunks), [0, new Uint8Array(0)]];
     let it = 0;
+    const live = () => { if (!alive()) throw new FilterError('DISPOSED', `bloomcuckoo/redis: closed while writing a checkpoint of '${key}'`); };
     for (let i = 0; i < Math.max(1, all.length); i++) {
+      live();
       const step = [];
       if (all.length) {
         const [next, data] = all[i];
@@ -231,6 +275,7 @@ export async function writeCheckpoint(send, key, filter, at, ttl, publish, chunk
       await run(send, ['HSET', tmp, ...(i === 0 ? meta : []), ...step]);
       if (i === 0) await run(send, ['PEXPIRE', tmp, String(ttl)]);
     }
+    live();
     return await publish(tmp, id);
   } catch (err) {
     await Promise.resolve(send(['UNLINK', tmp])).catch(() => {});

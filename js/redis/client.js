@@ -247,8 +247,10 @@ function readyOf(c) {
 
 /**
  * A new connection to the same server, connected, with its errors sent to `onError` (a client
- * with no 'error' listener would crash the process), and a `close()` that drops it at once, even
- * in the middle of a blocking command.
+ * with no 'error' listener would crash the process), a `close()` that drops it at once, even
+ * in the middle of a blocking command, and `alive()`: false once the client is closed for good
+ * (node-redis `isOpen` false, ioredis status 'end': a client made not to reconnect, whose
+ * connection was lost), true while it is open or reconnecting by itself.
  */
 export async function duplicateOf(client, onError, timeout = DEFAULT_TIMEOUT) {
   const dup = client.duplicate();
@@ -276,7 +278,8 @@ export async function duplicateOf(client, onError, timeout = DEFAULT_TIMEOUT) {
       throw err;
     }
   }
-  return { send: commandsOf(dup), close };
+  const alive = () => (isIoredis(dup) ? dup.status !== 'end' : dup.isOpen !== false);
+  return { send: commandsOf(dup), close, alive };
 }
 
 /** An error saying the write connection closed with a command unanswered (sent or not: unknown). */
@@ -410,21 +413,32 @@ function withinLimit(bytes, what) {
 }
 
 /**
+ * The shortest run of data a dump splits a part (a BF link's bitmap, a CF sub-filter's slots) at,
+ * other than its last: RedisBloom's SCANDUMP chunks are 16 MiB, a checkpoint's steps 1 MiB
+ * (js/redis/checkpoint.js: STEP_BYTES is this). Shorter ones end a part.
+ */
+export const MIN_RUN_BYTES = 1024 * 1024;
+
+/**
  * The data bytes a SCANDUMP header chunk declares (docs/FORMAT.md, kinds 7 and 8): the sum of a
  * BF's link bitmaps, or of a CF's sub-filters' slots. CORRUPT_DATA for a header of neither shape,
  * OUT_OF_MEMORY past 4 GiB. The full checks are fromRedisDump's; this bounds the loop that reads.
+ * `ends`, when given (a Set), gets the offset each part's data ends at.
  */
-export function declaredBytes(prefix, header, what) {
+export function declaredBytes(prefix, header, what, ends = null) {
   const h = Buffer.from(header.buffer, header.byteOffset, header.byteLength);
   if (prefix === 'BF') {
     const links = h.length >= 20 ? h.readUInt32LE(8) : -1;
     if (links < 1 || links > 4096 || h.length !== 20 + 53 * links) throw badReply(what, `a ${h.length}-byte header chunk, not a BF header (20 + 53 per link)`);
     let total = 0;
-    for (let i = 0; i < links; i++) total += withinLimit(Number(h.readBigUInt64LE(20 + 53 * i)), what);
+    for (let i = 0; i < links; i++) {
+      total += withinLimit(Number(h.readBigUInt64LE(20 + 53 * i)), what);
+      ends?.add(total);
+    }
     return withinLimit(total, what);
   }
   if (h.length !== 38) throw badReply(what, `a ${h.length}-byte header chunk, not a CF header (38 bytes)`);
-  return withinLimit(cfSlots(Number(h.readBigUInt64LE(8)), Number(h.readBigUInt64LE(24)), h.readUInt16LE(32), h.readUInt16LE(36), what), what);
+  return withinLimit(cfSlots(Number(h.readBigUInt64LE(8)), Number(h.readBigUInt64LE(24)), h.readUInt16LE(32), h.readUInt16LE(36), what, ends), what);
 }
 
 /**
@@ -432,7 +446,7 @@ export function declaredBytes(prefix, header, what) {
  * each next `expansion` times larger; stops (OUT_OF_MEMORY) once past 4 GiB, CORRUPT_DATA outside
  * the server's ranges (docs/FORMAT.md kind 8).
  */
-export function cfSlots(buckets, filters, bucketSize, expansion, what) {
+export function cfSlots(buckets, filters, bucketSize, expansion, what, ends = null) {
   if (!Number.isSafeInteger(buckets) || buckets < 1 || !Number.isInteger(Math.log2(buckets)) || !Number.isSafeInteger(filters) || filters < 1 || filters > 65535 || bucketSize < 1 || bucketSize > 255
     || (expansion !== 0 && (expansion & (expansion - 1)) !== 0)) {
     throw badReply(what, `a CF of ${buckets} buckets × ${bucketSize}, ${filters} sub-filters, expansion ${expansion}: outside the server's ranges`);
@@ -441,6 +455,7 @@ export function cfSlots(buckets, filters, bucketSize, expansion, what) {
   for (let k = 0; k < filters; k++) {
     total += buckets * (expansion === 0 ? 1 : expansion ** k) * bucketSize;
     withinLimit(total, what);
+    ends?.add(total);
   }
   return total;
 }
@@ -449,7 +464,9 @@ export function cfSlots(buckets, filters, bucketSize, expansion, what) {
  * The SCANDUMP loop of `key`: its [iterator, bytes] pairs, the final [0, empty] included. Bounded
  * by what the header chunk declares (and 4 GiB): each reply must be an [iterator, bytes] pair, each
  * data chunk non-empty, numbered as RedisBloom numbers them (1 + the end offset of its data), and
- * the dump must end, with [0, empty], exactly when the declared bytes are in. Anything else is
+ * the dump must end, with [0, empty], exactly when the declared bytes are in; a chunk shorter than
+ * MIN_RUN_BYTES must end a part (so at most 4 GiB / 1 MiB + one per part are read, not one per
+ * byte). Anything else is
  * CORRUPT_DATA (OUT_OF_MEMORY for a header declaring more than 4 GiB), before more is read.
  * `step(it)` replies one [iterator, bytes] pair (a checkpoint's steps are read with HMGET).
  */
@@ -458,6 +475,7 @@ export async function scanDumpVia(send, prefix, key, step = (it) => run(send, [`
   const chunks = [];
   let declared = -1;
   let received = 0;
+  const ends = new Set();   // where the header's parts end
   for (let it = 0; ;) {
     const reply = arrayOf(await step(it), what, 2);
     if (reply.length !== 2) throw badReply(what, `an array of ${reply.length}, not an [iterator, bytes] pair`);
@@ -472,11 +490,14 @@ export async function scanDumpVia(send, prefix, key, step = (it) => run(send, [`
     }
     if (declared < 0) {
       if (next !== 1) throw badReply(what, `iterator ${next} first, not 1 (the header)`);
-      declared = declaredBytes(prefix, data, what);
+      declared = declaredBytes(prefix, data, what, ends);
     } else {
       if (data.length === 0 || received + data.length > declared || next !== 1 + received + data.length) {
         throw badReply(what, `a chunk of ${data.length} bytes at iterator ${next} after ${received} of ${declared} declared bytes`
           + ' (RedisBloom numbers a chunk 1 + the end offset of its data)');
+      }
+      if (data.length < MIN_RUN_BYTES && !ends.has(received + data.length)) {
+        throw badReply(what, `a chunk of ${data.length} bytes ending at ${received + data.length}, inside a link or sub-filter (a dump splits one only in runs of ${MIN_RUN_BYTES} bytes or more)`);
       }
       received += data.length;
     }

@@ -44,8 +44,9 @@ export type RedisClient = NodeRedisClient | NodeRedisCluster | IoredisClient;
  * @param options.server the server's rules ('2.6' or '8'); by default what `MODULE LIST` says.
  * @param options.timeout ms each command waits for its reply (default 10000), then FilterError `REDIS`.
  * @throws FilterError `INVALID_ARGUMENT` for a missing key, a key of another type, a CF with no
- *   items (the server sends no dump for it) or a failing command; `CORRUPT_DATA` for a dump that
- *   fails validation.
+ *   items (the server sends no dump for it) or an unknown option; `REDIS` for a failing command or
+ *   one not answered within `timeout`; `CORRUPT_DATA` for a dump or reply that fails validation;
+ *   `OUT_OF_MEMORY` for a dump declaring more than 4 GiB.
  */
 export function pullFilter(client: RedisClient, key: string, options?: { server?: RedisServer; timeout?: number }): Promise<RedisBloomFilter | RedisCuckooFilter>;
 
@@ -60,7 +61,8 @@ export function pullFilter(client: RedisClient, key: string, options?: { server?
  * @param options.timeout ms each command waits for its reply (default 10000), then FilterError `REDIS`.
  * @param options.wait WAIT after the rename: fewer than `replicas` confirmations within `timeout` ms reject with `REDIS` (the key is loaded on the primary).
  * @throws FilterError `INVALID_ARGUMENT` when `key` exists without `replace`, for a filter of
- *   another class or a CF with no items, or a failing command (the temporary key is deleted).
+ *   another class, a CF with no items or an unknown option; `REDIS` for a failing command or one
+ *   not answered within `timeout` (the temporary key is deleted), or a `wait` not confirmed.
  */
 export function pushFilter(client: RedisClient, key: string, filter: RedisBloomFilter | RedisCuckooFilter, options?: { replace?: boolean; timeout?: number; wait?: WaitOption }): Promise<number>;
 
@@ -160,7 +162,7 @@ export interface RedisReplica {
   hasAll(keys: Keys): Uint8Array;
   /** As CF.COUNT, from local memory (a CF replica). */
   count(key: string | Uint8Array): number;
-  /** Written through (BF.ADD / CF.ADD semantics, the server's reply is the answer); resolves once the local copy has it. @throws FilterError `FULL`, `REDIS`, `DISPOSED` */
+  /** Written through (BF.ADD / CF.ADD semantics, the server's reply is the answer); resolves once the local copy has it. @throws FilterError `FULL`, `REDIS`, `DISPOSED` (closed before the copy had it: the message says whether the server applied it) */
   add(key: string | Uint8Array): Promise<boolean>;
   /** As add for every key, in atomic batches of 1000; resolves how many were added. */
   addAll(keys: Iterable<string | Uint8Array>): Promise<number>;
@@ -168,9 +170,9 @@ export interface RedisReplica {
   addUnique(key: string | Uint8Array): Promise<boolean>;
   /** As CF.DEL (a CF replica). Removing a key never added can remove another key's fingerprint. */
   remove(key: string | Uint8Array): Promise<boolean>;
-  /** Resolves once this copy holds every write acknowledged (to any process) before the call. @throws FilterError `REDIS` when the key is gone or `syncTimeout` passes */
+  /** Resolves once this copy holds every write acknowledged (to any process) before the call. @throws FilterError `REDIS` when the key is gone or `syncTimeout` passes; `DISPOSED` when the replica is (or gets) closed */
   sync(): Promise<void>;
-  /** Stops following: closes its connection and timer and frees the copy; returns at once. */
+  /** Stops following: closes its connection and timer, drops its checkpoint lock, stops a checkpoint it is writing, frees the copy; returns at once. A write or `sync()` still waiting rejects `DISPOSED` (on ioredis an unanswered write: `REDIS`, maybe applied). */
   close(): Promise<void>;
   /** As close(): `await using replica = await openReplica(...)`. */
   [Symbol.asyncDispose](): Promise<void>;

@@ -10,6 +10,7 @@ import {
   besideKey, bounded, commandsOf, confirmWrite, prefixFor, run, scanDumpVia, serverVia, textOf, timeoutOf, waitOf, waiterOf,
 } from './client.js';
 
+import { token } from './checkpoint.js';
 import { loadInto } from './replica.js';
 
 export { commandsOf } from './client.js';
@@ -70,7 +71,8 @@ export async function pushFilter(client, key, filter, options) {
   if (!replace && Number(await run(send, ['EXISTS', key])) === 1) {
     throw new FilterError('INVALID_ARGUMENT', `bloomcuckoo/redis: '${key}' exists; pass { replace: true } to overwrite it`);
   }
-  const tmp = besideKey(key, `:bloomcuckoo-push-${process.pid}-${Date.now().toString(36)}`);
+  // a name of its own (random: two pushes of one key in the same millisecond must not share one)
+  const tmp = besideKey(key, `:bloomcuckoo-push-${process.pid}-${token()}`);
   let sent = 0;
   const waiter = wait ? waiterOf(client) : null;
   let conn = null;

@@ -23,7 +23,8 @@ import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { FilterError, RedisCuckooFilter, fromRedisDump, init } from '../main/index.js';
 import {
-  RELEASE, Unusable, checkpointKeys, emptyBf, emptyCf, emptyCfHeader, openScript, publishScript, readCheckpoint, takeLock, token, writeCheckpoint,
+  RELEASE, RENEW, Unusable, checkpointKeys, emptyBf, emptyCf, emptyCfHeader, holdLock, leaseOf, openScript, publishScript, readCheckpoint,
+  writeCheckpoint,
 } from './checkpoint.js';
 import {
   NoReply, TYPES, arrayOf, badReply, besideKey, bounded, cfSlots, commandsOf, confirmWrite, countOf, duplicateOf, fieldsOf, prefixFor,
@@ -210,7 +211,7 @@ return newLog(KEYS[3], KEYS[4], KEYS[5], KEYS[6])`;
 const sha = (script) => createHash('sha1').update(script).digest('hex');
 const OPEN = openScript(`${LAST_ID}${IDENT}${IS_FILTER}`);
 const PUBLISH = publishScript(`${LAST_ID}${IDENT}`);
-const SCRIPTS = Object.fromEntries(Object.entries({ WRITE, SNAPSHOT, CHECK, RIGHTS, CREATE, LOAD, OPEN, PUBLISH, RELEASE }).map(([k, s]) => [k, { s, sha: sha(s) }]));
+const SCRIPTS = Object.fromEntries(Object.entries({ WRITE, SNAPSHOT, CHECK, RIGHTS, CREATE, LOAD, OPEN, PUBLISH, RELEASE, RENEW }).map(([k, s]) => [k, { s, sha: sha(s) }]));
 
 /** Runs script `name` with EVALSHA, or EVAL when the server does not have it (NOSCRIPT). */
 async function evalOf(send, name, keys, args) {
@@ -313,6 +314,8 @@ export class RedisReplica extends EventEmitter {
   // checkpoints: their keys, whether the next snapshot must not use one, a write of one under way,
   // the position a refused one was written at (not written again there), the position openReplica waits for
   #ck; #atomic = false; #serving = false; #refusedAt = null; #target = 0;
+  // the checkpoint locks this replica holds (holdLock's holders, renewed while held; dropped by close())
+  #held = new Set();
   #stats = { seq: 0, lag: 0, lastSync: 0, resyncs: 0, bytesPulled: 0, applied: 0, writeArounds: 0, fromCheckpoint: 0, checkpoints: 0 };
 
   /** Use openReplica(client, key, options). */
@@ -420,6 +423,7 @@ export class RedisReplica extends EventEmitter {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#timer);
+    for (const h of [...this.#held]) this.#release(h);
     this.#tail?.close();
     this.#writer.close();
     for (const w of this.#waiters.splice(0)) {
@@ -480,7 +484,7 @@ export class RedisReplica extends EventEmitter {
     } catch (err) {
       throw serverError(err, 'the replica\'s own connection');   // refused, or not connected in time
     }
-    return { send: bounded(tail.send, this.#o.block + this.#o.timeout), close: tail.close };
+    return { send: bounded(tail.send, this.#o.block + this.#o.timeout), close: tail.close, alive: tail.alive };
   }
 
   #live() {
@@ -581,7 +585,10 @@ export class RedisReplica extends EventEmitter {
         this.#apply(n, op, logged, 0);
       }
       await this.#reach(n, this.#o.timeout, (at) => `bloomcuckoo/redis: a write to '${this.#key}' was applied by the server (write ${n}), `
-        + `but this copy did not reach it within ${this.#o.timeout} ms (at ${at})`);
+        + `but this copy did not reach it within ${this.#o.timeout} ms (at ${at})`).catch((e) => {
+        if (e.code !== 'DISPOSED') throw e;
+        throw new FilterError('DISPOSED', `bloomcuckoo/redis: the replica was closed before its copy had a write to '${this.#key}' the server applied (write ${n})`);
+      });
     } else if (position != null) {
       // nothing changed (the key was there, or did not fit): the copy still waits for everything
       // the server had when it answered, so has(key) agrees with that answer
@@ -649,6 +656,8 @@ export class RedisReplica extends EventEmitter {
       if (!(err instanceof FilterError) && !isReply(err)) unanswered.add(e);
       throw e;
     }
+    // closed while the check was under way: its copy is gone, nothing to compare
+    if (this.#closed) throw new FilterError('DISPOSED', 'bloomcuckoo/redis: the replica was closed');
     const what = `the check script of '${this.#key}'`;
     arrayOf(reply, what, 1);
     const type = textOf(reply[0], what);
@@ -766,9 +775,11 @@ export class RedisReplica extends EventEmitter {
 
   /**
    * Resolves once the copy is at write n or later with no snapshot due; rejects with FilterError
-   * REDIS, message(at), after `ms`.
+   * REDIS, message(at), after `ms`, or DISPOSED at once when the replica is closed.
    */
   #reach(n, ms, message) {
+    // closed (a write's or a sync()'s reply came after close()): nothing will bring the copy there
+    if (this.#closed) return Promise.reject(new FilterError('DISPOSED', 'bloomcuckoo/redis: the replica was closed'));
     if (this.#seq >= n && !this.#resync) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const w = { n, resolve, reject, timer: null };
@@ -921,8 +932,8 @@ export class RedisReplica extends EventEmitter {
       }
       if (!atomic && of && !asked) await ask();   // stale: ask the live replicas for a new one
       if ((atomic || (!of && spoilt === 0) || Date.now() > grace) && !o.locked) {
-        const lock = token();
-        if (await takeLock(this.#send, ck.lock, lock, this.#o.syncTimeout)) {
+        const lock = await this.#hold();
+        if (lock) {
           try {
             const s = await this.#read(o);
             if (s) return { ...s, lock };
@@ -1004,9 +1015,20 @@ export class RedisReplica extends EventEmitter {
     }
   }
 
-  /** Drops the checkpoint lock `lock` if this replica still holds it. */
+  /**
+   * The checkpoint lock, taken for a short lease (leaseOf(syncTimeout)) and renewed while held
+   * (holdLock): a holder { token, release } to give #release, or null when another holds it.
+   */
+  async #hold() {
+    const h = await holdLock(this.#send, (name, keys, args) => this.#eval(this.#send, name, keys, args), this.#ck.lock, leaseOf(this.#o.syncTimeout));
+    if (h) this.#held.add(h);
+    return h;
+  }
+
+  /** Stops renewing the checkpoint lock of holder `lock` and drops it if this replica still holds it. */
   #release(lock) {
-    this.#eval(this.#send, 'RELEASE', [this.#ck.lock], [lock]).catch(() => {});
+    this.#held.delete(lock);
+    lock.release();
   }
 
   /**
@@ -1020,7 +1042,7 @@ export class RedisReplica extends EventEmitter {
       const at = `${this.#epoch}-${this.#seq}`;
       const ident = this.#identity(this.#ident) ?? '';   // of the entry at `at`: checked and kept with the checkpoint
       const done = await writeCheckpoint(this.#send, this.#key, this.#filter, at, this.#o.syncTimeout * 2, (tmp, id) => this.#eval(this.#send, 'PUBLISH',
-        [this.#key, this.#log, ck.pointer, tmp, ck.a, ck.b, ck.want], [at, id, ident]));
+        [this.#key, this.#log, ck.pointer, tmp, ck.a, ck.b, ck.want], [at, id, ident]), undefined, () => !this.#closed);
       if (text(done) === 'ok') this.#stats.checkpoints++;
       else this.#refusedAt = at;   // stale already, or a newer one there: not again from here
     } catch (err) {
@@ -1036,8 +1058,8 @@ export class RedisReplica extends EventEmitter {
     this.#serving = true;
     try {
       if (text(await run(this.#send, ['GET', this.#ck.want])) !== '1') return;
-      const lock = token();
-      if (await takeLock(this.#send, this.#ck.lock, lock, this.#o.syncTimeout)) await this.#publish(lock);
+      const lock = await this.#hold();
+      if (lock) await this.#publish(lock);
     } catch (err) {
       this.#report(serverError(err, `a checkpoint of '${this.#key}'`));
     } finally {
@@ -1132,12 +1154,17 @@ export class RedisReplica extends EventEmitter {
       } catch (err) {
         if (this.#closed) break;
         this.#tailId = null;
-        if (err instanceof NoReply) {
-          // a stalled server or a dead link: a new connection (the old one may never answer)
+        // no answer in time, or the connection closed for good (a client made not to reconnect:
+        // its duplicate does not either): a new connection. The old one may never answer. One
+        // that reconnects by itself is left to it (destroying a node-redis client while it
+        // connects can leave its new socket open)
+        if (err instanceof NoReply || !this.#tail.alive()) {
           this.#tail.close();
+          // not connected in time either (the server still down or stalled): a stand-in whose every
+          // command is NoReply, so the next round (after the backoff) tries to connect again
           this.#tail = await this.#connectTail().catch((e) => {
             this.#report(serverError(e, 'the replica connection'));
-            return { send: () => Promise.reject(e), close: () => {} };
+            return { send: () => Promise.reject(new NoReply(e.message)), close: () => {}, alive: () => false };
           });
           if (this.#closed) this.#tail.close();
         }
@@ -1175,7 +1202,8 @@ function entriesOf(reply) {
  * a snapshot (calling init() itself). See RedisReplica and docs/API.md for what a reader may see
  * and when.
  */
-export async function openReplica(client, key, options = {}) {
+export async function openReplica(client, key, given) {
+  const options = given ?? {};   // null as none, as pullFilter and pushFilter take it
   const send = commandsOf(client);
   if (typeof key !== 'string' || key === '') throw new TypeError('bloomcuckoo/redis: key is a non-empty string');
   const known = ['server', 'checkInterval', 'maxLength', 'pageSize', 'block', 'syncTimeout', 'timeout', 'create', 'wait'];
@@ -1234,8 +1262,8 @@ async function create(send, key, args) {
   }
 }
 
-/** The checkpoint lock's TTL while pushFilter writes one (the replicas' default syncTimeout). */
-const LOAD_LOCK_MS = 30000;
+/** The temporary checkpoint key's TTL while pushFilter writes one (the replicas' default syncTimeout). */
+const LOAD_TTL_MS = 30000;
 
 /**
  * pushFilter's last step: renames the loaded temporary key `tmp` over `key` (RENAMENX unless
@@ -1259,23 +1287,28 @@ export async function loadInto(send, tmp, key, filter, chunks, replace, ms) {
     else return Number(await run(send, ['RENAMENX', tmp, key])) === 1;
     return true;
   }
-  if (typeof epoch === 'number') return false;   // 0: RENAMENX found the key
-  const e = text(epoch);
+  const what = `the load script of '${key}'`;
+  if (typeof epoch === 'number') {   // 0: RENAMENX found the key
+    if (epoch !== 0) throw badReply(what, `${epoch}, not 0, '' or an epoch`);
+    return false;
+  }
+  const e = textOf(epoch, what);
   if (e === '') return true;
-  if (!/^[0-9]{1,20}$/.test(e)) throw badReply(`the load script of '${key}'`, `'${e.slice(0, 40)}', not an epoch`);
+  if (!/^[0-9]{1,20}$/.test(e)) throw badReply(what, `'${e.slice(0, 40)}', not an epoch`);
   // the loaded key is exact at <epoch>-0: its checkpoint, under the lock when it is free (replicas
   // opening meanwhile wait for it), published only while that position is still in the log
-  const lock = token();
-  const locked = await takeLock(send, ck.lock, lock, Math.max(LOAD_LOCK_MS, 2 * ms));
+  // (the lock for the replicas' default lease, renewed while held)
+  let lock = null;
   try {
+    lock = await holdLock(send, (name, keys, args) => evalOf(send, name, keys, args), ck.lock, leaseOf(LOAD_TTL_MS));
     const at = `${e}-0`;
-    await writeCheckpoint(send, key, filter, at, Math.max(LOAD_LOCK_MS, 2 * ms), (t, id) => evalOf(send, 'PUBLISH',
+    await writeCheckpoint(send, key, filter, at, Math.max(LOAD_TTL_MS, 2 * ms), (t, id) => evalOf(send, 'PUBLISH',
       [key, log, ck.pointer, t, ck.a, ck.b, ck.want], [at, id, '']), chunks);
   } catch {
     // the key is loaded, with its new log: without this checkpoint a replica reads the key itself
     // (the checkpoint saves that read, it decides nothing), so the push does not fail for it
   } finally {
-    if (locked) await evalOf(send, 'RELEASE', [ck.lock], [lock]).catch(() => {});
+    await lock?.release();
   }
   return true;
 }
@@ -1309,6 +1342,7 @@ function replicaCommands(key, prefix, options, reserve) {
     // the checkpoint: its pointer and two generations read and published, a lock, a request, a temporary copy
     named(ckpt, 'HMGET', ck.pointer, 'cur'), named(ckpt, 'HMGET', ck.a, 't'), named(ckpt, 'HSET', ck.pointer, 'cur', 'a'),
     named(ckpt, 'PTTL', ck.lock), named(ckpt, 'SET', ck.lock, 'x', 'NX', 'PX', '1'), named(ckpt, 'GET', ck.lock), named(ckpt, 'DEL', ck.lock),
+    named(ckpt, 'PEXPIRE', ck.lock, '1'),
     named(ckpt, 'SET', ck.want, '1', 'PX', '1'), named(ckpt, 'GET', ck.want), named(ckpt, 'DEL', ck.want),
     named(ckpt, 'HSET', tmp, 'n', 'x'), named(ckpt, 'PEXPIRE', tmp, '1'), named(ckpt, 'EXISTS', tmp), named(ckpt, 'UNLINK', tmp),
     named(ckpt, 'RENAME', tmp, ck.a), named(ckpt, 'PERSIST', ck.a), named(ckpt, 'UNLINK', ck.a),

@@ -5,11 +5,14 @@
 // the server applied the command, the client never hears of it. Later connections pass through.
 //   const proxy = await startProxy(redisPort);  proxy.port;  const cut = proxy.cutReplyAfter('k');
 //   await cut;  // resolves once a reply was dropped;  await proxy.close();
+// holdRepliesAfter(marker) instead stalls that connection: what its client sends still reaches the
+// server, the server's replies from then on never reach the client (a server stalled mid-command,
+// as seen by that client), until the connection closes.
 import { connect, createServer } from 'node:net';
 
 export async function startProxy(targetPort) {
   const pairs = new Set();
-  let armed = null;   // { marker, resolve }
+  let armed = null;   // { marker, resolve, hold }
   const server = createServer((down) => {
     const up = connect(targetPort, '127.0.0.1');
     const pair = { down, up, cutting: false };
@@ -27,6 +30,10 @@ export async function startProxy(targetPort) {
       up.write(d);
     });
     up.on('data', (d) => {
+      if (pair.cutting?.hold) {
+        pair.cutting.resolve(d.length);
+        return;
+      }
       if (pair.cutting) {
         const { resolve } = pair.cutting;
         drop();
@@ -45,6 +52,13 @@ export async function startProxy(targetPort) {
     /** Resolves (the dropped reply's size) once a connection sent `marker` and its reply was dropped. */
     cutReplyAfter(marker) {
       return new Promise((resolve) => { armed = { marker: marker instanceof RegExp ? marker : Buffer.from(marker), resolve }; });
+    },
+    /** Resolves (the first withheld reply's size) once a connection sent `marker`: its replies are withheld from then on. */
+    holdRepliesAfter(marker) {
+      return new Promise((resolve) => {
+        let first = true;
+        armed = { marker: marker instanceof RegExp ? marker : Buffer.from(marker), hold: true, resolve: (n) => { if (first) resolve(n); first = false; } };
+      });
     },
     async close() {
       for (const p of pairs) { p.down.destroy(); p.up.destroy(); }

@@ -187,6 +187,25 @@ for j = 1, #i, 2 do if i[j] == 'last-generated-id' then return i[j + 1] end end`
       expect([Number(await cmd(['BF.EXISTS', key, 'new'])), await tipOf(key)]).toEqual([1, before]);
     });
 
+    live('two pushFilter of one key at once from one process (replace): each loads through a temporary key of its own, both resolve, the key is one of the two filters whole', async () => {
+      const key = `twice${n++}`;
+      const c = await connect();
+      const server = await serverOf(c);
+      const fs = ['x', 'y'].map((p) => {
+        const f = new RedisBloomFilter({ errorRate: 0.01, capacity: 100, server });
+        f.addAll(keys(p, 10));
+        return f;
+      });
+      try {
+        const outcomes = await Promise.allSettled(fs.map((f) => pushFilter(c, key, f, { replace: true })));
+        expect(outcomes.map((o) => (o.status === 'fulfilled' ? 'loaded' : o.reason.message))).toEqual(['loaded', 'loaded']);
+        const dump = hex(await scanDump(rb.client, 'BF', key));
+        expect(fs.map((f) => JSON.stringify(hex(f.toRedisDump()))).includes(JSON.stringify(dump))).toBe(true);
+      } finally {
+        for (const f of fs) f.free();
+      }
+    });
+
     live('pushFilter onto a key no replica follows makes nothing beside it (no log, no checkpoint)', async () => {
       const key = `plain${n++}`;
       const c = await connect();

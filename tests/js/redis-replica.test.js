@@ -231,6 +231,47 @@ for (const [oracle] of [['2.6', '2.6'], ['v8', '8']]) {
       await sameBytes(r, 'CF', 'drop');
     });
 
+    live('a client that does not reconnect (node-redis reconnectStrategy false, ioredis retryStrategy null) and its replica\'s tail connection killed: the replica makes a new one and follows the log', async () => {
+      const { r: writer } = await reserved(['BF.RESERVE', 'noreconnect', '0.01', '1000']);
+      for (const alias of ['redis', 'ioredis']) {
+        const mod = await import(alias);
+        let c;
+        if (alias === 'redis') {
+          c = mod.createClient({ socket: { host: '127.0.0.1', port: rb.port, reconnectStrategy: false } });
+          c.on('error', () => {});
+          await c.connect();
+        } else {
+          const IORedis = mod.default?.default ?? mod.default ?? mod.Redis;
+          c = new IORedis({ host: '127.0.0.1', port: rb.port, retryStrategy: () => null, lazyConnect: true, disconnectTimeout: 50 });
+          c.on('error', () => {});
+          await c.connect();
+        }
+        const clients = async () => String(await rb.client.sendCommand(['CLIENT', 'LIST'])).split('\n').filter(Boolean)
+          .map((l) => ({ id: /\bid=(\d+)/.exec(l)[1], xread: / cmd=xread /.test(l) }));
+        const before = new Set((await clients()).map((x) => x.id));
+        try {
+          const r = await openReplica(c, 'noreconnect', { checkInterval: 100000, block: 200, syncTimeout: 8000 });
+          r.on('error', () => {});
+          try {
+            // its tail: the connection made by openReplica that reads the log (XREAD BLOCK)
+            let tail;
+            await until(async () => {
+              tail = (await clients()).find((x) => x.xread && !before.has(x.id));
+              return tail !== undefined;
+            });
+            await rb.client.sendCommand(['CLIENT', 'KILL', 'ID', tail.id]);
+            expect(await writer.add(`after ${alias}`)).toBe(true);
+            await r.sync();
+            expect([alias, r.has(`after ${alias}`)]).toEqual([alias, true]);
+          } finally {
+            await r.close();
+          }
+        } finally {
+          if (alias === 'redis') await c.quit().catch(() => {}); else c.disconnect();
+        }
+      }
+    });
+
     live('bad input: a missing key, another type, unknown options, a client of no kind, use after close()', async () => {
       const c = await connect();
       await c.sendCommand(['SET', 'plain', 'x']);

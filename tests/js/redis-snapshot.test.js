@@ -4,12 +4,17 @@
 // DUMP / RESTORE runs once a checkpoint exists. Read from the server itself: SLOWLOG (every command
 // with its duration) and INFO commandstats (commands run inside scripts included). Both oracles,
 // BF and CF, writes going on while replicas open; 16 replicas opening at once.
+import { fork } from 'node:child_process';
 import { RedisBloomFilter, RedisCuckooFilter, init } from '../../js/main/index.js';
-import { fieldsOf } from '../../js/redis/client.js';
+import { RELEASE, RENEW, holdLock, leaseOf } from '../../js/redis/checkpoint.js';
+import { commandsOf, fieldsOf } from '../../js/redis/client.js';
 import { pushFilter } from '../../js/redis/index.js';
 import { CLIENTS } from '../redis/clients.mjs';
 import { hex, keys, replicaOpener, scanDump } from '../redis/helpers.mjs';
 import { oracleSkips, startRedisBloom } from '../redis/server.mjs';
+import { startProxy } from '../fleet/proxy.mjs';
+
+const WORKER = new URL('../fleet/worker.mjs', import.meta.url).pathname;
 
 beforeAll(() => init());
 
@@ -62,6 +67,10 @@ async function resetStats(admin) {
   await admin.sendCommand(['SLOWLOG', 'RESET']);
   await admin.sendCommand(['CONFIG', 'RESETSTAT']);
 }
+
+/** `promise`, or a rejection saying `what` did not happen within `ms`. */
+const within = (promise, ms, what) => Promise.race([promise,
+  new Promise((_, reject) => { setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms).unref(); })]);
 
 for (const oracle of ['2.6', 'v8']) {
   const live = SKIPS[oracle] ? test.skip : test;
@@ -160,6 +169,87 @@ for (const oracle of ['2.6', 'v8']) {
       const r = await replicaOf(await connect(IOREDIS), key, { syncTimeout: 3000 });
       expect([await callsOf(admin, 'dump'), await callsOf(admin, 'restore')]).toEqual([0, 0]);
       expect(hex(r.filter.toRedisDump())).toEqual(hex(await scanDump(admin, 'BF', key)));
+    }, 60000);
+
+    live('the checkpoint lock: taken for a short lease (a quarter of syncTimeout, 0.2 to 5 s), kept past several leases while its holder lives, dropped by release(), and neither renewed nor dropped once another holds it', async () => {
+      expect([leaseOf(30000), leaseOf(8000), leaseOf(100), leaseOf(1e9)]).toEqual([5000, 2000, 200, 5000]);
+      const send = commandsOf(await connect());
+      const script = (name, keys, args) => send(['EVAL', name === 'RENEW' ? RENEW : RELEASE, String(keys.length), ...keys, ...args]);
+      const lock = '{lease}:bloomcuckoo-ckpt-lock';
+      const get = async () => String(await admin.sendCommand(['GET', lock]));
+      const pttl = async () => Number(await admin.sendCommand(['PTTL', lock]));
+      const h = await holdLock(send, script, lock, 600);
+      expect(await holdLock(send, script, lock, 600)).toBe(null);
+      await new Promise((r) => { setTimeout(r, 2000); });   // over three leases: renewed every 200 ms
+      expect([await get(), (await pttl()) > 0 && (await pttl()) <= 600]).toEqual([h.token, true]);
+      await h.release();
+      expect(Number(await admin.sendCommand(['EXISTS', lock]))).toBe(0);
+      // a holder whose lease lapsed (another took the lock) renews and drops nothing of the other's
+      const late = await holdLock(send, script, lock, 600);
+      await admin.sendCommand(['SET', lock, 'other', 'PX', '600000']);
+      await new Promise((r) => { setTimeout(r, 500); });
+      expect([await get(), (await pttl()) > 500000]).toEqual(['other', true]);
+      await late.release();
+      expect(await get()).toBe('other');
+    }, 30000);
+
+    live('a replica process SIGKILLed mid-SCANDUMP holding the checkpoint lock, writes going on: the lock outlives it by a short lease only, and the next replica takes it, reads the key with SCANDUMP and opens from the checkpoint it asks for, no DUMP / RESTORE, well within syncTimeout; exact', async () => {
+      const key = 'killedholder';
+      const lockKey = `{${key}}:bloomcuckoo-ckpt-lock`;
+      await load(key, 'BF', 100_000, 1_000_000);
+      const writer = await replicaOf(await connect(), key);
+      while (writer.stats.checkpoints === 0) await new Promise((r) => { setTimeout(r, 10); });
+      await admin.sendCommand(['DEL', `{${key}}:bloomcuckoo-ckpt`]);   // no usable checkpoint: an opener reads the key under the lock
+      const busy = await keepWriting(writer, 'k', 20);
+      // the holder: a real openReplica in another process (tests/fleet/worker.mjs, node-redis), its
+      // connection through a proxy that withholds the server's replies from its first SCANDUMP on
+      // (the server stalled, as that process sees it): it holds the lock mid-read, then is SIGKILLed
+      const proxy = await startProxy(rb.port);
+      const held = proxy.holdRepliesAfter('*3\r\n$11\r\nBF.SCANDUMP');
+      // its syncTimeout the default (30 s), as the opener's below
+      const child = fork(WORKER, [String(proxy.port), key, oracle === 'v8' ? '8' : '2.6', 'redis', JSON.stringify({})],
+        { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      const exited = new Promise((resolve) => { child.on('exit', (code, signal) => resolve(signal ?? code)); });
+      try {
+        await within(held, 20000, 'the other process\'s SCANDUMP');
+        const token = String(await admin.sendCommand(['GET', lockKey]));
+        expect(token).toMatch(/^[0-9a-f]{16}$/);
+        child.kill('SIGKILL');
+        expect(await within(exited, 10000, 'the SIGKILLed process\'s exit')).toBe('SIGKILL');
+        expect(String(await admin.sendCommand(['GET', lockKey]))).toBe(token);   // it died holding it
+        await resetStats(admin);
+        const started = Date.now();
+        const r = await replicaOf(await connect(IOREDIS), key);   // syncTimeout 30 s (the default)
+        const took = Date.now() - started;
+        const written = await busy.stop();
+        expect([await callsOf(admin, 'dump'), await callsOf(admin, 'restore')]).toEqual([0, 0]);
+        expect(await callsOf(admin, 'bf.scandump')).toBeGreaterThan(0);   // its own read of the key, under the lock
+        // a generous ceiling: the dead holder's lease, a read and the wait for a checkpoint take a few
+        // seconds; waiting out a lock that lives the holder's whole syncTimeout took 15 s and more
+        if (took > 10000) throw new Error(`openReplica took ${took} ms after the holder died`);
+        await writer.sync();
+        await r.sync();
+        const server = hex(await scanDump(admin, 'BF', key));
+        expect(hex(r.filter.toRedisDump())).toEqual(server);
+        expect(hex(writer.filter.toRedisDump())).toEqual(server);
+        expect(written).toBeGreaterThan(2);
+      } finally {
+        child.kill('SIGKILL');
+        await busy.stop().catch(() => {});
+        await proxy.close();
+      }
+    }, 90000);
+
+    live('a replica closed while it writes the checkpoint (right after its first open): the write stops there, nothing published, its temporary key dropped', async () => {
+      const key = 'closedwriting';
+      await load(key, 'BF', 100_000, 10_000_000);   // ~12 MB: 12 steps of 1 MiB
+      await resetStats(admin);
+      const r = await replicaOf(await connect(), key);
+      await r.close();   // its checkpoint write began as openReplica resolved
+      await new Promise((res) => { setTimeout(res, 1000); });
+      const tmp = await admin.sendCommand(['KEYS', `{${key}}:bloomcuckoo-ckpt-tmp-*`]);
+      expect([await callsOf(admin, 'hset') <= 2, Number(await admin.sendCommand(['EXISTS', `{${key}}:bloomcuckoo-ckpt`])), tmp])
+        .toEqual([true, 0, []]);
     }, 60000);
 
     live('16 replicas of a key with no checkpoint opening at once: at most one snapshot on the server, all the server\'s bytes', async () => {

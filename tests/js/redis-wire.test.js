@@ -7,9 +7,9 @@
 // stalls: every wait bounded (timeout, syncTimeout), close() at once. No Redis needed.
 import { createHash } from 'node:crypto';
 import { FilterError, RedisBloomFilter, init } from '../../js/main/index.js';
-import { openReplica, pullFilter } from '../../js/redis/index.js';
+import { openReplica, pullFilter, pushFilter } from '../../js/redis/index.js';
 import { CLIENTS } from '../redis/clients.mjs';
-import { NO_REPLY, startFakeRedis as startBare, withoutCheckpoint } from '../redis/fake-resp.mjs';
+import { NO_REPLY, noCheckpoint, startFakeRedis as startBare, withoutCheckpoint } from '../redis/fake-resp.mjs';
 
 await init();
 
@@ -124,6 +124,23 @@ describe.each(USED.map((c) => [c.name, c]))('%s against a fake server', (_, clie
     fake = null;
   });
 
+  test('a header declaring 64 MiB sent in 1-byte or 4 KiB chunks (a server splits a run of a link or sub-filter only at 1 MiB or more): CORRUPT_DATA at once, not millions of round trips and chunk records', async () => {
+    for (const size of [1, 4096]) {
+      let sent = 0;
+      const c = await connect(dumpServer('MBbloom--', (it) => {
+        if (it === 0) return [1, bfHeader(2 ** 26)];
+        if (++sent > 2000) return { error: 'ERR the fake stops here' };   // the bound this test needs, not the library
+        return [it + size, Buffer.alloc(size)];
+      }));
+      const err = await errorOf(pullFilter(c, 'k', { server: '2.6' }));
+      expect([err?.constructor.name, err?.code, scandumps()]).toEqual(['FilterError', 'CORRUPT_DATA', 2]);
+      await conn.close();
+      await fake.stop();
+    }
+    conn = null;
+    fake = null;
+  });
+
   test('a header declaring more than 4 GiB: refused before any data is read', async () => {
     const c = await connect(dumpServer('MBbloom--', (it) => (it === 0 ? [1, bfHeader(2 ** 33)] : [it + 64, Buffer.alloc(64)])));
     const err = await errorOf(pullFilter(c, 'k', { server: '2.6' }));
@@ -170,6 +187,52 @@ describe.each(USED.map((c) => [c.name, c]))('%s against a fake server', (_, clie
     'Number of filters', filters, 'Number of items inserted', 0, 'Number of items deleted', 0, 'Bucket size', bucketSize,
     'Expansion rate', expansion, 'Max iterations', 20];
 
+  test('pushFilter over a followed key: the key loaded, but the checkpoint lock\'s SET fails: the push resolves (the checkpoint only saves replicas a read)', async () => {
+    const f = new RedisBloomFilter({ errorRate: 0.01, capacity: 100 });
+    f.addAll(['a', 'b']);
+    const bytes = f.toRedisDump().reduce((n, [, d]) => n + d.length, 0);
+    // a bare fake (no checkpoint replies played): the load script starts a new log, SET fails
+    const c = await connect(startBare((args) => {
+      const cmd = args[0].toUpperCase();
+      if (cmd === 'EXISTS') return 0;
+      if ((cmd === 'EVALSHA' || cmd === 'EVAL') && args[2] === '6') return '1700000000000001';
+      if (cmd === 'SET') return { error: 'ERR the lock is refused' };
+      if (cmd === 'EVALSHA' || cmd === 'EVAL') return args[2] === '7' ? 'ok' : 1;
+      if (['HSET', 'PEXPIRE', 'UNLINK', 'DEL'].includes(cmd)) return 1;
+      return undefined;
+    }));
+    try {
+      expect(await pushFilter(c, 'k', f)).toBe(bytes);
+      expect(fake.commands.some((a) => a[0].toUpperCase() === 'SET')).toBe(true);
+    } finally {
+      f.free();
+    }
+  });
+
+  test('pushFilter: a load script reply that is neither an epoch, \'\' nor 0 (an integer 7, a nested array): CORRUPT_DATA, not \'created while loading\'', async () => {
+    const f = new RedisBloomFilter({ errorRate: 0.01, capacity: 100 });
+    f.addAll(['a']);
+    try {
+      for (const reply of [7, [['x']]]) {
+        const c = await connect(startBare((args) => {
+          const cmd = args[0].toUpperCase();
+          if (cmd === 'EXISTS') return 0;
+          if ((cmd === 'EVALSHA' || cmd === 'EVAL') && args[2] === '6') return reply;
+          if (cmd === 'DEL') return 1;
+          return undefined;
+        }));
+        const err = await errorOf(pushFilter(c, 'k', f));
+        expect([err?.constructor.name, err?.code]).toEqual(['FilterError', 'CORRUPT_DATA']);
+        await conn.close();
+        await fake.stop();
+      }
+    } finally {
+      f.free();
+      conn = null;
+      fake = null;
+    }
+  });
+
   test('a CF.INFO of 100 bytes claiming 2^22 buckets × 255 or 2^36 buckets: refused before anything is allocated', async () => {
     for (const [claim, code] of [
       [{ size: 1080, buckets: 2 ** 22, bucketSize: 255 }, 'CORRUPT_DATA'],   // Size does not add up
@@ -188,6 +251,44 @@ describe.each(USED.map((c) => [c.name, c]))('%s against a fake server', (_, clie
     }
     conn = null;
     fake = null;
+  });
+
+  test('a reply to the checkpoint lock\'s SET NX that is neither OK nor nil (an integer, another string): CORRUPT_DATA, not taken as the lock', async () => {
+    for (const reply of [1, 'maybe']) {
+      const c = await connect(startBare((args) => {
+        const cmd = args[0].toUpperCase();
+        if (cmd === 'SET') return reply;
+        const r = noCheckpoint(args);
+        if (r !== undefined) return r;
+        if ((cmd === 'EVALSHA' || cmd === 'EVAL') && args[2] === '3') return ['MBbloom--', '0-0'];
+        if (cmd === 'BF.SCANDUMP') return stepOf(bfDump(), Number(args[2]));
+        if (cmd === 'XREAD') return new Promise((res) => { setTimeout(() => res(null), 50); });
+        if (cmd === 'DEL') return 1;
+        return undefined;
+      }));
+      const err = await errorOf(openReplica(c, 'k', { server: '2.6' }).then((r) => r.close()));
+      expect([err?.constructor.name, err?.code, err?.message]).toEqual(['FilterError', 'CORRUPT_DATA', expect.stringMatching(/SET .*lock/)]);
+      await conn.close();
+      await fake.stop();
+    }
+    conn = null;
+    fake = null;
+  });
+
+  test('openReplica given options null opens as given none (as pullFilter and pushFilter take null), never a TypeError', async () => {
+    const c = await connect(startFakeRedis((args) => {
+      const cmd = args[0].toUpperCase();
+      if (cmd === 'MODULE') return [['name', 'bf', 'ver', 20612]];
+      if ((cmd === 'EVALSHA' || cmd === 'EVAL') && args[2] === '3') return ['MBbloomCF', '0-0'];
+      if (cmd === 'CF.INFO') return cfInfo({ size: 1080, buckets: 512, bucketSize: 2 });
+      if (cmd === 'CF.SCANDUMP') return [0, ''];   // a CF with no items
+      if (cmd === 'XREAD') return new Promise((r) => { setTimeout(() => r(null), 50); });
+      if (cmd === 'DEL') return 1;
+      return undefined;
+    }));
+    const r = await openReplica(c, 'k', null);
+    expect(r.filter.info()).toMatchObject({ buckets: 512, size: 1080 });
+    await r.close();
   });
 
   test('a consistent empty CF from CF.INFO opens (the path the refusals guard)', async () => {
@@ -343,6 +444,74 @@ describe.each(STALLING.map((c) => [c.name, c]))('%s against a server that stalls
     expect(ms).toBeLessThan(CEILING);
     ({ ms } = await settle(r.close()));
     expect(ms).toBeLessThan(1000);
+  });
+
+  test('the tail\'s new connection does not connect in time (after its XREAD got no answer): it is tried again, and the replica follows the log once the server answers', async () => {
+    const counts = bfState(['a', 'b', 'c', 'theirs']).counts;
+    let stalledTail = null;   // the connection whose XREAD got no answer
+    let refused = null;       // the first connection made after that: it never answers (the new tail's connect)
+    let delivered = false;
+    const c = await connect(startFakeRedis((args, conn) => {
+      if (stalledTail !== null && refused === null && conn.id > stalledTail) refused = conn.id;
+      if (conn.id === refused || conn.id === stalledTail) return NO_REPLY;
+      const cmd = args[0].toUpperCase();
+      if (cmd === 'EVALSHA' || cmd === 'EVAL') {
+        if (args[2] === '3') return ['MBbloom--', '0-0'];
+        if (args[2] === '2') return ['MBbloom--', '0-1', counts];   // the check: write 1, by another process
+      }
+      if (cmd === 'BF.SCANDUMP') return scandump(Number(args[2]));
+      if (cmd === 'XREAD') {
+        if (stalledTail === null) {
+          stalledTail = conn.id;
+          return NO_REPLY;
+        }
+        const first = !delivered;
+        delivered = true;
+        return new Promise((res) => { setTimeout(() => res(first ? [['{k}:bloomcuckoo-log', [['0-1', ['o', 'bi', 't', '1', 'k', 'theirs']]]]] : null), 50); });
+      }
+      if (cmd === 'DEL') return 1;
+      return undefined;
+    }));
+    const r = await openReplica(c, 'k', { server: '2.6', timeout: 300, syncTimeout: 4000, block: 100, checkInterval: 100000 });
+    r.on('error', () => {});
+    while (refused === null) await new Promise((res) => { setTimeout(res, 20); });
+    await r.sync();
+    expect([r.has('theirs'), r.stats.seq, delivered]).toEqual([true, 1, true]);
+    await r.close();
+  });
+
+  test('a write and a sync() in flight when close() is called settle at once (DISPOSED, saying the server applied the write; or the write connection\'s loss), not after their timeouts', async () => {
+    let written = 0;
+    let checks = 0;
+    const c = await connect(startFakeRedis((args) => {
+      const cmd = args[0].toUpperCase();
+      if (cmd === 'EVALSHA' || cmd === 'EVAL') {
+        if (args[2] === '3') return ['MBbloom--', '0-0'];
+        // the write, applied as write 1, and the check, at write 5: both answered late
+        if (args.length > 6) { written++; return new Promise((res) => { setTimeout(() => res(['0-1', [1], null]), 200); }); }
+        // the checks: the first at the copy's own position (its counts compared), the next at write 5
+        if (args[2] === '2') { const at = checks++ === 0 ? '0-0' : '0-5'; return new Promise((res) => { setTimeout(() => res(['MBbloom--', at, 'x']), 200); }); }
+      }
+      if (cmd === 'BF.SCANDUMP') return scandump(Number(args[2]));
+      if (cmd === 'XREAD') return new Promise((res) => { setTimeout(() => res(null), 50); });
+      if (cmd === 'DEL') return 1;
+      return undefined;
+    }));
+    const r = await openReplica(c, 'k', { server: '2.6', timeout: 8000, syncTimeout: 8000, block: 100, checkInterval: 100000 });
+    r.on('error', () => {});
+    const write = settle(r.add('x'));
+    const syncs = [settle(r.sync()), settle(r.sync())];
+    // closed once the server has the write: every reply (the fake answers a connection's commands
+    // one after the other, 200 ms each) comes after close()
+    while (written === 0) await new Promise((res) => { setTimeout(res, 5); });
+    await r.close();
+    const [w, ...s] = await Promise.all([write, ...syncs]);
+    expect(s.map(({ err }) => [err?.constructor.name, err?.code])).toEqual([['FilterError', 'DISPOSED'], ['FilterError', 'DISPOSED']]);
+    expect(w.err?.constructor.name).toBe('FilterError');
+    // node-redis: the reply came (applied); ioredis: the write connection closed with it pending
+    if (w.err.code === 'DISPOSED') expect(w.err.message).toMatch(/closed before its copy had a write to 'k' the server applied \(write 1\)/);
+    else expect([w.err.code, w.err.message]).toEqual(['REDIS', expect.stringMatching(/may or may not have applied it/)]);
+    expect([w.ms, ...s.map(({ ms }) => ms)].every((ms) => ms < CEILING)).toBe(true);
   });
 
   test('close() while the tail is re-made and the client cannot reach the server: returns at once', async () => {
