@@ -107,6 +107,11 @@ export function commandsOf(client) {
     const options = typeof client.withTypeMapping === 'function'     // v5 and later
       ? { typeMapping: { [RESP_BLOB_STRING]: Buffer } } : { returnBuffers: true };   // v4
     if (isNodeRedisCluster(client)) return (args, route) => clusterSend(client, args, options, route);
+    // a v4 client made with legacyMode: its sendCommand takes a callback and returns nothing; the
+    // promise API is its `v4` (which only such a client has: reading it on another one throws)
+    if (client.options?.legacyMode === true && typeof client.v4?.sendCommand === 'function') {
+      return (args) => client.v4.sendCommand(args, options);
+    }
     return (args) => client.sendCommand(args, options);
   }
   throw new FilterError('INVALID_ARGUMENT', 'bloomcuckoo/redis: pass a connected node-redis client '
@@ -377,6 +382,10 @@ export function prefixFor(key, type) {
   return prefix;
 }
 
+/** What a Redis with no BF/CF commands gets (pullFilter, openReplica; pushFilter's first LOADCHUNK). */
+export const NO_MODULE = 'bloomcuckoo/redis: this Redis has no BF/CF commands: load the RedisBloom module '
+  + '(--loadmodule redisbloom.so) or use Redis 8, which has them built in';
+
 /**
  * '8' for Redis 8's bloom module (RedisBloom 8.x, module version 80000 and up), else '2.6';
  * FilterError REDIS for a Redis without BF/CF commands.
@@ -392,8 +401,7 @@ export async function serverVia(send) {
   // no module listed: Redis 8 with bloom built in, or a Redis with no bloom at all
   const info = await run(send, ['COMMAND', 'INFO', 'BF.ADD']);
   if (!Array.isArray(info) || info[0] == null) {
-    throw new FilterError('REDIS', 'bloomcuckoo/redis: this Redis has no BF/CF commands: load the RedisBloom module '
-      + '(--loadmodule redisbloom.so) or use Redis 8, which has them built in');
+    throw new FilterError('REDIS', NO_MODULE);
   }
   return '8';
 }

@@ -100,7 +100,7 @@ const probe = async (name, fn) => {
   try {
     const r = await fn();
     await r?.close?.();
-    out[name] = { resolved: r?.constructor?.name ?? String(r) };
+    out[name] = { resolved: r !== null && typeof r === 'object' ? r.constructor?.name : String(r) };
   } catch (e) { out[name] = { class: e?.constructor?.name, code: e?.code, message: String(e?.message) }; }
 };
 const raw = (args) => (typeof redis.callBuffer === 'function' ? redis.call(...args) : redis.sendCommand(args));
