@@ -32,8 +32,9 @@ export interface IoredisClient {
 
 /**
  * A connected Redis client: node-redis 4, 5 or 6 or ioredis 5 or 6, a single client or a cluster
- * (each tested by exact version). Told apart by its methods; at run time anything else is
- * `FilterError` `INVALID_ARGUMENT`.
+ * (each tested by exact version; a node-redis 4 client made with `legacyMode` is used through its
+ * `v4` API). Told apart by its methods; at run time anything else is `FilterError`
+ * `INVALID_ARGUMENT`.
  */
 export type RedisClient = NodeRedisClient | NodeRedisCluster | IoredisClient;
 
@@ -44,8 +45,10 @@ export type RedisClient = NodeRedisClient | NodeRedisCluster | IoredisClient;
  * @param options.server the server's rules ('2.6' or '8'); by default what `MODULE LIST` says.
  * @param options.timeout ms each command waits for its reply (default 10000), then FilterError `REDIS`.
  * @throws FilterError `INVALID_ARGUMENT` for a missing key, a key of another type, a CF with no
- *   items (the server sends no dump for it) or a failing command; `CORRUPT_DATA` for a dump that
- *   fails validation.
+ *   items (the server sends no dump for it), an unknown option or an object that is not a client;
+ *   `REDIS` for a command that fails or gets no reply within `timeout`, and for a Redis with no
+ *   BF/CF commands (the message says what to load); `CORRUPT_DATA` for a dump that fails
+ *   validation. TypeError for a key that is not a non-empty string.
  */
 export function pullFilter(client: RedisClient, key: string, options?: { server?: RedisServer; timeout?: number }): Promise<RedisBloomFilter | RedisCuckooFilter>;
 
@@ -60,7 +63,11 @@ export function pullFilter(client: RedisClient, key: string, options?: { server?
  * @param options.timeout ms each command waits for its reply (default 10000), then FilterError `REDIS`.
  * @param options.wait WAIT after the rename: fewer than `replicas` confirmations within `timeout` ms reject with `REDIS` (the key is loaded on the primary).
  * @throws FilterError `INVALID_ARGUMENT` when `key` exists without `replace`, for a filter of
- *   another class or a CF with no items, or a failing command (the temporary key is deleted).
+ *   another class, a CF with no items, an unknown option or an object that is not a client;
+ *   `REDIS` for a command that fails or gets no reply within `timeout` (the temporary key is
+ *   deleted), a Redis with no BF/CF commands (the message says what to load), or, with `wait`,
+ *   fewer confirmations than asked (the key is loaded on the primary). TypeError for a key that is
+ *   not a non-empty string.
  */
 export function pushFilter(client: RedisClient, key: string, filter: RedisBloomFilter | RedisCuckooFilter, options?: { replace?: boolean; timeout?: number; wait?: WaitOption }): Promise<number>;
 
@@ -172,7 +179,11 @@ export interface RedisReplica {
   sync(): Promise<void>;
   /** Stops following: closes its connection and timer and frees the copy; returns at once. */
   close(): Promise<void>;
-  /** As close(): `await using replica = await openReplica(...)`. */
+  /**
+   * As close(): `await using replica = await openReplica(...)` closes it when the block ends. The
+   * syntax needs TypeScript >= 5.2 (which compiles it for Node 20: Node 20 itself refuses it), Bun
+   * or Deno.
+   */
   [Symbol.asyncDispose](): Promise<void>;
   on(event: 'error', listener: (err: Error) => void): this;
   on(event: 'resync', listener: (reason: string) => void): this;
