@@ -1,6 +1,6 @@
 // Types of `bloomcuckoo/redis` (js/redis/index.js): RedisBloom filters between a live Redis and
 // this process, for Node.
-import type { Keys, RedisBloomFilter, RedisCuckooFilter, RedisServer } from '../main/index.js';
+import type { Keys, NotAString, RedisBloomFilter, RedisCuckooFilter, RedisServer } from '../main/index.js';
 
 /**
  * A node-redis client (`createClient()` of the `redis` package, 4, 5 or 6), connected: what
@@ -169,8 +169,8 @@ export interface RedisReplica {
   count(key: string | Uint8Array): number;
   /** Written through (BF.ADD / CF.ADD semantics, the server's reply is the answer); resolves once the local copy has it. @throws FilterError `FULL`, `REDIS`, `DISPOSED` */
   add(key: string | Uint8Array): Promise<boolean>;
-  /** As add for every key, in atomic batches of 1000; resolves how many were added. */
-  addAll(keys: Iterable<string | Uint8Array>): Promise<number>;
+  /** As add for every key, in atomic batches of 1000; resolves how many were added. One string is refused (TypeError: it would be one key per character): pass `[key]`. */
+  addAll(keys: Iterable<string | Uint8Array> & NotAString): Promise<number>;
   /** As CF.ADDNX (a CF replica). */
   addUnique(key: string | Uint8Array): Promise<boolean>;
   /** As CF.DEL (a CF replica). Removing a key never added can remove another key's fingerprint. */

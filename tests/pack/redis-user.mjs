@@ -172,6 +172,84 @@ function expected(c) {
   };
 }
 
+/**
+ * A TypeScript file using bloomcuckoo/redis with client `c`'s own types, as a user writes it: what
+ * must compile under --strict, and each wrong use marked @ts-expect-error (tsc fails when one of
+ * them is not an error).
+ */
+function typedUse(c) {
+  const connect = c.pkg === 'ioredis'
+    ? "import { Redis, Cluster } from 'ioredis';\nconst redis = new Redis();\nconst cluster = new Cluster([{ host: '127.0.0.1', port: 7000 }]);"
+    : c.version.startsWith('4.')
+      ? "import { createClient, createCluster } from 'redis';\nconst redis = createClient();\nawait redis.connect();\n"
+        + "const legacy = createClient({ legacyMode: true });\nawait pullFilter(legacy, 'k');\n"
+        + "const cluster = createCluster({ rootNodes: [{ url: 'redis://127.0.0.1:7000' }] });\nawait cluster.connect();"
+      : "import { createClient, createCluster } from 'redis';\nconst redis = await createClient().connect();\n"
+        + "const cluster = await createCluster({ rootNodes: [{ url: 'redis://127.0.0.1:7000' }] }).connect();";
+  return `${connect}
+import { pullFilter, pushFilter, openReplica, serverOf, commandsOf, type RedisReplica, type ReplicaOptions } from 'bloomcuckoo/redis';
+import { RedisBloomFilter, RedisCuckooFilter, FilterError, type RedisServer } from 'bloomcuckoo';
+
+const local: RedisBloomFilter | RedisCuckooFilter = await pullFilter(redis, 'k', { server: '8', timeout: 5000 });
+const present: boolean = local.has('x');
+const f = new RedisBloomFilter({ errorRate: 0.01, capacity: 100 });
+const sent: number = await pushFilter(redis, 'k', f, { replace: true, timeout: 5000, wait: { replicas: 1, timeout: 100 } });
+const options: ReplicaOptions = { create: { type: 'CF', capacity: 1000, bucketSize: 4 }, checkInterval: 500, syncTimeout: 5000 };
+const r: RedisReplica = await openReplica(redis, 'k', { create: { type: 'BF', errorRate: 0.01, capacity: 100 }, wait: { replicas: 1, timeout: 500 } });
+const added: boolean = await r.add('a');
+const n: number = await r.addAll(['a', new Uint8Array([1])]);
+r.on('error', (e) => { const m: string = e.message; void m; }).on('resync', (why) => { const s: string = why; void s; });
+r.on('applied', (seq) => { const s: number = seq; void s; });
+await r.sync();
+await r.close();
+{
+  await using r2 = await openReplica(cluster, 'k', options);
+  void r2.has('x');
+}
+const server: RedisServer = await serverOf(cluster);
+const send = commandsOf(redis);
+try { await pullFilter(cluster, 'k'); } catch (e) { if (e instanceof FilterError && e.code === 'REDIS') void e.message; }
+void [present, sent, added, n, server, send, RedisCuckooFilter];
+
+// @ts-expect-error a misspelt option
+await openReplica(redis, 'k', { syncTimeOut: 5 });
+// @ts-expect-error timeout as a string
+await openReplica(redis, 'k', { timeout: '5000' });
+// @ts-expect-error wait as a number
+await openReplica(redis, 'k', { wait: 1 });
+// @ts-expect-error wait without its timeout
+await openReplica(redis, 'k', { wait: { replicas: 1 } });
+// @ts-expect-error create with a snake_case field
+await openReplica(redis, 'k', { create: { type: 'BF', error_rate: 0.01, capacity: 100 } });
+// @ts-expect-error create of type 'bloom'
+await openReplica(redis, 'k', { create: { type: 'bloom', errorRate: 0.01, capacity: 100 } });
+// @ts-expect-error a CF has no errorRate
+await openReplica(redis, 'k', { create: { type: 'CF', capacity: 100, errorRate: 0.01 } });
+// @ts-expect-error server '7'
+await pullFilter(redis, 'k', { server: '7' });
+// @ts-expect-error pullFilter has no replace
+await pullFilter(redis, 'k', { replace: true });
+// @ts-expect-error pushFilter of an object that is not a RedisBloom filter
+await pushFilter(redis, 'k', {});
+// @ts-expect-error a misspelt pushFilter option
+await pushFilter(redis, 'k', f, { overwrite: true });
+// @ts-expect-error a plain object as the client
+await pullFilter({}, 'k');
+// @ts-expect-error a URL as the client
+await pullFilter('redis://127.0.0.1:6379', 'k');
+// @ts-expect-error a number as the key
+await pullFilter(redis, 42);
+// @ts-expect-error a number as a key to add
+await r.add(1);
+// @ts-expect-error one string is not a batch of keys
+await r.addAll('abc');
+// @ts-expect-error no such event
+r.on('close', () => {});
+// @ts-expect-error the copy is read only
+r.filter = f;
+`;
+}
+
 /** Runs `cmd`; a run past its `timeout` is reported (signal) rather than thrown. */
 function sh(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 26, ...opts });
@@ -184,7 +262,7 @@ function sh(cmd, args, opts = {}) {
  * runner, `dir` a fresh folder where 'bloomcuckoo' resolves. A machine with no RedisBloom
  * (tests/redis/server.mjs: oracleSkip) skips, saying why.
  */
-export async function checkRedisUser({ check, dir }) {
+export async function checkRedisUser({ check, dir, tsc = join(root, 'node_modules/typescript/bin/tsc'), typeRoots = [join(root, 'node_modules/@types')] }) {
   const { oracleSkip, startPlainRedis, startRedisBloom } = await import('../redis/server.mjs');
   const skip = await oracleSkip('2.6');
   if (skip) {
@@ -198,6 +276,19 @@ export async function checkRedisUser({ check, dir }) {
     mkdirSync(join(dir, c.from, 'node_modules'), { recursive: true });
     symlinkSync(join(root, 'node_modules', c.from), join(dir, c.from, 'node_modules', c.pkg), 'dir');
     writeFileSync(join(dir, c.from, 'user.mjs'), userModule(c));
+  }
+  for (const c of all) {
+    await check(`TypeScript with ${c.name}'s types: a user's bloomcuckoo/redis file compiles under --strict, and its 18 wrong uses are errors`, () => {
+      const sub = join(dir, c.from);
+      writeFileSync(join(sub, 'typed.mts'), typedUse(c));
+      writeFileSync(join(sub, 'tsconfig.json'), JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext',
+          lib: ['es2022', 'esnext.disposable'], types: ['node'], typeRoots, skipLibCheck: true },
+        files: ['typed.mts'],
+      }, null, 2));
+      const r = sh(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: sub, timeout: 120000 });
+      if (r.status !== 0 || r.out.trim()) throw new Error(`tsc:\n${r.out}`);
+    });
   }
   const rb = await startRedisBloom();
   const plain = await startPlainRedis();
