@@ -8,13 +8,16 @@
 // A block's `clients="node-redis 5, node-redis 6"` names the clients it is written for (by
 // default: all of them, or, when it imports 'redis' / 'ioredis', those of that package). Before
 // each run the server is emptied and holds what the text presumes: a BF 'blocked-urls' with
-// 'https://bad.example/' in it. Then the mistakes users make, with each client: the FilterError
-// (or TypeError) and its message, a Redis without the module included.
+// 'https://bad.example/' in it. Then: a user's TypeScript file with each client's own types
+// (tsc --strict; wrong uses must be errors), the CLI's `redis pull|push` with each node-redis
+// release (a stalled server included: it must give up, not hang), and the mistakes users make,
+// with each client: the FilterError (or TypeError) and its message, a Redis without the module included.
 //
 // tests/pack/run-pack.mjs runs it against the installed tarball; `node tests/pack/redis-user.mjs`
 // runs it against this repository's built package (its name resolves to itself).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compareShown, docBlocks } from './doc-blocks.mjs';
@@ -250,6 +253,23 @@ r.filter = f;
 `;
 }
 
+/** A TCP server on a free loopback port that accepts connections and never answers: a stalled Redis. */
+function silentServer() {
+  const sockets = new Set();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('data', () => {});
+    socket.on('error', () => {});
+    socket.on('close', () => sockets.delete(socket));
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => resolve({
+      port: server.address().port,
+      close: () => new Promise((done) => { for (const so of sockets) so.destroy(); server.close(() => done()); }),
+    }));
+  });
+}
+
 /** Runs `cmd`; a run past its `timeout` is reported (signal) rather than thrown. */
 function sh(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 26, ...opts });
@@ -262,7 +282,10 @@ function sh(cmd, args, opts = {}) {
  * runner, `dir` a fresh folder where 'bloomcuckoo' resolves. A machine with no RedisBloom
  * (tests/redis/server.mjs: oracleSkip) skips, saying why.
  */
-export async function checkRedisUser({ check, dir, tsc = join(root, 'node_modules/typescript/bin/tsc'), typeRoots = [join(root, 'node_modules/@types')] }) {
+export async function checkRedisUser({
+  check, dir, cli = join(root, 'dist/bloomcuckoo.min.js'),
+  tsc = join(root, 'node_modules/typescript/bin/tsc'), typeRoots = [join(root, 'node_modules/@types')],
+}) {
   const { oracleSkip, startPlainRedis, startRedisBloom } = await import('../redis/server.mjs');
   const skip = await oracleSkip('2.6');
   if (skip) {
@@ -315,6 +338,51 @@ export async function checkRedisUser({ check, dir, tsc = join(root, 'node_module
           if (bad.length) throw new Error(`${b.file}:${b.line} with ${c.name}: ${bad.join('; ')}\n${r.stdout}`);
         });
       }
+    }
+    // the CLI (`cli`, the package's bin) with each node-redis release: its import('redis') is
+    // resolved from the client's folder (a loader hook), as if that release were installed beside it
+    const silent = await silentServer();
+    try {
+      for (const c of all.filter((x) => x.pkg === 'redis')) {
+        const hook = join(dir, c.from, 'redis-from-here.mjs');
+        writeFileSync(hook, `import { register } from 'node:module';
+register(\`data:text/javascript,\${encodeURIComponent(\`export async function resolve(s, context, next) {
+  return next(s, s === 'redis' ? { ...context, parentURL: \${JSON.stringify(import.meta.url)} } : context);
+}\`)}\`);
+`);
+        const bloomcuckoo = (args, timeout = 60000) => sh(process.execPath, ['--import', hook, cli, ...args], { cwd: join(dir, c.from), timeout });
+        await check(`CLI with ${c.name}: redis pull, check, push, push again (refused), push --replace`, async () => {
+          await rb.client.sendCommand(['FLUSHALL']);
+          await rb.client.sendCommand(['BF.ADD', 'blocked-urls', 'https://bad.example/']);
+          const pull = bloomcuckoo(['redis', 'pull', url, 'blocked-urls', '-o', 'pulled.bf', '--json']);
+          if (pull.status !== 0 || JSON.parse(pull.stdout).class !== 'RedisBloomFilter') throw new Error(`pull: ${pull.status} ${pull.out}`);
+          const look = bloomcuckoo(['check', 'pulled.bf', 'https://bad.example/']);
+          if (look.status !== 0 || look.stdout !== 'https://bad.example/\tmaybe\n') throw new Error(`check: ${look.status} ${look.out}`);
+          const push = bloomcuckoo(['redis', 'push', 'pulled.bf', url, 'copy', '-q']);
+          if (push.status !== 0 || Number(await rb.client.sendCommand(['BF.EXISTS', 'copy', 'https://bad.example/'])) !== 1) throw new Error(`push: ${push.status} ${push.out}`);
+          const again = bloomcuckoo(['redis', 'push', 'pulled.bf', url, 'copy']);
+          if (again.status !== 2 || !/'copy' exists; pass --replace to overwrite it/.test(again.out)) throw new Error(`push again: ${again.status} ${again.out}`);
+          const replace = bloomcuckoo(['redis', 'push', 'pulled.bf', url, 'copy', '--replace', '-q']);
+          if (replace.status !== 0) throw new Error(`push --replace: ${replace.status} ${replace.out}`);
+        });
+        await check(`CLI with ${c.name}: a Redis without the module, and a server that accepts and never answers: exit 2, one line, within 25 s`, async () => {
+          const plainPush = bloomcuckoo(['redis', 'push', 'pulled.bf', `redis://127.0.0.1:${plain.port}`, 'k']);
+          if (plainPush.status !== 2 || !/this Redis has no BF\/CF commands: load the RedisBloom module/.test(plainPush.out)) {
+            throw new Error(`push to a Redis without the module: ${plainPush.status} ${plainPush.out}`);
+          }
+          for (const args of [['redis', 'pull', `redis://127.0.0.1:${silent.port}`, 'k', '-o', 'x.bf'],
+            ['redis', 'push', 'pulled.bf', `redis://127.0.0.1:${silent.port}`, 'k']]) {
+            const started = Date.now();
+            const r = bloomcuckoo(args, 25000);
+            const took = ((Date.now() - started) / 1000).toFixed(1);
+            if (r.status !== 2 || r.out.trim().split('\n').length !== 1) {
+              throw new Error(`${args.slice(0, 2).join(' ')} to a server that never answers: exit ${r.status}${r.signal ? ` (${r.signal}: still running after ${took} s)` : ''}: ${r.out}`);
+            }
+          }
+        });
+      }
+    } finally {
+      await silent.close();
     }
     for (const c of all) {
       await check(`mistakes with ${c.name}: a FilterError (or TypeError) saying what to do, on RedisBloom and on a Redis without it`, async () => {

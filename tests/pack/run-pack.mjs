@@ -198,7 +198,7 @@ try {
 
   // the blocks that need a Redis server, run against a live RedisBloom with every client of the
   // matrix, and the errors of the mistakes users make (tests/pack/redis-user.mjs)
-  await checkRedisUser({ check: t.check, dir: join(app, 'redis-user') });
+  await checkRedisUser({ check: t.check, dir: join(app, 'redis-user'), cli: join(app, 'node_modules/bloomcuckoo/dist/bloomcuckoo.min.js') });
 
   await t.check('Deno without --allow-read: the load error says to allow reading the .wasm, not to copy it', () => {
     writeFileSync(join(app, 'deno-noread.mjs'), "import { init } from 'bloomcuckoo';\nawait init();\n");
