@@ -100,6 +100,13 @@ async function clusterSend(cluster, args, options, route) {
  */
 export function commandsOf(client) {
   if (isIoredis(client)) {
+    // ioredis prefixes the keys of the commands it knows and not of the rest (BF.*, CF.*, the
+    // scripts' KEYS): the key's TYPE would be read at 'app:k' and its SCANDUMP at 'k'
+    const prefix = client.options?.keyPrefix || client.options?.redisOptions?.keyPrefix;
+    if (prefix) {
+      throw new FilterError('INVALID_ARGUMENT', `bloomcuckoo/redis: an ioredis client with keyPrefix '${prefix}' would send some `
+        + `commands to '${prefix}key' and others to 'key': pass a client without keyPrefix and the whole key name ('${prefix}key')`);
+    }
     const node = (route) => (route === undefined || !isIoredisCluster(client) ? client : ioredisNodeOf(client, route) ?? client);
     return (args, route) => node(route).callBuffer(args[0], ...args.slice(1));
   }

@@ -23,7 +23,10 @@ export interface NodeRedisCluster {
   on(event: 'error', listener: (err: Error) => void): unknown;
 }
 
-/** An ioredis client or Cluster (5 or 6), connected: what bloomcuckoo/redis calls of it. */
+/**
+ * An ioredis client or Cluster (5 or 6), connected: what bloomcuckoo/redis calls of it. One made
+ * with a `keyPrefix` is refused (FilterError `INVALID_ARGUMENT`): pass the whole key name instead.
+ */
 export interface IoredisClient {
   callBuffer(command: string, ...args: string[]): Promise<unknown>;
   duplicate(): { on(event: 'error', listener: (err: Error) => void): unknown };

@@ -126,6 +126,15 @@ const plain = await __user.connect(process.env.PLAIN_URL);
 await probe('pull from a Redis without the module', () => pullFilter(plain, 'blocked-urls'));
 await probe('push to a Redis without the module', () => pushFilter(plain, 'pushed', bf));
 await probe('openReplica on a Redis without the module', () => openReplica(plain, 'k', { create: { type: 'BF', errorRate: 0.01, capacity: 100 } }));
+if (process.env.CLIENT_PACKAGE === 'ioredis') {
+  const { Redis } = await import('ioredis');
+  const prefixed = new Redis(process.env.REDIS_URL, { keyPrefix: 'app:' });
+  await raw(['BF.ADD', 'app:prefixed', 'x']);
+  await probe('pull through an ioredis client with keyPrefix', () => pullFilter(prefixed, 'prefixed'));
+  await probe('openReplica through an ioredis client with keyPrefix', () => openReplica(prefixed, 'made', { create: { type: 'BF', errorRate: 0.01, capacity: 100 } }));
+  out['keys made through the keyPrefix client'] = { resolved: String(await raw(['EXISTS', 'made', 'app:made'])) };
+  await prefixed.quit();
+}
 if (process.env.CLIENT_PACKAGE === 'redis' && process.env.CLIENT_MAJOR === '4') {
   const { createClient } = await import('redis');
   const legacy = createClient({ url: process.env.REDIS_URL, legacyMode: true });
@@ -168,6 +177,11 @@ function expected(c) {
     'pull from a Redis without the module': noModule,
     'push to a Redis without the module': noModule,
     'openReplica on a Redis without the module': noModule,
+    ...(c.pkg === 'ioredis' ? {
+      'pull through an ioredis client with keyPrefix': ia(/keyPrefix 'app:'.*pass a client without keyPrefix/),
+      'openReplica through an ioredis client with keyPrefix': ia(/keyPrefix 'app:'.*pass a client without keyPrefix/),
+      'keys made through the keyPrefix client': { resolved: '0' },
+    } : {}),
     ...(c.pkg === 'redis' && c.version.startsWith('4.') ? {
       'pull through a node-redis 4 client in legacyMode': { resolved: 'true' },
       'openReplica through a node-redis 4 client in legacyMode': { resolved: 'true true' },
