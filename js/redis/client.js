@@ -111,6 +111,12 @@ export function commandsOf(client) {
     return (args, route) => node(route).callBuffer(args[0], ...args.slice(1));
   }
   if (typeof client?.sendCommand === 'function') {                   // node-redis
+    // node-redis 5+'s client.legacy(): a callback API whose sendCommand returns nothing; the client
+    // it wraps is private
+    if (client.constructor?.name === 'RedisLegacyClient') {
+      throw new FilterError('INVALID_ARGUMENT', 'bloomcuckoo/redis: a legacy() view of a node-redis client sends commands with '
+        + 'callbacks and returns no replies: pass the client itself (createClient())');
+    }
     const options = typeof client.withTypeMapping === 'function'     // v5 and later
       ? { typeMapping: { [RESP_BLOB_STRING]: Buffer } } : { returnBuffers: true };   // v4
     if (isNodeRedisCluster(client)) return (args, route) => clusterSend(client, args, options, route);
@@ -263,6 +269,11 @@ function readyOf(c) {
  * in the middle of a blocking command.
  */
 export async function duplicateOf(client, onError, timeout = DEFAULT_TIMEOUT) {
+  if (typeof client.duplicate !== 'function') {
+    throw new FilterError('INVALID_ARGUMENT', 'bloomcuckoo/redis: openReplica needs a client it can duplicate() for a connection '
+      + 'of its own (node-redis createClient() or createCluster(), an ioredis client or Cluster); a node-redis createClientPool() '
+      + 'pool has none: pass a createClient() client');
+  }
   const dup = client.duplicate();
   dup.on('error', onError);
   // dropped at once: node-redis 5+ destroy() (a client or a cluster); node-redis 4 disconnect() (a promise: a rejection

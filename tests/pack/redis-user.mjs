@@ -126,6 +126,14 @@ const plain = await __user.connect(process.env.PLAIN_URL);
 await probe('pull from a Redis without the module', () => pullFilter(plain, 'blocked-urls'));
 await probe('push to a Redis without the module', () => pushFilter(plain, 'pushed', bf));
 await probe('openReplica on a Redis without the module', () => openReplica(plain, 'k', { create: { type: 'BF', errorRate: 0.01, capacity: 100 } }));
+if (process.env.CLIENT_PACKAGE === 'redis' && process.env.CLIENT_MAJOR !== '4') {
+  const { createClientPool } = await import('redis');
+  const pool = await createClientPool({ url: process.env.REDIS_URL }).connect();
+  await probe('pull through a createClientPool() pool', async () => (await pullFilter(pool, 'blocked-urls')).has('https://bad.example/'));
+  await probe('openReplica through a createClientPool() pool', () => openReplica(pool, 'blocked-urls'));
+  await pool.close();
+  await probe('pull through a legacy() view of a client', async () => pullFilter((await __user.connect()).legacy(), 'blocked-urls'));
+}
 if (process.env.CLIENT_PACKAGE === 'ioredis') {
   const { Redis } = await import('ioredis');
   const prefixed = new Redis(process.env.REDIS_URL, { keyPrefix: 'app:' });
@@ -177,6 +185,11 @@ function expected(c) {
     'pull from a Redis without the module': noModule,
     'push to a Redis without the module': noModule,
     'openReplica on a Redis without the module': noModule,
+    ...(c.pkg === 'redis' && !c.version.startsWith('4.') ? {
+      'pull through a createClientPool() pool': { resolved: 'true' },
+      'openReplica through a createClientPool() pool': ia(/openReplica needs a client it can duplicate\(\).*createClientPool/),
+      'pull through a legacy() view of a client': ia(/legacy\(\) view.*pass the client itself/),
+    } : {}),
     ...(c.pkg === 'ioredis' ? {
       'pull through an ioredis client with keyPrefix': ia(/keyPrefix 'app:'.*pass a client without keyPrefix/),
       'openReplica through an ioredis client with keyPrefix': ia(/keyPrefix 'app:'.*pass a client without keyPrefix/),
