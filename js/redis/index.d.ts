@@ -200,8 +200,10 @@ export interface RedisReplica {
  * key (calling `init()` itself). Writes through other replicas (any process) reach it within the
  * log's lag; writes that bypass the library are seen within `checkInterval`.
  * @throws FilterError `INVALID_ARGUMENT` for a missing key (without `create`), a key of another
- *   type, a bad option or client; `REDIS` for a failing command, and, before anything is created,
- *   for a Redis user who may not run every command the replica sends (Redis 7's ACLs; the message
- *   names each, e.g. "XADD on '{k}:bloomcuckoo-log'").
+ *   type, a bad option or client (a pool, which cannot `duplicate()`, or an ioredis `keyPrefix`
+ *   included); `REDIS` for a failing command or no reply within `timeout`, a Redis with no BF/CF
+ *   commands, and, before anything is created, for a Redis user who may not run every command the
+ *   replica sends (Redis 7's ACLs; the message names each, e.g. "XADD on '{k}:bloomcuckoo-log'").
+ *   TypeError for a key that is not a non-empty string.
  */
 export function openReplica(client: RedisClient, key: string, options?: ReplicaOptions): Promise<RedisReplica>;
