@@ -106,6 +106,10 @@ const probe = async (name, fn) => {
     out[name] = { resolved: r !== null && typeof r === 'object' ? r.constructor?.name : String(r) };
   } catch (e) { out[name] = { class: e?.constructor?.name, code: e?.code, message: String(e?.message) }; }
 };
+await probe('fromRedisDump of the strings a withTypeMapping view replies on node-redis 5.x', async () => {
+  const { fromRedisDump } = await import('bloomcuckoo');
+  return fromRedisDump([[1, 'not bytes'], [0, '']]);
+});
 const raw = (args) => (typeof redis.callBuffer === 'function' ? redis.call(...args) : redis.sendCommand(args));
 await raw(['SET', 'a-string', 'v']);
 const bf = new RedisBloomFilter({ errorRate: 0.01, capacity: 100 });
@@ -170,6 +174,10 @@ function expected(c) {
   const keyType = { class: 'TypeError', message: /key is a non-empty string/ };
   const client = ia(/pass a connected node-redis client .* or an ioredis 5 or 6 client or Cluster/);
   return {
+    'fromRedisDump of the strings a withTypeMapping view replies on node-redis 5.x': {
+      class: 'FilterError', code: 'CORRUPT_DATA',
+      message: /got string; ask for binary replies per command \(node-redis 5, 6: sendCommand\(args, \{ typeMapping: \{ \[RESP_TYPES\.BLOB_STRING\]: Buffer \} \}\); 4: \{ returnBuffers: true \}; ioredis: callBuffer\)/,
+    },
     'a plain object as client': client,
     "the client's module as client": client,
     'pull of a string key': ia(/'a-string' holds a string, not a RedisBloom BF or CF filter/),
