@@ -305,6 +305,12 @@ function silentServer() {
   });
 }
 
+/** The RedisBloom version a server (startRedisBloom's) loaded, from MODULE LIST (20612: '2.6.12'). */
+function versionOf(server) {
+  const v = server.info.version;
+  return typeof v === 'number' ? `${Math.floor(v / 10000)}.${Math.floor(v / 100) % 100}.${v % 100}` : v;
+}
+
 /** Runs `cmd`; a run past its `timeout` is reported (signal) rather than thrown. */
 function sh(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 26, ...opts });
@@ -351,9 +357,11 @@ export async function checkRedisUser({
   const rb = await startRedisBloom();
   const plain = await startPlainRedis();
   const url = `redis://127.0.0.1:${rb.port}`;
-  const run = (c, file) => sh(process.execPath, [file], {
+  // the second oracle (Redis 7.4 + RedisBloom 8.9.80) for the blocks too, when it is here
+  const v8 = await oracleSkip('v8') ? null : await startRedisBloom({ oracle: 'v8' });
+  const run = (c, file, server = rb) => sh(process.execPath, [file], {
     cwd: join(dir, c.from), timeout: 60000,
-    env: { ...process.env, REDIS_URL: url, PLAIN_URL: `redis://127.0.0.1:${plain.port}`, CLIENT_PACKAGE: c.pkg, CLIENT_MAJOR: c.version.split('.')[0] },
+    env: { ...process.env, REDIS_URL: `redis://127.0.0.1:${server.port}`, PLAIN_URL: `redis://127.0.0.1:${plain.port}`, CLIENT_PACKAGE: c.pkg, CLIENT_MAJOR: c.version.split('.')[0] },
   });
   try {
     await check(`Redis blocks: ${blocks.length} in the docs (norun="${REDIS_BLOCK}"), each with a value for every given name`, () => {
@@ -362,16 +370,19 @@ export async function checkRedisUser({
     });
     for (const b of blocks) {
       for (const c of clientsOf(b, all)) {
-        await check(`docs: ${b.file}:${b.line} runs with ${c.name} against RedisBloom, exits by itself, prints what it shows`, async () => {
-          await rb.client.sendCommand(['FLUSHALL']);
-          await rb.client.sendCommand(['BF.ADD', 'blocked-urls', 'https://bad.example/']);
-          const file = `${b.file.replace(/[/.]/g, '-')}-${b.line}.mjs`;
-          writeFileSync(join(dir, c.from, file), runnable(b));
-          const r = run(c, file);
-          if (r.status !== 0) throw new Error(`${b.file}:${b.line} with ${c.name}: exit ${r.status}${r.signal ? ` (${r.signal}: did not exit by itself within 60 s)` : ''}:\n${r.out.slice(-3000)}`);
-          const bad = compareShown(b.code, r.stdout);
-          if (bad.length) throw new Error(`${b.file}:${b.line} with ${c.name}: ${bad.join('; ')}\n${r.stdout}`);
-        });
+        for (const server of [rb, v8].filter(Boolean)) {
+          const oracle = versionOf(server);
+          await check(`docs: ${b.file}:${b.line} runs with ${c.name} against RedisBloom ${oracle}, exits by itself, prints what it shows`, async () => {
+            await server.client.sendCommand(['FLUSHALL']);
+            await server.client.sendCommand(['BF.ADD', 'blocked-urls', 'https://bad.example/']);
+            const file = `${b.file.replace(/[/.]/g, '-')}-${b.line}.mjs`;
+            writeFileSync(join(dir, c.from, file), runnable(b));
+            const r = run(c, file, server);
+            if (r.status !== 0) throw new Error(`${b.file}:${b.line} with ${c.name}: exit ${r.status}${r.signal ? ` (${r.signal}: did not exit by itself within 60 s)` : ''}:\n${r.out.slice(-3000)}`);
+            const bad = compareShown(b.code, r.stdout);
+            if (bad.length) throw new Error(`${b.file}:${b.line} with ${c.name}: ${bad.join('; ')}\n${r.stdout}`);
+          });
+        }
       }
     }
     // the CLI (`cli`, the package's bin) with each node-redis release: its import('redis') is
@@ -439,6 +450,7 @@ register(\`data:text/javascript,\${encodeURIComponent(\`export async function re
     }
   } finally {
     await rb.stop();
+    await v8?.stop();
     await plain?.stop();
   }
 }
