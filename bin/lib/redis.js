@@ -29,14 +29,42 @@ function parseUrl(text) {
   return url.href;
 }
 
+// ms the connection (TCP and the client's handshake) may take, as the commands' own `timeout`
+const CONNECT_MS = 10_000;
+
+/** Drops the client's connection at once (node-redis 5+: destroy(); 4: disconnect()). */
+function drop(client) {
+  try {
+    if (typeof client.destroy === 'function') client.destroy();
+    else Promise.resolve(client.disconnect()).catch(() => {});
+  } catch { /* already closed */ }
+}
+
+/** QUIT, waiting at most 1 s for its reply (a stalled server sends none), then the socket dropped. */
+async function close(client) {
+  let timer;
+  await Promise.race([Promise.resolve().then(() => client.quit()).catch(() => {}),
+    new Promise((resolve) => { timer = setTimeout(resolve, 1000); })]);
+  clearTimeout(timer);
+  drop(client);
+}
+
 async function connect(urlText) {
   const { createClient } = await loadClient();
-  const client = createClient({ url: parseUrl(urlText), socket: { reconnectStrategy: false, connectTimeout: 10_000 } });
+  const client = createClient({ url: parseUrl(urlText), socket: { reconnectStrategy: false, connectTimeout: CONNECT_MS } });
   client.on('error', () => {});  // connection errors surface through the awaited calls
+  // connectTimeout bounds the TCP connect only: a server that accepts and never answers would hold
+  // the client's handshake (HELLO, CLIENT SETINFO) for ever
+  let timer;
   try {
-    await client.connect();
+    await Promise.race([client.connect(), new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${CONNECT_MS / 1000} s`)), CONNECT_MS);
+    })]);
   } catch (err) {
+    drop(client);
     throw new CliError(`redis: cannot connect to ${urlText}: ${err?.message ?? err}`);
+  } finally {
+    clearTimeout(timer);
   }
   return client;
 }
@@ -69,7 +97,7 @@ export async function pull(argv) {
   } catch (err) {
     throw cliError('redis pull', err);
   } finally {
-    await client.quit().catch(() => {});
+    await close(client);
   }
   try {
     const data = filter.serialize();
@@ -120,7 +148,7 @@ export async function push(argv) {
     } catch (err) {
       throw cliError('redis push', err);
     } finally {
-      await client.quit().catch(() => {});
+      await close(client);
     }
   } finally {
     filter.free();

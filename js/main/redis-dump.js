@@ -29,7 +29,8 @@ function bytesOf(v, i) {
   if (v instanceof ArrayBuffer) return new Uint8Array(v);
   if (v === null || v === undefined) return new Uint8Array(0);
   throw new FilterError('CORRUPT_DATA', `fromRedisDump: chunk ${i} must carry bytes (Uint8Array, Buffer or ArrayBuffer), got ${typeof v}; ` +
-    'ask the Redis client for binary replies (node-redis: RESP_TYPES.BLOB_STRING → Buffer; ioredis: callBuffer)');
+    'ask for binary replies per command (node-redis 5, 6: sendCommand(args, { typeMapping: { [RESP_TYPES.BLOB_STRING]: Buffer } }); ' +
+    '4: { returnBuffers: true }; ioredis: callBuffer)');
 }
 
 /**

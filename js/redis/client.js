@@ -100,13 +100,31 @@ async function clusterSend(cluster, args, options, route) {
  */
 export function commandsOf(client) {
   if (isIoredis(client)) {
+    // ioredis prefixes the keys of the commands it knows and not of the rest (BF.*, CF.*, the
+    // scripts' KEYS): the key's TYPE would be read at 'app:k' and its SCANDUMP at 'k'
+    const prefix = client.options?.keyPrefix || client.options?.redisOptions?.keyPrefix;
+    if (prefix) {
+      throw new FilterError('INVALID_ARGUMENT', `bloomcuckoo/redis: an ioredis client with keyPrefix '${prefix}' would send some `
+        + `commands to '${prefix}key' and others to 'key': pass a client without keyPrefix and the whole key name ('${prefix}key')`);
+    }
     const node = (route) => (route === undefined || !isIoredisCluster(client) ? client : ioredisNodeOf(client, route) ?? client);
     return (args, route) => node(route).callBuffer(args[0], ...args.slice(1));
   }
   if (typeof client?.sendCommand === 'function') {                   // node-redis
+    // node-redis 5+'s client.legacy(): a callback API whose sendCommand returns nothing; the client
+    // it wraps is private
+    if (client.constructor?.name === 'RedisLegacyClient') {
+      throw new FilterError('INVALID_ARGUMENT', 'bloomcuckoo/redis: a legacy() view of a node-redis client sends commands with '
+        + 'callbacks and returns no replies: pass the client itself (createClient())');
+    }
     const options = typeof client.withTypeMapping === 'function'     // v5 and later
       ? { typeMapping: { [RESP_BLOB_STRING]: Buffer } } : { returnBuffers: true };   // v4
     if (isNodeRedisCluster(client)) return (args, route) => clusterSend(client, args, options, route);
+    // a v4 client made with legacyMode: its sendCommand takes a callback and returns nothing; the
+    // promise API is its `v4` (which only such a client has: reading it on another one throws)
+    if (client.options?.legacyMode === true && typeof client.v4?.sendCommand === 'function') {
+      return (args) => client.v4.sendCommand(args, options);
+    }
     return (args) => client.sendCommand(args, options);
   }
   throw new FilterError('INVALID_ARGUMENT', 'bloomcuckoo/redis: pass a connected node-redis client '
@@ -253,6 +271,11 @@ function readyOf(c) {
  * connection was lost), true while it is open or reconnecting by itself.
  */
 export async function duplicateOf(client, onError, timeout = DEFAULT_TIMEOUT) {
+  if (typeof client.duplicate !== 'function') {
+    throw new FilterError('INVALID_ARGUMENT', 'bloomcuckoo/redis: openReplica needs a client it can duplicate() for a connection '
+      + 'of its own (node-redis createClient() or createCluster(), an ioredis client or Cluster); a node-redis createClientPool() '
+      + 'pool has none: pass a createClient() client');
+  }
   const dup = client.duplicate();
   dup.on('error', onError);
   // dropped at once: node-redis 5+ destroy() (a client or a cluster); node-redis 4 disconnect() (a promise: a rejection
@@ -380,6 +403,10 @@ export function prefixFor(key, type) {
   return prefix;
 }
 
+/** What a Redis with no BF/CF commands gets (pullFilter, openReplica; pushFilter's first LOADCHUNK). */
+export const NO_MODULE = 'bloomcuckoo/redis: this Redis has no BF/CF commands: load the RedisBloom module '
+  + '(--loadmodule redisbloom.so) or use Redis 8, which has them built in';
+
 /**
  * '8' for Redis 8's bloom module (RedisBloom 8.x, module version 80000 and up), else '2.6';
  * FilterError REDIS for a Redis without BF/CF commands.
@@ -395,8 +422,7 @@ export async function serverVia(send) {
   // no module listed: Redis 8 with bloom built in, or a Redis with no bloom at all
   const info = await run(send, ['COMMAND', 'INFO', 'BF.ADD']);
   if (!Array.isArray(info) || info[0] == null) {
-    throw new FilterError('REDIS', 'bloomcuckoo/redis: this Redis has no BF/CF commands: load the RedisBloom module '
-      + '(--loadmodule redisbloom.so) or use Redis 8, which has them built in');
+    throw new FilterError('REDIS', NO_MODULE);
   }
   return '8';
 }

@@ -1,6 +1,6 @@
 // Types of `bloomcuckoo/redis` (js/redis/index.js): RedisBloom filters between a live Redis and
 // this process, for Node.
-import type { Keys, RedisBloomFilter, RedisCuckooFilter, RedisServer } from '../main/index.js';
+import type { Keys, NotAString, RedisBloomFilter, RedisCuckooFilter, RedisServer } from '../main/index.js';
 
 /**
  * A node-redis client (`createClient()` of the `redis` package, 4, 5 or 6), connected: what
@@ -23,7 +23,10 @@ export interface NodeRedisCluster {
   on(event: 'error', listener: (err: Error) => void): unknown;
 }
 
-/** An ioredis client or Cluster (5 or 6), connected: what bloomcuckoo/redis calls of it. */
+/**
+ * An ioredis client or Cluster (5 or 6), connected: what bloomcuckoo/redis calls of it. One made
+ * with a `keyPrefix` is refused (FilterError `INVALID_ARGUMENT`): pass the whole key name instead.
+ */
 export interface IoredisClient {
   callBuffer(command: string, ...args: string[]): Promise<unknown>;
   duplicate(): { on(event: 'error', listener: (err: Error) => void): unknown };
@@ -32,8 +35,9 @@ export interface IoredisClient {
 
 /**
  * A connected Redis client: node-redis 4, 5 or 6 or ioredis 5 or 6, a single client or a cluster
- * (each tested by exact version). Told apart by its methods; at run time anything else is
- * `FilterError` `INVALID_ARGUMENT`.
+ * (each tested by exact version; a node-redis 4 client made with `legacyMode` is used through its
+ * `v4` API). Told apart by its methods; at run time anything else is `FilterError`
+ * `INVALID_ARGUMENT`.
  */
 export type RedisClient = NodeRedisClient | NodeRedisCluster | IoredisClient;
 
@@ -44,9 +48,11 @@ export type RedisClient = NodeRedisClient | NodeRedisCluster | IoredisClient;
  * @param options.server the server's rules ('2.6' or '8'); by default what `MODULE LIST` says.
  * @param options.timeout ms each command waits for its reply (default 10000), then FilterError `REDIS`.
  * @throws FilterError `INVALID_ARGUMENT` for a missing key, a key of another type, a CF with no
- *   items (the server sends no dump for it) or an unknown option; `REDIS` for a failing command or
- *   one not answered within `timeout`; `CORRUPT_DATA` for a dump or reply that fails validation;
- *   `OUT_OF_MEMORY` for a dump declaring more than 4 GiB.
+ *   items (the server sends no dump for it), an unknown option or an object that is not a client;
+ *   `REDIS` for a command that fails or gets no reply within `timeout`, and for a Redis with no
+ *   BF/CF commands (the message says what to load); `CORRUPT_DATA` for a dump or reply that fails
+ *   validation; `OUT_OF_MEMORY` for a dump declaring more than 4 GiB. TypeError for a key that is
+ *   not a non-empty string.
  */
 export function pullFilter(client: RedisClient, key: string, options?: { server?: RedisServer; timeout?: number }): Promise<RedisBloomFilter | RedisCuckooFilter>;
 
@@ -61,8 +67,11 @@ export function pullFilter(client: RedisClient, key: string, options?: { server?
  * @param options.timeout ms each command waits for its reply (default 10000), then FilterError `REDIS`.
  * @param options.wait WAIT after the rename: fewer than `replicas` confirmations within `timeout` ms reject with `REDIS` (the key is loaded on the primary).
  * @throws FilterError `INVALID_ARGUMENT` when `key` exists without `replace`, for a filter of
- *   another class, a CF with no items or an unknown option; `REDIS` for a failing command or one
- *   not answered within `timeout` (the temporary key is deleted), or a `wait` not confirmed.
+ *   another class, a CF with no items, an unknown option or an object that is not a client;
+ *   `REDIS` for a command that fails or gets no reply within `timeout` (the temporary key is
+ *   deleted), a Redis with no BF/CF commands (the message says what to load), or, with `wait`,
+ *   fewer confirmations than asked (the key is loaded on the primary). TypeError for a key that is
+ *   not a non-empty string.
  */
 export function pushFilter(client: RedisClient, key: string, filter: RedisBloomFilter | RedisCuckooFilter, options?: { replace?: boolean; timeout?: number; wait?: WaitOption }): Promise<number>;
 
@@ -164,8 +173,8 @@ export interface RedisReplica {
   count(key: string | Uint8Array): number;
   /** Written through (BF.ADD / CF.ADD semantics, the server's reply is the answer); resolves once the local copy has it. @throws FilterError `FULL`, `REDIS`, `DISPOSED` (closed before the copy had it: the message says whether the server applied it) */
   add(key: string | Uint8Array): Promise<boolean>;
-  /** As add for every key, in atomic batches of 1000; resolves how many were added. */
-  addAll(keys: Iterable<string | Uint8Array>): Promise<number>;
+  /** As add for every key, in atomic batches of 1000; resolves how many were added. One string is refused (TypeError: it would be one key per character): pass `[key]`. */
+  addAll(keys: Iterable<string | Uint8Array> & NotAString): Promise<number>;
   /** As CF.ADDNX (a CF replica). */
   addUnique(key: string | Uint8Array): Promise<boolean>;
   /** As CF.DEL (a CF replica). Removing a key never added can remove another key's fingerprint. */
@@ -174,7 +183,11 @@ export interface RedisReplica {
   sync(): Promise<void>;
   /** Stops following: closes its connection and timer, drops its checkpoint lock, stops a checkpoint it is writing, frees the copy; returns at once. A write or `sync()` still waiting rejects `DISPOSED` (on ioredis an unanswered write: `REDIS`, maybe applied). */
   close(): Promise<void>;
-  /** As close(): `await using replica = await openReplica(...)`. */
+  /**
+   * As close(): `await using replica = await openReplica(...)` closes it when the block ends. The
+   * syntax needs TypeScript >= 5.2 (which compiles it for Node 20: Node 20 itself refuses it), Bun
+   * or Deno.
+   */
   [Symbol.asyncDispose](): Promise<void>;
   on(event: 'error', listener: (err: Error) => void): this;
   on(event: 'resync', listener: (reason: string) => void): this;
@@ -188,8 +201,10 @@ export interface RedisReplica {
  * key (calling `init()` itself). Writes through other replicas (any process) reach it within the
  * log's lag; writes that bypass the library are seen within `checkInterval`.
  * @throws FilterError `INVALID_ARGUMENT` for a missing key (without `create`), a key of another
- *   type, a bad option or client; `REDIS` for a failing command, and, before anything is created,
- *   for a Redis user who may not run every command the replica sends (Redis 7's ACLs; the message
- *   names each, e.g. "XADD on '{k}:bloomcuckoo-log'").
+ *   type, a bad option or client (a pool, which cannot `duplicate()`, or an ioredis `keyPrefix`
+ *   included); `REDIS` for a failing command or no reply within `timeout`, a Redis with no BF/CF
+ *   commands, and, before anything is created, for a Redis user who may not run every command the
+ *   replica sends (Redis 7's ACLs; the message names each, e.g. "XADD on '{k}:bloomcuckoo-log'").
+ *   TypeError for a key that is not a non-empty string.
  */
 export function openReplica(client: RedisClient, key: string, options?: ReplicaOptions): Promise<RedisReplica>;

@@ -7,7 +7,7 @@
 // wasm instance and one init().
 import { FilterError, RedisBloomFilter, RedisCuckooFilter, fromRedisDump, init } from '../main/index.js';
 import {
-  besideKey, bounded, commandsOf, confirmWrite, prefixFor, run, scanDumpVia, serverVia, textOf, timeoutOf, waitOf, waiterOf,
+  NO_MODULE, besideKey, bounded, commandsOf, confirmWrite, prefixFor, run, scanDumpVia, serverVia, textOf, timeoutOf, waitOf, waiterOf,
 } from './client.js';
 
 import { token } from './checkpoint.js';
@@ -29,6 +29,12 @@ function knownOptions(where, options, known) {
   return options ?? {};
 }
 
+/** `key` as the commands take it: a non-empty string or bytes (a Buffer); anything else is a TypeError, as openReplica's. */
+function keyOf(key) {
+  if ((typeof key === 'string' || key instanceof Uint8Array) && key.length > 0) return key;
+  throw new TypeError('bloomcuckoo/redis: key is a non-empty string (or Buffer)');
+}
+
 /**
  * The filter at `key` (a RedisBloom BF or CF), read with SCANDUMP, answering as the server does.
  * `server` ('2.6' or '8') defaults to what MODULE LIST says; `timeout` (ms, 10000) bounds each
@@ -36,6 +42,7 @@ function knownOptions(where, options, known) {
  */
 export async function pullFilter(client, key, options) {
   const { server, timeout } = knownOptions('pullFilter', options, ['server', 'timeout']);
+  keyOf(key);
   const send = bounded(commandsOf(client), timeoutOf(timeout, 'pullFilter'));
   await init();
   const rules = server ?? await serverVia(send);
@@ -61,6 +68,7 @@ export async function pushFilter(client, key, filter, options) {
   const { replace = false, timeout, wait: waitOption } = knownOptions('pushFilter', options, ['replace', 'timeout', 'wait']);
   const ms = timeoutOf(timeout, 'pushFilter');
   const wait = waitOf(waitOption, 'pushFilter');
+  keyOf(key);
   let prefix;
   if (filter instanceof RedisBloomFilter) prefix = 'BF';
   else if (filter instanceof RedisCuckooFilter) prefix = 'CF';
@@ -78,7 +86,13 @@ export async function pushFilter(client, key, filter, options) {
   let conn = null;
   try {
     for (const [iterator, data] of chunks) {
-      await run(send, [`${prefix}.LOADCHUNK`, tmp, String(iterator), Buffer.from(data.buffer, data.byteOffset, data.byteLength)]);
+      try {
+        await run(send, [`${prefix}.LOADCHUNK`, tmp, String(iterator), Buffer.from(data.buffer, data.byteOffset, data.byteLength)]);
+      } catch (err) {
+        // the first chunk to a Redis with no RedisBloom: say what to load, as pullFilter does
+        if (sent === 0 && /unknown command/i.test(err.message)) throw new FilterError('REDIS', NO_MODULE);
+        throw err;
+      }
       sent += data.byteLength;
     }
     if (prefix === 'CF') {

@@ -6,6 +6,8 @@
 // checkJs) against the package's types; names it uses without defining them are declared in
 // given="urls: string[]; redis" (an entry without a type is `any`); the Redis clients' modules are `any`.
 // deno="--allow-write" gives Deno a block's further permissions (every block gets --allow-read).
+// A block marked norun="needs a Redis server with RedisBloom" is also run, against a live
+// RedisBloom with each Redis client (clients="node-redis 5, node-redis 6" narrows them): redis-user.mjs.
 // tests/pack/run-pack.mjs runs them against the installed tarball; `node tests/pack/doc-blocks.mjs`
 // runs them against this repository's built package (its name resolves to itself), for quick checks.
 import { spawnSync } from 'node:child_process';
@@ -33,8 +35,8 @@ export function docBlocks() {
       const lang = open[1];
       if (['js', 'javascript', 'ts', 'typescript', 'mjs'].includes(lang)) {
         const attrs = Object.fromEntries([...open[2].matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
-        const unknown = Object.keys(attrs).filter((k) => !['norun', 'given', 'deno'].includes(k));
-        if (unknown.length) throw new Error(`${file}:${i + 1}: unknown attribute ${unknown.join(', ')} (norun, given, deno)`);
+        const unknown = Object.keys(attrs).filter((k) => !['norun', 'given', 'deno', 'clients'].includes(k));
+        if (unknown.length) throw new Error(`${file}:${i + 1}: unknown attribute ${unknown.join(', ')} (norun, given, deno, clients)`);
         blocks.push({ file, line: i + 1, lang: lang.startsWith('t') ? 'ts' : 'js', attrs, code: lines.slice(i + 1, end).join('\n') });
       }
       i = end;

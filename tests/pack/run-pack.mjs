@@ -4,7 +4,8 @@
 // `exports.types`), (d) its CLI through node_modules/.bin, and (e) a minimal Vite app, built
 // and checked in headless Chromium. The same probe (tests/pack/probe.mjs) runs in Node ESM,
 // Node CJS and the browser, and all three must give identical answers. Also measures the
-// gzip size budget. Ends with "N passed, N failed"; exit status 1 on failure.
+// gzip size budget. bloomcuckoo/redis's doc blocks run against a live RedisBloom with each client
+// (tests/pack/redis-user.mjs). Ends with "N passed, N failed"; exit status 1 on failure.
 // Env: KEEP_PACK_TMP=1 keeps the temporary directory.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { assert, buildAndServe, launchBrowser, makeRunner } from '../e2e/browser.mjs';
 import { checkDocBlocks } from './doc-blocks.mjs';
+import { checkRedisUser } from './redis-user.mjs';
 import { deadLinks } from './links.mjs';
 import { MODULE_WORKER, PAGE, ROUND_TRIP, WEB_WORKER, pageMain, pageResult, pageScript, runMatrix } from './matrix.mjs';
 
@@ -193,6 +195,10 @@ try {
     runtimes: [['Node', process.execPath, []], ['Bun', tool('bun'), []], ['Deno', tool('deno'), ['run', '--allow-read', '--quiet']]],
     tsc: join(root, 'node_modules/typescript/bin/tsc'), typeRoots: [join(root, 'node_modules/@types')],
   });
+
+  // the blocks that need a Redis server, run against a live RedisBloom with every client of the
+  // matrix, and the errors of the mistakes users make (tests/pack/redis-user.mjs)
+  await checkRedisUser({ check: t.check, dir: join(app, 'redis-user'), cli: join(app, 'node_modules/bloomcuckoo/dist/bloomcuckoo.min.js') });
 
   await t.check('Deno without --allow-read: the load error says to allow reading the .wasm, not to copy it', () => {
     writeFileSync(join(app, 'deno-noread.mjs'), "import { init } from 'bloomcuckoo';\nawait init();\n");
