@@ -263,6 +263,15 @@ function readyOf(c) {
   });
 }
 
+/** INVALID_ARGUMENT unless `client` can duplicate() itself: openReplica's tail needs a connection of its own. */
+export function requireDuplicable(client) {
+  if (typeof client.duplicate !== 'function') {
+    throw new FilterError('INVALID_ARGUMENT', 'bloomcuckoo/redis: openReplica needs a client it can duplicate() for a connection '
+      + 'of its own (node-redis createClient() or createCluster(), an ioredis client or Cluster); a node-redis createClientPool() '
+      + 'pool has none: pass a createClient() client');
+  }
+}
+
 /**
  * A new connection to the same server, connected, with its errors sent to `onError` (a client
  * with no 'error' listener would crash the process), a `close()` that drops it at once, even
@@ -271,11 +280,7 @@ function readyOf(c) {
  * connection was lost), true while it is open or reconnecting by itself.
  */
 export async function duplicateOf(client, onError, timeout = DEFAULT_TIMEOUT) {
-  if (typeof client.duplicate !== 'function') {
-    throw new FilterError('INVALID_ARGUMENT', 'bloomcuckoo/redis: openReplica needs a client it can duplicate() for a connection '
-      + 'of its own (node-redis createClient() or createCluster(), an ioredis client or Cluster); a node-redis createClientPool() '
-      + 'pool has none: pass a createClient() client');
-  }
+  requireDuplicable(client);
   const dup = client.duplicate();
   dup.on('error', onError);
   // dropped at once: node-redis 5+ destroy() (a client or a cluster); node-redis 4 disconnect() (a promise: a rejection

@@ -28,7 +28,7 @@ import {
 } from './checkpoint.js';
 import {
   NoReply, TYPES, arrayOf, badReply, besideKey, bounded, cfSlots, commandsOf, confirmWrite, countOf, duplicateOf, fieldsOf, prefixFor,
-  reasonOf, run, scanDumpVia, serverVia, text, textOf, timed, timeoutOf, waitOf, waiterOf, writerOf,
+  reasonOf, requireDuplicable, run, scanDumpVia, serverVia, text, textOf, timed, timeoutOf, waitOf, waiterOf, writerOf,
 } from './client.js';
 
 /** Keys per write script: each is one atomic step and one stream entry. */
@@ -1221,6 +1221,7 @@ export async function openReplica(client, key, given) {
     client,
   };
   const reserve = options.create ? reserveArgs(key, options.create) : null;
+  requireDuplicable(client);   // before create runs: a client of no connection of its own is refused first
   await init();
   const timedSend = bounded(send, o.timeout);
   await preflight(timedSend, key, options, o, reserve);
@@ -1235,17 +1236,39 @@ function positive(name, value, fallback) {
   return value;
 }
 
-/** BF.RESERVE / CF.RESERVE of `spec` (INVALID_ARGUMENT for a spec of neither shape). */
+// create's fields per type: each field's check (what it must be) and its RESERVE argument
+const CREATE_FIELDS = {
+  BF: { errorRate: ['a number above 0 and below 1', (v) => typeof v === 'number' && v > 0 && v < 1],
+    capacity: ['a positive integer', (v) => Number.isSafeInteger(v) && v > 0],
+    expansion: ['a non-negative integer', (v) => Number.isSafeInteger(v) && v >= 0, 'EXPANSION'],
+    nonScaling: ['a boolean', (v) => typeof v === 'boolean', 'NONSCALING'] },
+  CF: { capacity: ['a positive integer', (v) => Number.isSafeInteger(v) && v > 0],
+    bucketSize: ['a positive integer', (v) => Number.isSafeInteger(v) && v > 0, 'BUCKETSIZE'],
+    maxIterations: ['a positive integer', (v) => Number.isSafeInteger(v) && v > 0, 'MAXITERATIONS'],
+    expansion: ['a non-negative integer', (v) => Number.isSafeInteger(v) && v >= 0, 'EXPANSION'] },
+};
+
+/**
+ * BF.RESERVE / CF.RESERVE of `spec`, every field checked before anything is sent (INVALID_ARGUMENT
+ * naming the field: an unknown one, a missing errorRate or capacity, a value of another type; the
+ * server judges the ranges it has rules for, e.g. EXPANSION).
+ */
 function reserveArgs(key, spec) {
-  const args = spec?.type === 'BF'
-    ? ['BF.RESERVE', key, String(spec.errorRate), String(spec.capacity),
-      ...(spec.expansion !== undefined ? ['EXPANSION', String(spec.expansion)] : []), ...(spec.nonScaling ? ['NONSCALING'] : [])]
-    : spec?.type === 'CF'
-      ? ['CF.RESERVE', key, String(spec.capacity), ...(spec.bucketSize !== undefined ? ['BUCKETSIZE', String(spec.bucketSize)] : []),
-        ...(spec.maxIterations !== undefined ? ['MAXITERATIONS', String(spec.maxIterations)] : []),
-        ...(spec.expansion !== undefined ? ['EXPANSION', String(spec.expansion)] : [])]
-      : null;
-  if (!args) throw new FilterError('INVALID_ARGUMENT', "openReplica: create is { type: 'BF', errorRate, capacity, ... } or { type: 'CF', capacity, ... }");
+  const fields = CREATE_FIELDS[spec?.type];
+  const refuse = (what) => new FilterError('INVALID_ARGUMENT', `openReplica: create ${what}`);
+  if (!fields) throw refuse("is { type: 'BF', errorRate, capacity, ... } or { type: 'CF', capacity, ... }");
+  for (const name of Object.keys(spec)) {
+    if (name !== 'type' && !fields[name]) throw refuse(`has an unknown field '${name}' (a ${spec.type} takes ${Object.keys(fields).join(', ')})`);
+  }
+  const args = [`${spec.type}.RESERVE`, key];
+  for (const [name, [must, ok, option]] of Object.entries(fields)) {
+    const v = spec[name];
+    if (v === undefined && option) continue;
+    if (!ok(v)) throw refuse(`.${name} is ${must}, not ${typeof v === 'string' ? `'${v}'` : String(v)}`);
+    if (!option) args.push(String(v));
+    else if (name === 'nonScaling') args.push(...(v ? [option] : []));
+    else args.push(option, String(v));
+  }
   return args;
 }
 

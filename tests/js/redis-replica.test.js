@@ -288,6 +288,39 @@ for (const [oracle] of [['2.6', '2.6'], ['v8', '8']]) {
       expect(await codeOf(r.add('x'))).toBe('DISPOSED');
     });
 
+    live('create: every field checked before anything is sent (INVALID_ARGUMENT naming it, no key made); a pool refused before create runs', async () => {
+      const c = await connect();
+      const messageOf = async (p) => { try { await p; } catch (e) { return `${e.code ?? e.name}: ${e.message}`; } return 'no error'; };
+      const cases = [
+        [{ type: 'BF', error_rate: 0.01, capacity: 100 }, /unknown field 'error_rate'/],
+        [{ type: 'BF', capacity: 100 }, /errorRate/],
+        [{ type: 'BF', errorRate: '0.01', capacity: 100 }, /errorRate/],
+        [{ type: 'BF', errorRate: 1.5, capacity: 100 }, /errorRate/],
+        [{ type: 'BF', errorRate: 0.01, capacity: 1.5 }, /capacity/],
+        [{ type: 'BF', errorRate: 0.01, capacity: 100, nonScaling: 'yes' }, /nonScaling/],
+        [{ type: 'BF', errorRate: 0.01, capacity: 100, expansion: -1 }, /expansion/],
+        [{ type: 'CF', capacity: 100, bucketsize: 4 }, /unknown field 'bucketsize'/],
+        [{ type: 'CF', capacity: 100, maxIterations: NaN }, /maxIterations/],
+        [{ type: 'CF' }, /capacity/],
+      ];
+      for (const [create, named] of cases) {
+        const key = `spec${n++}`;
+        const got = await messageOf(openReplica(c, key, { create }));
+        expect(got).toMatch(/^INVALID_ARGUMENT: /);
+        expect(got).toMatch(named);
+        expect(await c.sendCommand(['EXISTS', key])).toBe(0);
+      }
+      const { createClientPool } = await import('redis');
+      const pool = await createClientPool({ url: `redis://127.0.0.1:${rb.port}` }).connect();
+      try {
+        const got = await messageOf(openReplica(pool, 'pooled', { create: { type: 'BF', errorRate: 0.01, capacity: 100 } }));
+        expect(got).toMatch(/^INVALID_ARGUMENT: .*createClientPool/);
+        expect(await c.sendCommand(['EXISTS', 'pooled'])).toBe(0);
+      } finally {
+        pool.destroy();
+      }
+    });
+
     live('Redis restarted without AOF: the filter is lost there; reported, the copy answers; pushing it back is followed', async () => {
       const { r } = await reserved(['BF.RESERVE', 'volatile', '0.01', '100']);
       const errors = [];
