@@ -628,7 +628,16 @@ export class RedisReplica extends EventEmitter {
     }
     else if (this.#pending?.seq === n) this.#compare(this.#pending.counts);
     this.#wake();
-    this.emit('applied', n);
+    this.#tell('applied', n);
+  }
+
+  /** Emits `event`: a listener that throws changes no write's outcome and no state; its error is reported (#report). */
+  #tell(event, arg) {
+    try {
+      this.emit(event, arg);
+    } catch (err) {
+      this.#report(err);
+    }
   }
 
   #compare(counts) {
@@ -1119,7 +1128,7 @@ export class RedisReplica extends EventEmitter {
       try {
         if (this.#resync && !this.#lost) {
           const reason = this.#resync;
-          this.emit('resync', reason);
+          this.#tell('resync', reason);
           await this.#snapshot();
           continue;
         }

@@ -288,6 +288,28 @@ for (const [oracle] of [['2.6', '2.6'], ['v8', '8']]) {
       expect(await codeOf(r.add('x'))).toBe('DISPOSED');
     });
 
+    live("a listener that throws ('applied', 'resync') changes no write's outcome: reported on 'error', the copy keeps following", async () => {
+      const c = await connect();
+      const r = await replicaOf(c, `loud${n++}`, { create: { type: 'BF', errorRate: 0.01, capacity: 100 } });
+      const errors = [];
+      r.on('error', (e) => errors.push(e));
+      r.on('applied', () => { throw new Error('a listener bug'); });
+      let resyncs = 0;
+      r.on('resync', () => { resyncs++; throw new Error('a listener bug'); });
+      expect(await codeOf(r.add('first'))).toBe('no error');
+      expect(r.has('first')).toBe(true);
+      expect(await r.addAll(['a', 'b'])).toBe(2);
+      await c.sendCommand(['BF.ADD', r.key, 'around']);   // a write the tail brings
+      const w = await connect();
+      const other = await replicaOf(w, r.key);
+      await other.add('theirs');
+      await r.sync();
+      expect(['first', 'a', 'b', 'theirs', 'around'].every((k) => r.has(k))).toBe(true);
+      expect(resyncs).toBeGreaterThan(0);   // the write around the library: a snapshot, its listener threw
+      expect(errors.length).toBeGreaterThan(0);
+      expect(errors.every((e) => e.message === 'a listener bug')).toBe(true);
+    });
+
     live('create: every field checked before anything is sent (INVALID_ARGUMENT naming it, no key made); a pool refused before create runs', async () => {
       const c = await connect();
       const messageOf = async (p) => { try { await p; } catch (e) { return `${e.code ?? e.name}: ${e.message}`; } return 'no error'; };
