@@ -316,6 +316,9 @@ export class RedisReplica extends EventEmitter {
   #ck; #atomic = false; #serving = false; #refusedAt = null; #target = 0;
   // the checkpoint locks this replica holds (holdLock's holders, renewed while held; dropped by close())
   #held = new Set();
+  // what runs beside the caller's calls and sends on the caller's client (a checkpoint written, a
+  // lock dropped, a tail unblocked): close() waits for it, so that nothing is sent once it resolved
+  #background = new Set();
   #stats = { seq: 0, lag: 0, lastSync: 0, resyncs: 0, bytesPulled: 0, applied: 0, writeArounds: 0, fromCheckpoint: 0, checkpoints: 0 };
 
   /** Use openReplica(client, key, options). */
@@ -433,7 +436,7 @@ export class RedisReplica extends EventEmitter {
     // the tail stops at its next await; a command of it still in flight (a stalled server, a
     // connection being re-made) is not waited for: close() returns at once, and whatever that
     // command brings later is dropped (#snapshot frees a copy that arrives after close)
-    await Promise.race([this.#loop?.catch(() => {}), sleep(50)]);
+    await Promise.race([Promise.allSettled([this.#loop, ...this.#background]), sleep(50)]);
     this.#filter?.free();
     this.#filter = null;
   }
@@ -461,8 +464,8 @@ export class RedisReplica extends EventEmitter {
       throw err;
     }
     this.#timer = setInterval(() => {
-      this.#check(false).catch((err) => this.#report(err));
-      this.#serve();
+      this.#track(this.#check(false).catch((err) => this.#report(err)));
+      this.#track(this.#serve());
     }, this.#o.checkInterval);
     this.#timer.unref();
     this.#loop = this.#follow();
@@ -739,7 +742,7 @@ export class RedisReplica extends EventEmitter {
 
   /** Ends the tail's XREAD BLOCK (a snapshot is due): CLIENT UNBLOCK on the node of the log's slot, where the tail reads. */
   #unblock() {
-    if (this.#tailId) run((args) => this.#send(args, this.#log), ['CLIENT', 'UNBLOCK', this.#tailId]).catch(() => {});
+    if (this.#tailId) this.#track(run((args) => this.#send(args, this.#log), ['CLIENT', 'UNBLOCK', this.#tailId]).catch(() => {}));
   }
 
   /**
@@ -856,7 +859,7 @@ export class RedisReplica extends EventEmitter {
       else if (!this.#resync) this.#compare(s.counts);
     }
     this.#wake();
-    if (s.lock) this.#publish(s.lock);
+    if (s.lock) this.#track(this.#publish(s.lock));
   }
 
   /**
@@ -1037,7 +1040,15 @@ export class RedisReplica extends EventEmitter {
   /** Stops renewing the checkpoint lock of holder `lock` and drops it if this replica still holds it. */
   #release(lock) {
     this.#held.delete(lock);
-    lock.release();
+    return this.#track(lock.release());
+  }
+
+  /** `task` (a promise that never rejects) kept in #background until it settles; returns it. */
+  #track(task) {
+    this.#background.add(task);
+    const done = () => this.#background.delete(task);
+    task.then(done, done);
+    return task;
   }
 
   /**
@@ -1057,7 +1068,7 @@ export class RedisReplica extends EventEmitter {
     } catch (err) {
       this.#report(serverError(err, `a checkpoint of '${this.#key}'`));
     } finally {
-      this.#release(lock);
+      await this.#release(lock);
     }
   }
 

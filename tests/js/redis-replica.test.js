@@ -288,6 +288,30 @@ for (const [oracle] of [['2.6', '2.6'], ['v8', '8']]) {
       expect(await codeOf(r.add('x'))).toBe('DISPOSED');
     });
 
+    for (const kind of [NODE_REDIS, IOREDIS]) {
+      live(`${kind}: nothing is sent on the caller's client once close() resolved, a checkpoint being written included (its QUIT right after is clean)`, async () => {
+        const c = await connect(kind);
+        const late = [];
+        let closed = false;
+        const method = kind === IOREDIS ? 'callBuffer' : 'sendCommand';
+        const original = c[method].bind(c);
+        c[method] = (...args) => {
+          if (closed) late.push(String(kind === IOREDIS ? args[0] : args[0][0]));
+          return original(...args);
+        };
+        // 1.8 MB: its first checkpoint (written after the open, 1 MiB a step) is still going when close() is called
+        const r = await openReplica(c, `quiet${n++}`, { create: { type: 'BF', errorRate: 0.001, capacity: 1_000_000 } });
+        r.on('error', () => {});
+        await r.add('one');
+        await r.close();
+        closed = true;
+        await sleep(300);
+        expect(late).toEqual([]);
+        c[method] = original;
+        if (kind === IOREDIS) expect(await c.quit()).toBe('OK'); else await c.quit();
+      });
+    }
+
     live("a listener that throws ('applied', 'resync') changes no write's outcome: reported on 'error', the copy keeps following", async () => {
       const c = await connect();
       const r = await replicaOf(c, `loud${n++}`, { create: { type: 'BF', errorRate: 0.01, capacity: 100 } });
