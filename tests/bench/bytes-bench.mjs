@@ -2,8 +2,8 @@
 // filter in Node, with the frame's CRC-32 computed by Node (zlib.crc32, what the library uses where
 // the runtime has it) and by the wasm tables (what browsers use), against the floor of a
 // serialize() that returns new bytes: a fresh ArrayBuffer of the same size filled by one copy of
-// the filter's bytes from wasm memory; and against the bound of any such serialize() with the
-// frame's CRC: that copy in pieces, each piece's zlib.crc32 taken right after it (JS, no frame).
+// the filter's bytes from wasm memory; and against the bound, the simplest such serialize() with
+// the frame's CRC: that copy in pieces, each piece's zlib.crc32 taken right after it (JS, no frame).
 // Every repetition measures each of them once, in an order rotated per repetition; medians of 5.
 //   node tests/bench/bytes-bench.mjs [--reps=5] [--write-docs]
 // With --write-docs the section of docs/BENCHMARKS.md between <!-- bytes:begin --> and
@@ -72,7 +72,7 @@ const steps = {
     g.free();
   },
   deWasm: () => { time('deWasm', () => withCrc(false, () => deserialize(lastView))).free(); },
-  // the bound for any serialize() that returns new bytes with this format's CRC in Node: no frame,
+  // the bound: the simplest serialize() that returns new bytes with this format's CRC in Node: no frame,
   // the floor's copy done 256 KiB at a time, each piece's zlib.crc32 taken right after its copy
   // (in cache, as serialize() does)
   ideal: () => {
@@ -133,8 +133,8 @@ const md = [
   row('`zlib.crc32` alone of as many bytes in cache (one 256 KiB piece, 2,048 times)', 'crcCache'),
   '',
   `0.9× the floor leaves ${(med('fresh') / 0.9 - med('fresh')).toFixed(0)} ms for the CRC of ${mib(size)}, ${gbs(med('fresh') / 0.9 - med('fresh'))} GB/s;`,
-  `\`zlib.crc32\` computes it at ${gbs(med('crcCache'))} GB/s from cache. \`serialize()\` took ${(med('serRuntime') / med('ideal')).toFixed(2)}× the bound's time. "The bound" row is what any \`serialize()\` returning new`,
-  'bytes with the frame\'s CRC over every byte (the format, which issue 36 keeps) can reach in Node on one thread;',
+  `\`zlib.crc32\` computes it at ${gbs(med('crcCache'))} GB/s from cache. \`serialize()\` took ${(med('serRuntime') / med('ideal')).toFixed(2)}× the bound's time. "The bound" row is the simplest \`serialize()\` returning new`,
+  'bytes with the frame\'s CRC over every byte (the format, which issue 36 keeps), in Node on one thread;',
   'a worker cannot share the work, since it cannot read the wasm memory or the ArrayBuffer being filled.',
   '',
   `Peak memory: the first \`serialize()\` grew wasm memory by ${mib(serGrowth)} (the bytes go`,
