@@ -4,6 +4,7 @@
 // optional peer dependency, loaded only here.
 import { FilterError, RedisBloomFilter, RedisCuckooFilter, init } from '../../js/main/index.js';
 import { pullFilter, pushFilter } from '../../js/redis/index.js';
+import { dropClient } from '../../js/redis/client.js';
 import { stat } from 'node:fs/promises';
 import { CliError, bytes, count, parse, readFilter, writeOutput } from './common.js';
 import { HELP } from './help.js';
@@ -32,21 +33,13 @@ function parseUrl(text) {
 // ms the connection (TCP and the client's handshake) may take, as the commands' own `timeout`
 const CONNECT_MS = 10_000;
 
-/** Drops the client's connection at once (node-redis 5+: destroy(); 4: disconnect()). */
-function drop(client) {
-  try {
-    if (typeof client.destroy === 'function') client.destroy();
-    else Promise.resolve(client.disconnect()).catch(() => {});
-  } catch { /* already closed */ }
-}
-
 /** QUIT, waiting at most 1 s for its reply (a stalled server sends none), then the socket dropped. */
 async function close(client) {
   let timer;
   await Promise.race([Promise.resolve().then(() => client.quit()).catch(() => {}),
     new Promise((resolve) => { timer = setTimeout(resolve, 1000); })]);
   clearTimeout(timer);
-  drop(client);
+  dropClient(client);
 }
 
 async function connect(urlText) {
@@ -61,7 +54,7 @@ async function connect(urlText) {
       timer = setTimeout(() => reject(new Error(`no answer within ${CONNECT_MS / 1000} s`)), CONNECT_MS);
     })]);
   } catch (err) {
-    drop(client);
+    dropClient(client);
     throw new CliError(`redis: cannot connect to ${urlText}: ${err?.message ?? err}`);
   } finally {
     clearTimeout(timer);

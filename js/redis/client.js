@@ -263,6 +263,22 @@ function readyOf(c) {
   });
 }
 
+/**
+ * Drops `client`'s connection at once, even in the middle of a blocking command or with the server
+ * stalled: node-redis 5+ destroy() (a client or a cluster); node-redis 4 disconnect() (a promise: a
+ * rejection is dropped, not left unhandled); ioredis disconnect() ends the socket and keeps a 2 s
+ * timer until the peer closes it (a stalled or gone server: that long), so its socket is destroyed too.
+ */
+export function dropClient(client) {
+  try {
+    if (isIoredis(client)) {
+      client.disconnect();
+      client.connector?.stream?.destroy?.();
+    } else if (typeof client.destroy === 'function') client.destroy();
+    else Promise.resolve(client.disconnect()).catch(() => {});
+  } catch { /* already closed */ }
+}
+
 /** INVALID_ARGUMENT unless `client` can duplicate() itself: openReplica's tail needs a connection of its own. */
 export function requireDuplicable(client) {
   if (typeof client.duplicate !== 'function') {
@@ -283,18 +299,7 @@ export async function duplicateOf(client, onError, timeout = DEFAULT_TIMEOUT) {
   requireDuplicable(client);
   const dup = client.duplicate();
   dup.on('error', onError);
-  // dropped at once: node-redis 5+ destroy() (a client or a cluster); node-redis 4 disconnect() (a promise: a rejection
-  // is dropped, not left unhandled); ioredis disconnect() ends the socket and keeps a 2 s timer
-  // until the peer closes it (a stalled or gone server: that long), so its socket is destroyed too
-  const close = () => {
-    try {
-      if (isIoredis(dup)) {
-        dup.disconnect();
-        dup.connector?.stream?.destroy?.();
-      } else if (typeof dup.destroy === 'function') dup.destroy();
-      else Promise.resolve(dup.disconnect()).catch(() => {});
-    } catch { /* already closed */ }
-  };
+  const close = () => dropClient(dup);
   // ioredis connects by itself; a Cluster's duplicate is awaited until ready, as before that its slot
   // table is empty and a command routed to a key's node (CLIENT ID, CLIENT UNBLOCK) goes to any node
   const ready = isIoredis(dup) ? (isIoredisCluster(dup) ? readyOf(dup) : null) : dup.connect();
